@@ -1,0 +1,73 @@
+#include "calibrate/warp_native_dir.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+
+#include "errors.h"
+#include "run/process_runner.h"
+
+extern char** environ;
+
+namespace wcp::calibrate {
+namespace {
+
+constexpr const char* kLocateScript =
+    "import os, warp; print(os.path.join(os.path.dirname(os.path.abspath(warp.__file__)), 'native'))";
+
+std::map<std::string, std::string> current_environment() {
+  std::map<std::string, std::string> environment;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string text = *entry;
+    const auto equals = text.find('=');
+    if (equals != std::string::npos) environment.emplace(text.substr(0, equals), text.substr(equals + 1));
+  }
+  return environment;
+}
+
+std::string last_line(const std::string& text) {
+  auto end = text.find_last_not_of("\r\n \t");
+  if (end == std::string::npos) return {};
+  const auto start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+
+void require_builtin_header(const std::filesystem::path& dir, const std::string& how_found) {
+  std::error_code ignored;
+  if (!std::filesystem::is_regular_file(dir / "builtin.h", ignored)) {
+    throw UsageError(how_found + " gave " + dir.string() +
+                     ", which has no builtin.h; pass --warp-native-dir with the native/ folder of an installed warp-lang");
+  }
+}
+
+}  // namespace
+
+std::string choose_python(const std::optional<std::string>& python) {
+  if (python && !python->empty()) return *python;
+  if (const char* from_env = std::getenv("WCP_PYTHON"); from_env != nullptr && *from_env != '\0') return from_env;
+  return "python3";
+}
+
+std::filesystem::path find_warp_native_dir(const std::optional<std::filesystem::path>& explicit_dir,
+                                           const std::string& python, InterruptWatch& interrupts) {
+  if (explicit_dir) {
+    require_builtin_header(*explicit_dir, "--warp-native-dir");
+    return *explicit_dir;
+  }
+  RunRequest request;
+  request.argv = {python, "-c", kLocateScript};
+  request.environment = current_environment();
+  request.cwd = std::filesystem::current_path();
+  request.timeout = std::chrono::seconds(120);
+  std::string output;
+  const auto outcome = run_process(request, [&output](std::string_view chunk) { output.append(chunk); }, interrupts);
+  if (!outcome.succeeded()) {
+    throw UsageError("cannot locate Warp with " + python + " (" + last_line(output) +
+                     "); pass --python with an interpreter that has warp-lang installed, or --warp-native-dir DIR");
+  }
+  const std::filesystem::path dir = last_line(output);
+  require_builtin_header(dir, python + " -c 'import warp'");
+  return dir;
+}
+
+}  // namespace wcp::calibrate

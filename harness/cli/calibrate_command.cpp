@@ -1,0 +1,86 @@
+// `warp-compile-probe calibrate`: measures this machine's fixed per-module and per-kernel
+// CUDA compile cost with NVRTC and stores it for the other subcommands.
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "calibrate/calibration.h"
+#include "calibrate/calibration_fixtures.h"
+#include "calibrate/calibration_run.h"
+#include "calibrate/gpu_target.h"
+#include "calibrate/nvrtc_library.h"
+#include "calibrate/warp_native_dir.h"
+#include "cli/commands.h"
+#include "render/calibration_text.h"
+
+namespace wcp::cli {
+namespace {
+
+struct CalibrateArguments {
+  std::string arch = "sm_90";
+  int samples = 5;
+  std::string json_out;
+  std::string python;
+  std::string warp_native_dir;
+  std::string nvrtc_library;
+  std::string fixtures_dir;
+};
+
+template <typename T = std::filesystem::path>
+std::optional<T> optional_of(const std::string& value) {
+  if (value.empty()) return std::nullopt;
+  return T(value);
+}
+
+void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
+  using namespace wcp::calibrate;
+  const auto started = std::chrono::steady_clock::now();
+  // Resolve every input before the first compile, so a usage mistake costs no waiting.
+  const auto output_path = arguments.json_out.empty() ? default_calibration_path()
+                                                      : std::filesystem::path(arguments.json_out);
+  const auto nvrtc = NvrtcLibrary::load(optional_of(arguments.nvrtc_library));
+  CalibrationInputs inputs;
+  inputs.target = parse_gpu_target(arguments.arch, nvrtc.supported_archs());
+  inputs.fixtures = load_fixture_texts(find_fixtures_dir(optional_of(arguments.fixtures_dir)));
+  inputs.warp_native_dir = find_warp_native_dir(optional_of(arguments.warp_native_dir),
+                                                choose_python(optional_of<std::string>(arguments.python)),
+                                                context.interrupts);
+  inputs.samples = arguments.samples;
+
+  auto calibration = run_calibration(
+      nvrtc, inputs, [&context](const std::string& line) { context.err << line << std::endl; }, &context.interrupts);
+  // The wall time a user waits for, locating Warp included, not just the compiles.
+  calibration.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  write_calibration(calibration, output_path);
+  render::render_calibration_text(calibration, context.out);
+  context.out << "Calibration written to " << std::filesystem::absolute(output_path).string() << "\n";
+  context.exit_code = kOk;
+}
+
+}  // namespace
+
+void add_calibrate_command(CLI::App& root, CliContext& context) {
+  auto arguments = std::make_shared<CalibrateArguments>();
+  auto* command = root.add_subcommand(
+      "calibrate", "Measure this machine's fixed per-module and per-kernel CUDA compile cost with NVRTC");
+  command->add_option("--arch", arguments->arch, "GPU target: sm_XX compiles to CUBIN, compute_XX to PTX")
+      ->capture_default_str();
+  command->add_option("--samples", arguments->samples, "Timed compiles per fixture, after one discarded warm-up")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  command->add_option("--json", arguments->json_out,
+                      "Where to write the calibration (default: $XDG_CACHE_HOME/warp-compile-probe/calibration-<host>.json)");
+  command->add_option("--python", arguments->python,
+                      "Python interpreter with warp-lang, used to find Warp's native headers (default: $WCP_PYTHON, else python3)");
+  command->add_option("--warp-native-dir", arguments->warp_native_dir,
+                      "Warp's native/ folder (holds builtin.h); skips asking Python");
+  command->add_option("--nvrtc-library", arguments->nvrtc_library,
+                      "Path of libnvrtc.so (default: $CUDA_HOME/lib64, /usr/local/cuda/lib64, then the loader's search)");
+  command->add_option("--fixtures-dir", arguments->fixtures_dir, "Folder holding the CUDA calibration fixtures");
+  command->callback([arguments, &context] { run_calibrate(*arguments, context); });
+}
+
+}  // namespace wcp::cli

@@ -1,0 +1,45 @@
+// warp-compile-probe: the CLI boundary. Parses arguments, runs one subcommand, and turns
+// every error into one line on stderr and a documented exit code (docs/cli.md).
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "errors.h"
+#include "run/interrupt_watch.h"
+
+int main(int argc, char** argv) {
+  using namespace wcp::cli;
+  try {
+    wcp::InterruptWatch interrupts;
+    CliContext context{std::cout, std::cerr, interrupts};
+
+    CLI::App app{"warp-compile-probe: measure, explain and gate NVIDIA Warp JIT compile cost", "warp-compile-probe"};
+    app.set_version_flag("--version", WCP_VERSION);
+    app.require_subcommand(1);
+    add_measure_command(app, context);
+    add_compare_command(app, context);
+    add_diagnose_command(app, context);
+    add_check_command(app, context);
+    add_calibrate_command(app, context);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::Success& success) {
+      return app.exit(success);
+    } catch (const CLI::ParseError& error) {
+      std::cerr << "warp-compile-probe: " << error.what() << "\n";
+      std::cerr << "Run 'warp-compile-probe --help' for usage.\n";
+      return kUsage;
+    }
+    return context.exit_code;
+  } catch (const wcp::Interrupted& interrupted) {
+    std::cerr << "warp-compile-probe: " << interrupted.what() << "; the target was stopped and scratch files removed\n";
+    return 128 + interrupted.signal;
+  } catch (const wcp::UsageError& error) {
+    std::cerr << "warp-compile-probe: error: " << error.what() << "\n";
+    return kUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "warp-compile-probe: error: " << error.what() << "\n";
+    return kUsage;
+  }
+}

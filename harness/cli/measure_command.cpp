@@ -1,0 +1,76 @@
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "analysis/rebuilds.h"
+#include "cli/commands.h"
+#include "errors.h"
+#include "measure/measure.h"
+#include "render/progress_line.h"
+#include "render/report_text.h"
+#include "report/atomic_file.h"
+#include "report/report_json.h"
+
+namespace wcp::cli {
+namespace {
+
+struct MeasureArguments {
+  int samples = 3;
+  std::string json_path;
+  std::string label;
+  std::string cwd;
+  double timeout_s = 900;
+  bool warm = false;  // accepted for compatibility: the warm pass always runs
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+int run_measure(const MeasureArguments& arguments, CliContext& context) {
+  measure::MeasureOptions options;
+  options.command = arguments.command;
+  options.samples = arguments.samples;
+  options.label = arguments.label;
+  options.cwd = std::filesystem::absolute(arguments.cwd.empty() ? std::filesystem::current_path()
+                                                                : std::filesystem::path(arguments.cwd));
+  if (!(arguments.timeout_s > 0)) throw UsageError("--timeout must be a positive number of seconds");
+  options.timeout = std::chrono::milliseconds(static_cast<long long>(arguments.timeout_s * 1000.0));
+  if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
+  measure::validate(options);
+
+  render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
+  measure::SilentProgress silent;
+  measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
+  const Report report = measure::measure(options, context.interrupts, listener);
+
+  if (!arguments.json_path.empty()) write_file_atomically(arguments.json_path, report_to_json_text(report));
+  const render::ReportView view{report, analysis::compiled_identities(report), analysis::rebuilt_modules(report)};
+  render::render_report_text(view, context.out);
+  if (!report.measured()) {
+    context.err << "warp-compile-probe: every sample failed; nothing was measured\n";
+    return kFailed;
+  }
+  if (report.failed_samples > 0) {
+    context.err << "warp-compile-probe: warning: " << report.failed_samples << " of " << report.samples
+                << " samples failed\n";
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_measure_command(CLI::App& root, CliContext& context) {
+  auto arguments = std::make_shared<MeasureArguments>();
+  CLI::App* command = root.add_subcommand("measure", "Measure what Warp compiles for COMMAND, cold and warm, in private caches");
+  command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")->check(CLI::PositiveNumber);
+  command->add_option("--json", arguments->json_path, "Also write the report as JSON to this path");
+  command->add_option("--label", arguments->label, "A name for this measurement, kept in the report");
+  command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)");
+  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)");
+  command->add_flag("--warm", arguments->warm, "Accepted for compatibility; the warm pass always runs");
+  command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
+  command->add_option("command", arguments->command, "The command to measure, after --")->required();
+  command->positionals_at_end(true);
+  command->callback([arguments, &context] { context.exit_code = run_measure(*arguments, context); });
+}
+
+}  // namespace wcp::cli

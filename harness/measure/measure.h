@@ -1,0 +1,18 @@
+#pragma once
+// The `measure` stage end to end: validate, run every sample, build the report.
+#include "measure/measure_options.h"
+#include "measure/progress.h"
+#include "report/report.h"
+
+namespace wcp {
+class InterruptWatch;
+}
+
+namespace wcp::measure {
+
+// Throws UsageError for options that cannot work (before anything runs).
+void validate(const MeasureOptions& options);
+
+Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress);
+
+}  // namespace wcp::measure

@@ -1,0 +1,19 @@
+#pragma once
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace wcp::measure {
+
+struct MeasureOptions {
+  std::vector<std::string> command;  // run as an argv, never through a shell
+  std::filesystem::path cwd;         // absolute
+  int samples = 3;
+  std::chrono::milliseconds timeout{900'000};  // per run
+  std::string label;
+  std::map<std::string, std::string> extra_environment;  // e.g. a budget entry's `env`
+};
+
+}  // namespace wcp::measure

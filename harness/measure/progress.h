@@ -1,0 +1,23 @@
+#pragma once
+// The measuring stage reports progress through this interface and never prints; the CLI
+// supplies a renderer (render/progress_line.h).
+namespace wcp::measure {
+
+enum class Pass { cold, warm };
+
+class ProgressListener {
+ public:
+  virtual ~ProgressListener() = default;
+  virtual void pass_started(int sample, int samples, Pass pass) = 0;
+  virtual void pass_finished(int sample, int samples, Pass pass, double wall_ms, bool ok) = 0;
+  virtual void done() = 0;
+};
+
+class SilentProgress final : public ProgressListener {
+ public:
+  void pass_started(int, int, Pass) override {}
+  void pass_finished(int, int, Pass, double, bool) override {}
+  void done() override {}
+};
+
+}  // namespace wcp::measure

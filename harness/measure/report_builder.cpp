@@ -1,0 +1,209 @@
+#include "measure/report_builder.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace wcp::measure {
+namespace {
+
+double sum_ms(const std::vector<ModuleEvent>& events, bool compiled_only) {
+  double total = 0.0;
+  for (const auto& event : events) {
+    if (!compiled_only || event.status == LoadStatus::compiled) total += event.ms;
+  }
+  return total;
+}
+
+int count_status(const std::vector<ModuleEvent>& events, LoadStatus status) {
+  int count = 0;
+  for (const auto& event : events) count += event.status == status ? 1 : 0;
+  return count;
+}
+
+std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds timeout) {
+  std::string what;
+  if (run.timed_out) {
+    what = fmt::format("timed out after {:.0f} s and was stopped", std::chrono::duration<double>(timeout).count());
+  } else if (run.signal) {
+    what = fmt::format("was killed by signal {}", *run.signal);
+  } else {
+    what = fmt::format("exited with status {}", run.exit_code);
+  }
+  if (!run.output_tail.empty()) {
+    // The last few lines are usually the error; keep the message short.
+    std::string tail = run.output_tail;
+    std::size_t cut = tail.size();
+    for (int lines = 0; lines < 6 && cut > 0; ++lines) {
+      cut = tail.rfind('\n', cut - 1);
+      if (cut == std::string::npos) {
+        cut = 0;
+        break;
+      }
+    }
+    what += "; last output:\n" + tail.substr(cut == 0 ? 0 : cut + 1);
+  }
+  return what;
+}
+
+std::vector<ModuleEvent> labelled_events(const PassRecord& pass, const char* label) {
+  std::vector<ModuleEvent> events = pass.log.module_events;
+  attach_load_details(events, pass.probe.loads);
+  for (auto& event : events) event.label = label;
+  return events;
+}
+
+bool inside(const std::string& path, const std::string& root) {
+  return !root.empty() && path.starts_with(root);
+}
+
+void describe_instrumentation(Report& report, const SampleRecord& sample) {
+  const auto& probe = sample.cold.probe;
+  auto& status = report.instrumentation;
+  status.attached = probe.attached;
+  status.missing = probe.missing;
+  status.cache_clears = probe.cache_clears;
+  status.use_precompiled_headers = probe.use_precompiled_headers;
+  status.cuda_toolkit_version = probe.cuda_toolkit;
+  status.cache_kernels_disabled = probe.cache_kernels.has_value() && !*probe.cache_kernels;
+  if (probe.kernel_cache_dir && !probe.kernel_cache_dir->empty() && !inside(*probe.kernel_cache_dir, sample.private_cache_dir)) {
+    status.app_kernel_cache_dir = probe.kernel_cache_dir;
+    report.notes.push_back(fmt::format(
+        "The application set warp.config.kernel_cache_dir to {}: cache isolation and the cache inventory depend on the "
+        "application.",
+        *probe.kernel_cache_dir));
+  }
+  if (!probe.attached) {
+    report.notes.push_back(
+        "The instrumentation did not attach (the command never imported warp through Python's import system, or a "
+        "sitecustomize could not run): figures come from Warp's log alone; launches and per-load details are missing.");
+  } else if (!probe.launches_recorded) {
+    report.notes.push_back("The target exited without running Python's exit handlers: launches were not recorded.");
+  }
+  for (const auto& what : probe.missing) report.notes.push_back("Instrumentation could not observe: " + what + ".");
+  if (probe.attached && sample.cold.log.module_events.empty() && !probe.loads.empty()) {
+    report.notes.push_back(
+        "Warp printed no module load timers although modules loaded (the application silenced Warp's log): module "
+        "times are missing from this report.");
+  }
+}
+
+}  // namespace
+
+void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::ProbeLoad>& loads) {
+  std::vector<bool> used(loads.size(), false);
+  for (auto& event : events) {
+    for (std::size_t i = 0; i < loads.size(); ++i) {
+      const auto& load = loads[i];
+      if (used[i] || load.name != event.name) continue;
+      if (!load.device.empty() && load.device != event.device) continue;
+      if (!event.hash.empty() && !load.detail.full_hash.empty() && !load.detail.full_hash.starts_with(event.hash)) continue;
+      if ((event.status == LoadStatus::error) != load.failed) continue;
+      used[i] = true;
+      if (!event.block_dim && load.block_dim) event.block_dim = load.block_dim;
+      event.detail = load.detail;
+      break;
+    }
+  }
+}
+
+std::uint64_t count_identities(const std::vector<ModuleEvent>& events) {
+  std::set<ModuleIdentity> identities;
+  for (const auto& event : events) {
+    if (event.status == LoadStatus::compiled) identities.insert(identity_of(event));
+  }
+  return identities.size();
+}
+
+Report build_report(const MeasureOptions& options, const std::vector<SampleRecord>& samples) {
+  Report report;
+  report.tool_version = WCP_VERSION;
+  report.command = options.command;
+  report.cwd = options.cwd.string();
+  report.label = options.label;
+  report.samples = static_cast<int>(samples.size());
+
+  std::vector<double> cold_module, native, warm_module, cold_wall, warm_wall, elapsed;
+  const SampleRecord* first_ok = nullptr;
+  for (const auto& sample : samples) {
+    SampleResult result;
+    result.index = sample.index;
+    result.cold_ok = sample.cold.run.succeeded();
+    result.timed_out = sample.cold.run.timed_out;
+    result.exit_code = sample.cold.run.exit_code;
+    result.cold_wall_ms = sample.cold.run.wall_ms;
+    result.cold_module_ms = sum_ms(sample.cold.log.module_events, true);
+    result.native_compile_ms = sample.cold.log.native_compile_ms;
+    if (!result.cold_ok) {
+      result.failure = describe_failure(sample.cold.run, options.timeout);
+      ++report.failed_samples;
+      report.timed_out_samples += result.timed_out ? 1 : 0;
+      report.sample_results.push_back(std::move(result));
+      continue;
+    }
+    if (first_ok == nullptr) first_ok = &sample;
+    cold_module.push_back(result.cold_module_ms);
+    native.push_back(result.native_compile_ms);
+    cold_wall.push_back(result.cold_wall_ms);
+    if (sample.warm && sample.warm->run.succeeded()) {
+      result.warm_wall_ms = sample.warm->run.wall_ms;
+      result.warm_module_ms = sum_ms(sample.warm->log.module_events, false);
+      result.warm_compiled_events = count_status(sample.warm->log.module_events, LoadStatus::compiled);
+      warm_module.push_back(*result.warm_module_ms);
+      warm_wall.push_back(*result.warm_wall_ms);
+      elapsed.push_back(result.cold_wall_ms - *result.warm_wall_ms);
+    } else if (sample.warm) {
+      result.warm_failure = describe_failure(sample.warm->run, options.timeout);
+    }
+    report.sample_results.push_back(std::move(result));
+  }
+
+  report.cold_module_ms = summarize(cold_module);
+  report.native_compile_ms = summarize(native);
+  report.warm_module_ms = summarize(warm_module);
+  report.cold_wall_ms = summarize(cold_wall);
+  report.warm_wall_ms = summarize(warm_wall);
+  report.compile_elapsed_ms = summarize(elapsed);
+  if (report.compile_elapsed_ms.median > 0.0) {
+    report.overlap_factor = report.cold_module_ms.median / report.compile_elapsed_ms.median;
+  }
+
+  if (report.failed_samples > 0 && report.failed_samples < report.samples) {
+    report.notes.push_back(fmt::format("{} of {} samples failed and are left out of the statistics.",
+                                       report.failed_samples, report.samples));
+  }
+  const auto warm_dropped = static_cast<int>(cold_module.size() - warm_module.size());
+  if (warm_dropped > 0) {
+    report.notes.push_back(fmt::format(
+        "{} warm run(s) failed or timed out and were dropped: warm figures use the remaining {}.", warm_dropped,
+        warm_module.size()));
+  }
+  if (first_ok == nullptr) return report;
+
+  const auto& sample = *first_ok;
+  report.module_events = labelled_events(sample.cold, "cold");
+  if (sample.warm && sample.warm->run.succeeded()) {
+    auto warm = labelled_events(*sample.warm, "warm");
+    report.module_events.insert(report.module_events.end(), warm.begin(), warm.end());
+  }
+  const auto& cold_events = sample.cold.log.module_events;
+  report.identities = count_identities(cold_events);
+  std::set<std::string> modules;
+  for (const auto& event : cold_events) {
+    if (event.status == LoadStatus::compiled) modules.insert(event.name);
+  }
+  report.modules = modules.size();
+  report.compiled_events = count_status(cold_events, LoadStatus::compiled);
+  report.cached_events = count_status(cold_events, LoadStatus::cached);
+  report.error_events = count_status(cold_events, LoadStatus::error);
+  report.cache = sample.inventory;
+  report.launches = sample.cold.probe.launches;
+  report.hash_changes = sample.cold.log.hash_changes;
+  report.find_failures = sample.cold.log.find_failures;
+  report.warp_version =
+      !sample.cold.log.warp_version.empty() ? sample.cold.log.warp_version : sample.cold.probe.warp_version;
+  describe_instrumentation(report, sample);
+  return report;
+}
+
+}  // namespace wcp::measure

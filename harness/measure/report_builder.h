@@ -1,0 +1,21 @@
+#pragma once
+// Turns raw samples into the Report: per-sample numbers, medians and MADs, and the structure
+// (identities, events, launches) of the first successful sample.
+#include <vector>
+
+#include "measure/measure_options.h"
+#include "measure/sample_runner.h"
+#include "report/report.h"
+
+namespace wcp::measure {
+
+Report build_report(const MeasureOptions& options, const std::vector<SampleRecord>& samples);
+
+// Log events carry timings; the instrumentation's loads carry kernels, options and the user
+// frame. Pairs them by module name, device and hash prefix, in order.
+void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::ProbeLoad>& loads);
+
+// Distinct (name, hash, device, block_dim) among compiled events.
+std::uint64_t count_identities(const std::vector<ModuleEvent>& events);
+
+}  // namespace wcp::measure

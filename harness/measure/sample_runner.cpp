@@ -1,0 +1,60 @@
+#include "measure/sample_runner.h"
+
+#include "instrument/probe_injection.h"
+#include "measure/cache_inventory.h"
+#include "run/interrupt_watch.h"
+#include "run/scratch_dir.h"
+
+namespace wcp::measure {
+namespace {
+
+PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, const std::filesystem::path& cache_dir,
+                    const std::filesystem::path& probe_dir, const char* pass_name, InterruptWatch& interrupts) {
+  const auto event_file = scratch.path() / (std::string("events-") + pass_name + ".jsonl");
+  std::map<std::string, std::string> variables = options.extra_environment;
+  // The documented variables (docs/measurement.md#isolation): private Warp and CUDA caches,
+  // the event file, and a private bytecode cache so the measured tree is never written to.
+  variables["WARP_CACHE_PATH"] = cache_dir.string();
+  variables["WARP_CACHE_ROOT"] = cache_dir.string();
+  variables["CUDA_CACHE_PATH"] = (scratch.path() / "cuda-cache").string();
+  variables["PYTHONPYCACHEPREFIX"] = (scratch.path() / "pycache").string();
+  variables[instrument::kEventFileVariable] = event_file.string();
+  const auto spec = instrument::inject(options.command, instrument::current_environment(), variables, probe_dir.string());
+
+  PassRecord record;
+  parse::LogScanner scanner;
+  RunRequest request{spec.argv, spec.environment, options.cwd, options.timeout, std::chrono::milliseconds(2000)};
+  record.run = run_process(request, [&scanner](std::string_view chunk) { scanner.feed(chunk); }, interrupts);
+  scanner.finish();
+  record.log = scanner.facts();
+  record.probe = instrument::read_probe_events(event_file);
+  return record;
+}
+
+}  // namespace
+
+SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch& interrupts,
+                        ProgressListener& progress) {
+  ScratchDir scratch;
+  const auto cache_dir = scratch.make_subdir("warp-cache");
+  scratch.make_subdir("cuda-cache");
+  const auto probe_dir = scratch.make_subdir("probe");
+  instrument::write_probe(probe_dir);
+
+  SampleRecord sample;
+  sample.index = index;
+  sample.private_cache_dir = cache_dir.string();
+  progress.pass_started(index, options.samples, Pass::cold);
+  sample.cold = run_pass(options, scratch, cache_dir, probe_dir, "cold", interrupts);
+  progress.pass_finished(index, options.samples, Pass::cold, sample.cold.run.wall_ms, sample.cold.run.succeeded());
+  interrupts.throw_if_interrupted();
+  sample.inventory = inventory_cache(cache_dir);
+  if (!sample.cold.run.succeeded()) return sample;
+
+  progress.pass_started(index, options.samples, Pass::warm);
+  sample.warm = run_pass(options, scratch, cache_dir, probe_dir, "warm", interrupts);
+  progress.pass_finished(index, options.samples, Pass::warm, sample.warm->run.wall_ms, sample.warm->run.succeeded());
+  return sample;
+}
+
+}  // namespace wcp::measure

@@ -1,0 +1,44 @@
+#pragma once
+// Streams a process's combined output through the line parser and keeps only the facts:
+// memory stays bounded however much the target prints.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/module_event.h"
+
+namespace wcp::parse {
+
+struct LogFacts {
+  std::vector<ModuleEvent> module_events;  // in output order; `label` left empty
+  double native_compile_ms = 0.0;
+  std::vector<std::string> hash_changes;   // "<module> (<old> -> <new>)"
+  std::vector<std::string> find_failures;  // whole lines containing "Failed to find"
+  std::string warp_version;
+  bool pch_generated = false;
+  std::uint64_t bytes = 0;
+  std::uint64_t lines = 0;
+};
+
+class LogScanner {
+ public:
+  void feed(std::string_view chunk);
+  void finish();  // a last line without '\n' still counts
+  const LogFacts& facts() const { return facts_; }
+
+ private:
+  void scan_complete_lines(std::string_view region);
+  void on_line(std::string_view line);
+  void note_find_failures(std::string_view region);
+
+  LogFacts facts_;
+  std::string partial_;     // the unfinished last line of the previous chunk
+  bool skipping_overlong_ = false;
+  std::string clean_storage_;
+  std::optional<double> pending_native_ms_;  // a compile timer waiting for its module line
+  bool pending_pch_ = false;
+};
+
+}  // namespace wcp::parse

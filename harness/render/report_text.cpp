@@ -1,0 +1,115 @@
+#include "render/report_text.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace wcp::render {
+namespace {
+
+std::string median_mad(const Summary& summary) {
+  if (summary.values.size() < 2) return fmt::format("{:>10.1f} ms", summary.median);
+  return fmt::format("{:>10.1f} ms ± {:.1f} (median ± MAD of {})", summary.median, summary.mad, summary.values.size());
+}
+
+std::string block_dim_text(const std::optional<int>& block_dim) {
+  return block_dim ? std::to_string(*block_dim) : "-";
+}
+
+void render_headline(const Report& report, std::ostream& out) {
+  out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms));
+  out << fmt::format("  native compile  {}\n", median_mad(report.native_compile_ms));
+  if (!report.warm_module_ms.values.empty()) {
+    out << fmt::format("Warm module work  {}\n", median_mad(report.warm_module_ms));
+  } else {
+    out << "Warm module work  (no successful warm run)\n";
+  }
+  out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms));
+  if (!report.warm_wall_ms.values.empty()) {
+    out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms));
+    out << fmt::format("Compile elapsed   {}  (cold wall − warm wall)\n", median_mad(report.compile_elapsed_ms));
+    out << fmt::format("Overlap factor    {:>10.2f}     (module work / compile elapsed; above 1 means builds overlapped)\n",
+                       report.overlap_factor);
+  }
+  out << '\n';
+  out << fmt::format("Identities {}  modules {}  cold events: {} compiled, {} cached, {} error\n", report.identities,
+                     report.modules, report.compiled_events, report.cached_events, report.error_events);
+  out << fmt::format("Generated source {}  LTO artifacts {} ({})  launches {} ({} runs)\n",
+                     format_bytes(report.cache.generated_source_bytes), report.cache.lto_artifacts,
+                     format_bytes(report.cache.lto_bytes), total_launches(report.launches), report.launches.size());
+}
+
+void render_identities(const ReportView& view, std::ostream& out) {
+  if (view.identities.empty()) return;
+  out << "\nCompiled module identities (cold run, slowest first)\n";
+  out << fmt::format("  {:>9}  {:<8} {:>9}  {:<8} {}\n", "ms", "device", "block_dim", "hash", "module");
+  for (const auto& entry : view.identities) {
+    const auto& id = entry.identity;
+    out << fmt::format("  {:>9.1f}  {:<8} {:>9}  {:<8} {}{}\n", entry.ms, id.device, block_dim_text(id.block_dim),
+                       id.hash.empty() ? "-" : id.hash, id.name,
+                       entry.built_pch ? "   (includes the one-off precompiled header build)" : "");
+  }
+}
+
+void render_rebuilds(const ReportView& view, std::ostream& out) {
+  if (view.rebuilt.empty()) return;
+  out << "\nModules built more than once\n";
+  for (const auto& module : view.rebuilt) {
+    std::string hashes;
+    for (const auto& hash : module.hashes) hashes += (hashes.empty() ? "" : " → ") + (hash.empty() ? "-" : hash);
+    std::string block_dims;
+    for (int block_dim : module.block_dims) block_dims += (block_dims.empty() ? "" : ", ") + std::to_string(block_dim);
+    out << fmt::format("  {} on {}: {} builds, {:.1f} ms — {}\n", module.name, module.device, module.builds,
+                       module.total_ms, analysis::to_string(module.cause));
+    out << fmt::format("      hashes {}{}\n", hashes, block_dims.empty() ? "" : "; block_dims " + block_dims);
+  }
+}
+
+void render_failures(const Report& report, std::ostream& out) {
+  for (const auto& sample : report.sample_results) {
+    if (!sample.cold_ok) out << fmt::format("\nSample {} failed: the command {}\n", sample.index, sample.failure);
+  }
+}
+
+}  // namespace
+
+std::string format_bytes(std::uint64_t bytes) {
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  if (bytes < 1024 * 1024) return fmt::format("{:.1f} KiB", bytes / 1024.0);
+  return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0));
+}
+
+std::string format_command(const std::vector<std::string>& argv) {
+  std::string text;
+  for (const auto& argument : argv) {
+    if (!text.empty()) text += ' ';
+    const bool plain = !argument.empty() && argument.find_first_of(" \t\"'$`\\;&|<>()*?") == std::string::npos;
+    text += plain ? argument : "'" + argument + "'";
+  }
+  return text;
+}
+
+void render_report_text(const ReportView& view, std::ostream& out) {
+  const Report& report = view.report;
+  out << fmt::format("warp-compile-probe {}{}\n", report.tool_version, report.label.empty() ? "" : " — " + report.label);
+  out << fmt::format("Command  {}\n", format_command(report.command));
+  out << fmt::format("Cwd      {}\n", report.cwd);
+  out << fmt::format("Warp {}, {} sample(s), {} failed{}\n\n", report.warp_version.empty() ? "(version unknown)" : report.warp_version,
+                     report.samples, report.failed_samples,
+                     report.timed_out_samples > 0 ? fmt::format(" ({} timed out)", report.timed_out_samples) : "");
+  if (!report.measured()) {
+    out << "NOT MEASURED: every sample failed, so there is no measurement to report.\n";
+    render_failures(report, out);
+    return;
+  }
+  render_headline(report, out);
+  render_identities(view, out);
+  render_rebuilds(view, out);
+  render_failures(report, out);
+  if (!report.notes.empty()) {
+    out << "\nNotes\n";
+    for (const auto& note : report.notes) out << "  - " << note << '\n';
+  }
+}
+
+}  // namespace wcp::render

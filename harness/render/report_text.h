@@ -1,0 +1,22 @@
+#pragma once
+// The human-readable measure report. Everything shown is computed before it gets here.
+#include <iosfwd>
+#include <vector>
+
+#include "analysis/rebuilds.h"
+#include "report/report.h"
+
+namespace wcp::render {
+
+struct ReportView {
+  const Report& report;
+  std::vector<analysis::CompiledIdentity> identities;
+  std::vector<analysis::RebuiltModule> rebuilt;
+};
+
+void render_report_text(const ReportView& view, std::ostream& out);
+
+std::string format_bytes(std::uint64_t bytes);
+std::string format_command(const std::vector<std::string>& argv);
+
+}  // namespace wcp::render

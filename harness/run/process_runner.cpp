@@ -1,0 +1,225 @@
+#include "run/process_runner.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+#include <cerrno>
+#include <cstring>
+
+#include "errors.h"
+#include "run/interrupt_watch.h"
+#include "run/output_tail.h"
+
+namespace wcp {
+namespace bp = boost::process;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// An fd we own; closed on scope exit.
+class OwnedFd {
+ public:
+  explicit OwnedFd(int fd = -1) : fd_(fd) {}
+  ~OwnedFd() { reset(); }
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+// Owns the child's process group until the leader is reaped: whatever path leaves the
+// run (return, exception, interrupt), nothing started by it stays alive.
+class ProcessGroup {
+ public:
+  explicit ProcessGroup(pid_t leader) : leader_(leader), exit_watch_(static_cast<int>(::syscall(SYS_pidfd_open, leader, 0))) {}
+  ~ProcessGroup() {
+    if (!reaped_) {
+      ::killpg(leader_, SIGKILL);
+      int status = 0;
+      ::waitpid(leader_, &status, 0);
+    }
+  }
+  ProcessGroup(const ProcessGroup&) = delete;
+  ProcessGroup& operator=(const ProcessGroup&) = delete;
+
+  int exit_fd() const { return exit_watch_.get(); }  // -1 when pidfd is unavailable
+  bool reaped() const { return reaped_; }
+  int status() const { return status_; }
+
+  bool try_reap() {
+    if (reaped_) return true;
+    const pid_t got = ::waitpid(leader_, &status_, WNOHANG);
+    if (got == leader_) {
+      reaped_ = true;
+      exit_watch_.reset();
+      // Processes the leader left behind belong to the run too.
+      ::killpg(leader_, SIGKILL);
+    }
+    return reaped_;
+  }
+
+  // SIGTERM to the whole group, SIGKILL after `grace`, then reap.
+  void stop(std::chrono::milliseconds grace) {
+    if (reaped_) return;
+    ::killpg(leader_, SIGTERM);
+    const auto give_up = Clock::now() + grace;
+    while (!try_reap() && Clock::now() < give_up) wait_for_exit(std::chrono::milliseconds(20));
+    if (!reaped_) {
+      ::killpg(leader_, SIGKILL);
+      ::waitpid(leader_, &status_, 0);
+      reaped_ = true;
+    }
+    ::killpg(leader_, SIGKILL);
+  }
+
+ private:
+  void wait_for_exit(std::chrono::milliseconds at_most) const {
+    if (exit_watch_.get() >= 0) {
+      pollfd watch{exit_watch_.get(), POLLIN, 0};
+      ::poll(&watch, 1, static_cast<int>(at_most.count()));
+    } else {
+      ::usleep(static_cast<useconds_t>(at_most.count()) * 1000);
+    }
+  }
+
+  pid_t leader_;
+  OwnedFd exit_watch_;
+  bool reaped_ = false;
+  int status_ = 0;
+};
+
+double elapsed_ms(Clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
+}
+
+bool is_executable_file(const std::filesystem::path& path) {
+  std::error_code error;
+  return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
+}
+
+}  // namespace
+
+std::filesystem::path resolve_executable(const std::string& program, const std::map<std::string, std::string>& environment,
+                                         const std::filesystem::path& cwd) {
+  if (program.empty()) throw UsageError("the command is empty");
+  if (program.find('/') != std::string::npos) {
+    std::filesystem::path path(program);
+    if (path.is_relative()) path = cwd / path;
+    if (!std::filesystem::exists(path)) throw UsageError("command not found: " + program);
+    if (!is_executable_file(path)) throw UsageError("command is not an executable file: " + program);
+    return path;
+  }
+  const auto path_variable = environment.find("PATH");
+  const std::string search = path_variable == environment.end() ? "/usr/local/bin:/usr/bin:/bin" : path_variable->second;
+  std::size_t start = 0;
+  while (start <= search.size()) {
+    auto end = search.find(':', start);
+    if (end == std::string::npos) end = search.size();
+    std::filesystem::path dir = search.substr(start, end - start);
+    if (dir.empty()) dir = cwd;
+    if (dir.is_relative()) dir = cwd / dir;
+    if (is_executable_file(dir / program)) return dir / program;
+    start = end + 1;
+  }
+  throw UsageError("command not found on PATH: " + program);
+}
+
+RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, InterruptWatch& interrupts) {
+  if (request.argv.empty()) throw UsageError("no command given");
+  const auto executable = resolve_executable(request.argv.front(), request.environment, request.cwd);
+
+  bp::environment environment;
+  for (const auto& [name, value] : request.environment) environment[name] = value;
+  const std::vector<std::string> arguments(request.argv.begin() + 1, request.argv.end());
+
+  bp::pipe output;
+  const auto started = Clock::now();
+  std::error_code spawn_error;
+  bp::child child(bp::exe = executable.string(), bp::args = arguments, bp::env = environment,
+                  bp::start_dir = request.cwd.string(), (bp::std_out & bp::std_err) > output, bp::std_in < bp::null,
+                  bp::extend::on_exec_setup([](auto&) {
+                    // Own process group, so a timeout can stop grandchildren too; and the
+                    // signals the tool blocks for itself must not stay blocked in the target.
+                    ::setpgid(0, 0);
+                    sigset_t none;
+                    sigemptyset(&none);
+                    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+                  }),
+                  spawn_error);
+  if (spawn_error) throw UsageError("cannot start " + request.argv.front() + ": " + spawn_error.message());
+  // Boost closed the write end in the parent on success; forget it so it is not closed twice.
+  output.assign_sink(-1);
+  const pid_t leader = child.id();
+  child.detach();  // we reap it ourselves, below
+  ProcessGroup group(leader);
+  ::setpgid(leader, leader);  // also from the parent, so killpg works even before exec
+
+  RunOutcome outcome;
+  OutputTail tail;
+  const auto deadline = started + request.timeout;
+  std::array<char, 64 * 1024> buffer{};
+  bool output_open = true;
+  while (output_open || !group.reaped()) {
+    if (!group.reaped() && group.try_reap()) outcome.wall_ms = elapsed_ms(started);
+    if (!output_open && group.reaped()) break;
+
+    std::array<pollfd, 3> watches{};
+    nfds_t count = 0;
+    watches[count++] = {interrupts.fd(), POLLIN, 0};
+    if (output_open) watches[count++] = {output.native_source(), POLLIN, 0};
+    if (!group.reaped() && group.exit_fd() >= 0) watches[count++] = {group.exit_fd(), POLLIN, 0};
+    const bool need_tick = !group.reaped() && group.exit_fd() < 0;
+    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (remaining <= 0 && !group.reaped()) {
+      outcome.timed_out = true;
+      group.stop(request.kill_grace);
+      outcome.wall_ms = elapsed_ms(started);
+      continue;  // drain what is left of the output
+    }
+    int wait_ms = group.reaped() ? 1000 : static_cast<int>(std::min<long long>(remaining, need_tick ? 20 : 60'000));
+    if (::poll(watches.data(), count, wait_ms) < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "poll");
+    }
+    if (watches[0].revents & POLLIN) {
+      if (const auto signal_number = interrupts.take_pending()) {
+        group.stop(request.kill_grace);
+        throw Interrupted(*signal_number);
+      }
+    }
+    if (output_open && (watches[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+      const auto got = ::read(output.native_source(), buffer.data(), buffer.size());
+      if (got > 0) {
+        const std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
+        tail.append(chunk);
+        on_output(chunk);
+      } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+        output_open = false;
+      }
+    }
+  }
+
+  const int status = group.status();
+  if (WIFSIGNALED(status)) {
+    outcome.signal = WTERMSIG(status);
+    outcome.exit_code = 128 + WTERMSIG(status);
+  } else if (WIFEXITED(status)) {
+    outcome.exit_code = WEXITSTATUS(status);
+  }
+  outcome.output_tail = tail.text();
+  return outcome;
+}
+
+}  // namespace wcp

@@ -1,0 +1,47 @@
+#pragma once
+// Runs one command as an argv (never through a shell) in its own process group, streams its
+// combined stdout+stderr to a callback, enforces a timeout, and guarantees that no process of
+// the run outlives the call: on timeout, on interrupt, and when the leader exits while
+// children it spawned are still around.
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wcp {
+
+class InterruptWatch;
+
+struct RunRequest {
+  std::vector<std::string> argv;
+  std::map<std::string, std::string> environment;  // the complete environment of the child
+  std::filesystem::path cwd;
+  std::chrono::milliseconds timeout{900'000};
+  std::chrono::milliseconds kill_grace{2'000};  // SIGTERM, then SIGKILL after this
+};
+
+struct RunOutcome {
+  int exit_code = 0;                 // 128+N when killed by signal N
+  std::optional<int> signal;         // the signal that ended the leader, if any
+  bool timed_out = false;
+  double wall_ms = 0.0;              // spawn to leader exit
+  std::string output_tail;           // the last bytes of output, for error messages
+  bool succeeded() const { return !timed_out && !signal && exit_code == 0; }
+};
+
+using OutputSink = std::function<void(std::string_view)>;
+
+// Throws UsageError when the command cannot be found or started, Interrupted on SIGINT/SIGTERM
+// (after the process group is gone).
+RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, InterruptWatch& interrupts);
+
+// argv[0] resolved the way a shell would (PATH of `environment`, relative to `cwd` when it has
+// a slash); throws UsageError naming the command when it is missing or not executable.
+std::filesystem::path resolve_executable(const std::string& program, const std::map<std::string, std::string>& environment,
+                                         const std::filesystem::path& cwd);
+
+}  // namespace wcp

@@ -1,0 +1,128 @@
+#include "report/report_json.h"
+
+#include <gtest/gtest.h>
+
+#include "errors.h"
+
+namespace wcp {
+namespace {
+
+Report sample_report() {
+  Report report;
+  report.tool_version = "0.1.0";
+  report.warp_version = "1.19.0";
+  report.command = {"python", "app.py", "--flag with space"};
+  report.cwd = "/work";
+  report.label = "baseline";
+  report.samples = 3;
+  report.failed_samples = 1;
+  report.cold_module_ms = summarize({100.0, 110.0});
+  report.compile_elapsed_ms = summarize({90.0, 95.0});
+  report.overlap_factor = 1.1;
+  report.identities = 2;
+  report.modules = 1;
+  report.compiled_events = 2;
+  report.cache.generated_source_bytes = 12694;
+  report.cache.modules.push_back({"wp___main___abc", 12694, 2, 2});
+  ModuleEvent event{"__main__", "e614ada", "cpu", 1, 2910.85, LoadStatus::compiled, "cold", 2904.0, true, std::nullopt};
+  LoadDetail detail;
+  detail.full_hash = "e614adab00";
+  detail.kernels.push_back({"k1", "/work/app.py", 3, {"float32"}});
+  detail.options["max_unroll"] = "16";
+  detail.trigger = SourceLocation{"/work/app.py", 7, "<module>"};
+  event.detail = detail;
+  report.module_events.push_back(event);
+  report.module_events.push_back({"__main__", "b43a5cc", "cpu", std::nullopt, 5.0, LoadStatus::cached, "warm", std::nullopt, false, std::nullopt});
+  append_launch(report.launches, Launch{"k1", "__main__", {8, 2}, "cpu", {"float32", ""}, 0, false}, 5);
+  SampleResult sample;
+  sample.index = 1;
+  sample.cold_ok = true;
+  sample.warm_wall_ms = 12.5;
+  report.sample_results.push_back(sample);
+  report.instrumentation.attached = true;
+  report.instrumentation.app_kernel_cache_dir = "/elsewhere";
+  report.notes.push_back("a note");
+  return report;
+}
+
+TEST(ReportJson, RoundTrip) {
+  const Report original = sample_report();
+  const Report back = report_from_json_text(report_to_json_text(original), "test");
+  EXPECT_EQ(back.command, original.command);
+  EXPECT_EQ(back.cold_module_ms.values, original.cold_module_ms.values);
+  EXPECT_DOUBLE_EQ(back.compile_elapsed_ms.median, original.compile_elapsed_ms.median);
+  EXPECT_EQ(back.module_events, original.module_events);
+  EXPECT_EQ(back.launches, original.launches);
+  EXPECT_EQ(back.cache, original.cache);
+  EXPECT_EQ(back.sample_results, original.sample_results);
+  EXPECT_EQ(back.instrumentation, original.instrumentation);
+  EXPECT_EQ(back.notes, original.notes);
+  EXPECT_EQ(back.failed_samples, 1);
+}
+
+TEST(ReportJson, ContractFieldNames) {
+  const auto document = report_to_json(sample_report());
+  for (const char* field :
+       {"cold_module_ms_median", "cold_module_ms_mad", "cold_module_ms_values", "native_compile_ms_median",
+        "warm_module_ms_median", "cold_wall_ms_median", "cold_wall_ms_mad", "cold_wall_ms_values",
+        "warm_wall_ms_median", "compile_elapsed_ms_median", "compile_elapsed_ms_mad", "overlap_factor", "identities",
+        "modules", "compiled_events", "cached_events", "error_events", "generated_source_bytes", "lto_artifacts",
+        "lto_bytes", "module_events", "launches", "samples", "failed_samples", "command", "cwd", "label",
+        "schema_version"}) {
+    EXPECT_TRUE(document.contains(field)) << field;
+  }
+  for (const char* field : {"name", "hash", "device", "block_dim", "ms", "status", "label"}) {
+    EXPECT_TRUE(document["module_events"][0].contains(field)) << field;
+  }
+  for (const char* field : {"kernel", "module", "dim", "device", "dtypes", "block_dim", "adjoint", "count"}) {
+    EXPECT_TRUE(document["launches"][0].contains(field)) << field;
+  }
+}
+
+TEST(ReportJson, OriginalProbeFormatParses) {
+  // The shape the original Python probe writes: same names, no schema_version, none of our
+  // additions, `dim` sometimes a bare integer.
+  const char* text = R"({
+    "command": ["python", "sim.py"], "cwd": "/proj", "label": "before", "samples": 3, "failed_samples": 0,
+    "cold_module_ms_median": 812.5, "cold_module_ms_mad": 4.0, "cold_module_ms_values": [810.0, 812.5, 820.0],
+    "native_compile_ms_median": 700.0, "warm_module_ms_median": 3.0,
+    "cold_wall_ms_median": 2400.0, "cold_wall_ms_mad": 10.0, "cold_wall_ms_values": [2390.0, 2400.0, 2410.0],
+    "warm_wall_ms_median": 1500.0, "compile_elapsed_ms_median": 900.0, "compile_elapsed_ms_mad": 12.0,
+    "overlap_factor": 0.9, "identities": 2, "modules": 2, "compiled_events": 2, "cached_events": 0,
+    "error_events": 0, "generated_source_bytes": 40000, "lto_artifacts": 0, "lto_bytes": 0,
+    "module_events": [{"name": "sim", "hash": "abc1234", "device": "cuda:0", "block_dim": 256, "ms": 600.0,
+                       "status": "compiled", "label": "cold"}],
+    "launches": [{"kernel": "step", "module": "sim", "dim": 1024, "device": "cuda:0", "dtypes": ["float32"],
+                  "block_dim": 256, "adjoint": false}]
+  })";
+  const Report report = report_from_json_text(text, "probe.json");
+  EXPECT_EQ(report.samples, 3);
+  EXPECT_DOUBLE_EQ(report.cold_module_ms.median, 812.5);
+  ASSERT_EQ(report.module_events.size(), 1u);
+  EXPECT_EQ(*report.module_events[0].block_dim, 256);
+  ASSERT_EQ(report.launches.size(), 1u);
+  EXPECT_EQ(report.launches[0].launch.dim, (std::vector<std::int64_t>{1024}));
+  EXPECT_EQ(report.launches[0].count, 1u);
+}
+
+TEST(ReportJson, ErrorsNameTheProblem) {
+  EXPECT_THROW(report_from_json_text("{not json", "bad.json"), UsageError);
+  try {
+    report_from_json_text(R"({"schema_version": 2})", "future.json");
+    FAIL();
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("unsupported schema_version 2"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("future.json"), std::string::npos);
+  }
+  try {
+    report_from_json_text(R"({"identities": "many"})", "typo.json");
+    FAIL();
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("'identities'"), std::string::npos);
+  }
+  EXPECT_THROW(report_from_json_text(R"({"module_events": [{"status": "exploded"}]})", "x.json"), UsageError);
+  EXPECT_THROW(report_from_json_text("[]", "list.json"), UsageError);
+}
+
+}  // namespace
+}  // namespace wcp
