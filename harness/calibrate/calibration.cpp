@@ -60,6 +60,7 @@ json fixture_to_json(const FixtureTiming& fixture) {
            {"precompiled_header", fixture.precompiled_header},
            {"median_ms", fixture.median_ms},
            {"mad_ms", fixture.mad_ms},
+           {"cpu_median_ms", fixture.cpu_median_ms},
            {"samples_ms", fixture.samples_ms}};
   if (fixture.precompiled_header) out["pch_reused"] = fixture.pch_reused;
   put_optional(out, "front_end_ms", fixture.front_end_ms);
@@ -76,6 +77,7 @@ FixtureTiming fixture_from_json(const json& json_object) {
   fixture.pch_reused = json_object.value("pch_reused", false);
   fixture.median_ms = json_object.at("median_ms").get<double>();
   fixture.mad_ms = json_object.value("mad_ms", 0.0);
+  fixture.cpu_median_ms = json_object.value("cpu_median_ms", 0.0);
   fixture.front_end_ms = get_optional<double>(json_object, "front_end_ms");
   fixture.back_end_ms = get_optional<double>(json_object, "back_end_ms");
   fixture.samples_ms = json_object.value("samples_ms", std::vector<double>{});
@@ -93,6 +95,7 @@ json cuda_to_json(const CudaCalibration& cuda) {
            {"precompiled_headers", cuda.precompiled_headers},
            {"without_pch", cost_to_json(cuda.without_pch)},
            {"header_share_ms", cuda.header_share_ms},
+           {"max_relative_mad", cuda.max_relative_mad},
            {"fixtures", json::array()}};
   if (cuda.with_pch) out["with_pch"] = cost_to_json(*cuda.with_pch);
   put_optional(out, "pch_build_ms", cuda.pch_build_ms);
@@ -114,6 +117,7 @@ CudaCalibration cuda_from_json(const json& json_object) {
   cuda.with_pch = optional_cost(json_object, "with_pch");
   cuda.pch_build_ms = get_optional<double>(json_object, "pch_build_ms");
   cuda.header_share_ms = json_object.value("header_share_ms", 0.0);
+  cuda.max_relative_mad = json_object.value("max_relative_mad", 0.0);
   if (const auto fixtures = json_object.find("fixtures"); fixtures != json_object.end()) {
     for (const auto& fixture : *fixtures) cuda.fixtures.push_back(fixture_from_json(fixture));
   }
@@ -173,6 +177,7 @@ void to_json(json& out, const Calibration& calibration) {
                {"cpu_cores", calibration.machine.cpu_cores}}},
              {"wall_ms", calibration.wall_ms},
              {"cuda", cuda_to_json(calibration.cuda)}};
+  put_optional(out, "load_average", calibration.load_average);
   if (calibration.warp_cpu) out["warp_cpu"] = warp_cpu_to_json(*calibration.warp_cpu);
 }
 
@@ -185,6 +190,7 @@ void from_json(const json& in, Calibration& calibration) {
   calibration.machine.cpu_model = machine.value("cpu_model", "");
   calibration.machine.cpu_cores = machine.value("cpu_cores", 0);
   calibration.wall_ms = in.value("wall_ms", 0.0);
+  calibration.load_average = get_optional<double>(in, "load_average");
   calibration.cuda = cuda_from_json(in.at("cuda"));
   calibration.warp_cpu.reset();
   if (const auto cpu = in.find("warp_cpu"); cpu != in.end() && !cpu->is_null()) {

@@ -18,6 +18,8 @@ namespace wcp::calibrate {
 // The major version of the file format; a reader refuses any other.
 inline constexpr int kCalibrationSchemaVersion = 1;
 
+inline constexpr double kNoisyRelativeMad = 0.03;
+
 // cost = fixed + kernels × per_kernel, fitted over the kernel-count family. The MADs are the
 // spread of that fit across sample rounds, so they say how far to trust the two numbers.
 struct CostModel {
@@ -36,6 +38,9 @@ struct FixtureTiming {
   bool pch_reused = false;  // every sample found the precompiled header (meaningful with precompiled_header)
   double median_ms = 0.0;
   double mad_ms = 0.0;
+  // Process CPU time during the compile. Far below median_ms means the compile waited for a
+  // CPU: the machine was busy and wall times are inflated.
+  double cpu_median_ms = 0.0;
   std::optional<double> front_end_ms;  // medians of NVRTC's own phase timing, when it offers one
   std::optional<double> back_end_ms;
   std::vector<double> samples_ms;
@@ -54,6 +59,9 @@ struct CudaCalibration {
   std::optional<CostModel> with_pch;
   std::optional<double> pch_build_ms;  // the compile that created the precompiled header
   double header_share_ms = 0.0;        // warp_module − minimal: what Warp's runtime header costs
+  // The largest MAD / median over the fixtures; above kNoisyRelativeMad the machine was too
+  // busy for the numbers to be trusted to better than that.
+  double max_relative_mad = 0.0;
   std::vector<FixtureTiming> fixtures;
 };
 
@@ -70,6 +78,7 @@ struct Calibration {
   std::string created_at;  // UTC, ISO 8601
   MachineInfo machine;
   double wall_ms = 0.0;    // how long the calibration itself took
+  std::optional<double> load_average;  // 1-minute load average when it started
   CudaCalibration cuda;
   std::optional<WarpCpuCalibration> warp_cpu;
 

@@ -1,6 +1,8 @@
 #include "calibrate/calibration_run.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "calibrate/compile_options.h"
@@ -25,6 +27,7 @@ struct PlannedCompile {
   CompileRequest request;
   // Filled while running.
   std::vector<double> samples_ms;
+  std::vector<double> cpu_ms;
   std::vector<double> front_end_ms;
   std::vector<double> back_end_ms;
   bool phases_complete = true;
@@ -102,6 +105,7 @@ FixtureTiming summarize_fixture(const PlannedCompile& planned) {
   timing.samples_ms = planned.samples_ms;
   timing.median_ms = median(planned.samples_ms);
   timing.mad_ms = median_absolute_deviation(planned.samples_ms);
+  timing.cpu_median_ms = median(planned.cpu_ms);
   if (planned.phases_complete && !planned.front_end_ms.empty()) {
     timing.front_end_ms = median(planned.front_end_ms);
     timing.back_end_ms = median(planned.back_end_ms);
@@ -122,6 +126,8 @@ Calibration run_calibration(const NvrtcLibrary& nvrtc, const CalibrationInputs& 
                             InterruptWatch* interrupts) {
   if (inputs.samples < 1) throw std::invalid_argument("run_calibration: samples must be at least 1");
   const auto started = Clock::now();
+  double load[1] = {};
+  const bool have_load = ::getloadavg(load, 1) == 1;
   // Private PCH directories, removed with their headers however the run ends.
   const ScratchDir scratch("warp-compile-probe-pch-");
   const auto probe_dir = scratch.make_subdir("probe");
@@ -147,6 +153,7 @@ Calibration run_calibration(const NvrtcLibrary& nvrtc, const CalibrationInputs& 
         continue;
       }
       planned.samples_ms.push_back(outcome.wall_ms);
+      planned.cpu_ms.push_back(outcome.cpu_ms);
       if (planned.precompiled_header && pch != PchUse::kUsed) planned.pch_reused = false;
       if (const auto phases = parse_phase_times(outcome.log)) {
         planned.front_end_ms.push_back(phases->front_end_ms);
@@ -161,6 +168,7 @@ Calibration run_calibration(const NvrtcLibrary& nvrtc, const CalibrationInputs& 
   calibration.tool_version = WCP_VERSION;
   calibration.created_at = utc_timestamp_now();
   calibration.machine = current_machine();
+  if (have_load) calibration.load_average = load[0];
   auto& cuda = calibration.cuda;
   const auto version = nvrtc.version();
   cuda.nvrtc_version = version.text();
@@ -177,7 +185,11 @@ Calibration run_calibration(const NvrtcLibrary& nvrtc, const CalibrationInputs& 
     cuda.pch_build_ms = pch_build_ms;
   }
   cuda.header_share_ms = median_of(plan, "warp_module") - median_of(plan, "minimal");
-  for (const auto& planned : plan) cuda.fixtures.push_back(summarize_fixture(planned));
+  for (const auto& planned : plan) {
+    cuda.fixtures.push_back(summarize_fixture(planned));
+    const auto& timing = cuda.fixtures.back();
+    if (timing.median_ms > 0.0) cuda.max_relative_mad = std::max(cuda.max_relative_mad, timing.mad_ms / timing.median_ms);
+  }
   calibration.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   return calibration;
 }

@@ -1,5 +1,7 @@
 #include "calibrate/nvrtc_compiler.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <sstream>
 
@@ -60,6 +62,13 @@ double to_milliseconds(double value, const std::string& unit) {
   return value;  // "ms", the unit NVRTC 12 and 13 use
 }
 
+double process_cpu_ms() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto ms = [](const timeval& time) { return time.tv_sec * 1000.0 + time.tv_usec / 1000.0; };
+  return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
 }  // namespace
 
 CompileOutcome try_compile(const NvrtcLibrary& nvrtc, const CompileRequest& request) {
@@ -69,9 +78,11 @@ CompileOutcome try_compile(const NvrtcLibrary& nvrtc, const CompileRequest& requ
   for (const auto& option : request.options) options.push_back(option.c_str());
 
   CompileOutcome outcome;
+  const double cpu_start = process_cpu_ms();
   const auto start = std::chrono::steady_clock::now();
   outcome.status = nvrtc.api().compile_program(program.get(), static_cast<int>(options.size()), options.data());
   outcome.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  outcome.cpu_ms = process_cpu_ms() - cpu_start;
 
   const auto& api = nvrtc.api();
   outcome.log = fetch(nvrtc, program.get(), api.get_program_log_size, api.get_program_log, "log", true, request.name);

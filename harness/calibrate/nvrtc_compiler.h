@@ -30,6 +30,7 @@ struct CompileRequest {
 struct CompileOutcome {
   int status = kNvrtcSuccess;  // nvrtcResult of nvrtcCompileProgram
   double wall_ms = 0.0;
+  double cpu_ms = 0.0;  // CPU time of this process during the compile, all threads
   std::string log;
   std::string output;          // PTX text or CUBIN bytes; empty unless status is success
   bool succeeded() const { return status == kNvrtcSuccess; }

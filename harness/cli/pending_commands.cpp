@@ -13,5 +13,4 @@ void add_pending(CLI::App& root, const char* name, const char* help) {
 
 void add_compare_command(CLI::App& root, CliContext&) { add_pending(root, "compare", "Compare two reports"); }
 void add_diagnose_command(CLI::App& root, CliContext&) { add_pending(root, "diagnose", "Explain a report"); }
-void add_check_command(CLI::App& root, CliContext&) { add_pending(root, "check", "Check compile budgets"); }
 }  // namespace wcp::cli

@@ -39,12 +39,13 @@ void render_header(const Calibration& calibration, std::ostream& out) {
 }
 
 void render_table(const Calibration& calibration, std::ostream& out) {
-  fmt::print(out, "\n{:<14} {:>7} {:>4} {:>10} {:>8} {:>13} {:>12}\n", "fixture", "kernels", "PCH", "median ms",
-             "MAD ms", "front end ms", "back end ms");
+  fmt::print(out, "\n{:<14} {:>7} {:>4} {:>10} {:>8} {:>8} {:>13} {:>12}\n", "fixture", "kernels", "PCH",
+             "median ms", "MAD ms", "CPU ms", "front end ms", "back end ms");
   for (const auto& fixture : calibration.cuda.fixtures) {
     const std::string pch = !fixture.precompiled_header ? "-" : fixture.pch_reused ? "yes" : "miss";
-    fmt::print(out, "{:<14} {:>7} {:>4} {:>10.1f} {:>8.1f} {:>13} {:>12}\n", fixture.name, fixture.kernels, pch,
-               fixture.median_ms, fixture.mad_ms, optional_ms(fixture.front_end_ms), optional_ms(fixture.back_end_ms));
+    fmt::print(out, "{:<14} {:>7} {:>4} {:>10.1f} {:>8.1f} {:>8.1f} {:>13} {:>12}\n", fixture.name, fixture.kernels,
+               pch, fixture.median_ms, fixture.mad_ms, fixture.cpu_median_ms, optional_ms(fixture.front_end_ms),
+               optional_ms(fixture.back_end_ms));
   }
 }
 
@@ -84,6 +85,14 @@ void render_findings(const Calibration& calibration, std::ostream& out) {
              cuda.without_pch.fixed_ms,
              cuda.with_pch ? fmt::format("(k − 1) × {:.1f} ms", cuda.with_pch->fixed_ms) : std::string("the same"));
   fmt::print(out, "Calibration wall time: {:.1f} s\n", calibration.wall_ms / 1000.0);
+  if (cuda.max_relative_mad > calibrate::kNoisyRelativeMad) {
+    fmt::print(out,
+               "warning: noisy timings (a fixture's MAD reached {:.0f}% of its median{}); other work was competing "
+               "for the CPU. Rerun on an idle machine or with more --samples.\n",
+               cuda.max_relative_mad * 100.0,
+               calibration.load_average ? fmt::format(", load average {:.1f} at the start", *calibration.load_average)
+                                        : std::string());
+  }
 }
 
 }  // namespace

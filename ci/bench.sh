@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Speed goals live here, not in tests: Google Benchmark targets for the parser and launch
+# encoding, then the end-to-end overhead script. Run on a quiet machine.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$root/ci/setup.sh"
+cd "$root"
+for bench in build/tests/log_parser_bench build/tests/launch_encoding_bench build/tests/nvrtc_compile_bench; do
+  [ -x "$bench" ] && "$bench" --benchmark_counters_tabular=true
+done
+.venv/bin/python tests/bench/overhead.py --cli build/harness/warp-compile-probe --python .venv/bin/python "$@"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Prepares a fresh Debian machine: system packages, the pinned Warp venv (.venv), and the
+# build (build/). Idempotent: a second run installs nothing new and rebuilds incrementally.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+packages=(
+  cmake ninja-build g++ clang libclang-rt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libyaml-cpp-dev nlohmann-json3-dev libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
+  python3 python3-venv
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv"
+  python3 -m venv .venv
+fi
+if ! .venv/bin/python -m pip freeze 2>/dev/null | grep -qxF -f <(grep -v '^#' ci/requirements.txt); then
+  echo "setup: installing ci/requirements.txt into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -r ci/requirements.txt
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWCP_PYTHON="$root/.venv/bin/python" >/dev/null
+cmake --build build -j"$(nproc)"

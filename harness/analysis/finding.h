@@ -1,0 +1,43 @@
+#pragma once
+// What the diagnosis says about one report: the mechanisms it found (with the evidence from
+// this run), the ones it checked and ruled out (with the signal that ruled them out), and the
+// ones this run could not check. Plain data; the render stage decides how it looks.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wcp::analysis {
+
+struct Finding {
+  std::string id;     // "CS-1" … "CS-13", or "config-deadline"; the ids used in docs and output
+  std::string title;  // plain language
+  std::vector<std::string> evidence;  // module names, hashes, block_dims, numbers from this run
+  std::optional<double> cost_ms;      // ms of redundant build work this explains, when computable
+  std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)
+  std::string fix;                    // one or two lines
+  std::string limits;                 // when the fix does not help, or what it costs elsewhere
+  std::string doc;                    // "docs/mechanisms.md#…"
+  std::string module;                 // the module the finding is about, "" when it spans several
+};
+
+struct RuledOut {
+  std::string id;
+  std::string signal;  // what in this run ruled it out
+};
+
+struct NotChecked {
+  std::string id;
+  std::string reason;  // why this run cannot tell
+};
+
+struct Diagnosis {
+  // First thing to say: whether compilation matters at all for this program's start-up.
+  std::string bottleneck;
+  bool compile_is_bottleneck = true;
+  std::vector<Finding> findings;
+  std::vector<RuledOut> ruled_out;
+  std::vector<NotChecked> not_checked;
+  std::vector<std::string> facts;  // informational (precompiled header, toolkit), never a finding
+};
+
+}  // namespace wcp::analysis

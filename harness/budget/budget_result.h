@@ -1,0 +1,64 @@
+#pragma once
+// What checking a budget file found: one outcome per budget per command. Renderers read this
+// and never compute; every number a renderer shows is already here.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "budget/budget_file.h"
+
+namespace wcp::budget {
+
+enum class Verdict {
+  pass,
+  fail,
+  improved,  // passes, but beat the baseline beyond its noise band: suggest --update-baseline
+  accepted,  // a baseline budget under --update-baseline: the new run becomes the baseline
+};
+
+enum class Unit { count, seconds, bytes };
+
+// A module a failing budget points at, and the finding that explains it.
+struct Offender {
+  std::string module;
+  std::string detail;   // e.g. "3 builds, hashes a1b2c3d e4f5a6b 0c0ffee"
+  std::string finding;  // e.g. "identity churn: the module's hash changed between loads"
+};
+
+struct BudgetOutcome {
+  std::string budget;  // the YAML key, e.g. "max_builds_per_module"
+  Verdict verdict = Verdict::pass;
+  double measured = 0.0;
+  double limit = 0.0;
+  Unit unit = Unit::count;
+  std::string note;  // one line of context: how the limit was derived, what changed
+  std::vector<Offender> offenders;
+};
+
+struct CommandResult {
+  std::string name;
+  int line = 0;
+  DeviceRequirement device = DeviceRequirement::any;
+  std::optional<std::string> not_run;  // why it was skipped (no CUDA device); never a pass
+  std::optional<std::string> run_failure;  // every sample failed: nothing to evaluate
+  std::vector<std::string> notes;          // partial failures and measurement caveats
+  std::vector<BudgetOutcome> outcomes;
+  std::optional<std::filesystem::path> baseline_written;  // set by --update-baseline
+  std::optional<std::string> baseline_not_written;        // and why it did not happen
+
+  bool failed() const;
+  bool improved() const;
+};
+
+struct CheckResult {
+  std::filesystem::path file;
+  std::vector<CommandResult> commands;
+
+  bool failed() const;
+  bool all_not_run() const;
+};
+
+std::string to_string(Verdict verdict);
+
+}  // namespace wcp::budget

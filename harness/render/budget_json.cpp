@@ -1,0 +1,56 @@
+#include "render/budget_json.h"
+
+namespace wcp::render {
+namespace {
+
+const char* verdict_word(budget::Verdict verdict) {
+  switch (verdict) {
+    case budget::Verdict::pass: return "pass";
+    case budget::Verdict::fail: return "fail";
+    case budget::Verdict::improved: return "improved";
+    case budget::Verdict::accepted: return "accepted";
+  }
+  return "";
+}
+
+const char* unit_word(budget::Unit unit) {
+  switch (unit) {
+    case budget::Unit::count: return "count";
+    case budget::Unit::seconds: return "seconds";
+    case budget::Unit::bytes: return "bytes";
+  }
+  return "";
+}
+
+nlohmann::json outcome_json(const budget::BudgetOutcome& outcome) {
+  nlohmann::json offenders = nlohmann::json::array();
+  for (const auto& offender : outcome.offenders) {
+    offenders.push_back({{"module", offender.module}, {"detail", offender.detail}, {"finding", offender.finding}});
+  }
+  return {{"budget", outcome.budget}, {"verdict", verdict_word(outcome.verdict)}, {"measured", outcome.measured},
+          {"limit", outcome.limit},   {"unit", unit_word(outcome.unit)},           {"note", outcome.note},
+          {"offenders", offenders}};
+}
+
+nlohmann::json command_json(const budget::CommandResult& command) {
+  nlohmann::json outcomes = nlohmann::json::array();
+  for (const auto& outcome : command.outcomes) outcomes.push_back(outcome_json(outcome));
+  const char* status = command.not_run ? "not_run" : command.failed() ? "fail" : "pass";
+  nlohmann::json json{{"name", command.name},   {"line", command.line},   {"device", to_string(command.device)},
+                      {"status", status},       {"notes", command.notes}, {"outcomes", outcomes}};
+  if (command.not_run) json["not_run"] = *command.not_run;
+  if (command.run_failure) json["run_failure"] = *command.run_failure;
+  if (command.baseline_written) json["baseline_written"] = command.baseline_written->string();
+  if (command.baseline_not_written) json["baseline_not_written"] = *command.baseline_not_written;
+  return json;
+}
+
+}  // namespace
+
+nlohmann::json budget_result_to_json(const budget::CheckResult& result) {
+  nlohmann::json commands = nlohmann::json::array();
+  for (const auto& command : result.commands) commands.push_back(command_json(command));
+  return {{"file", result.file.string()}, {"passed", !result.failed()}, {"commands", commands}};
+}
+
+}  // namespace wcp::render

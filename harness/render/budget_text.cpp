@@ -1,0 +1,71 @@
+#include "render/budget_text.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "render/report_text.h"
+
+namespace wcp::render {
+
+std::string format_budget_value(double value, budget::Unit unit) {
+  switch (unit) {
+    case budget::Unit::count: return fmt::format("{:.0f}", value);
+    case budget::Unit::seconds: return fmt::format("{:.3f} s", value);
+    case budget::Unit::bytes: return format_bytes(static_cast<std::uint64_t>(value));
+  }
+  return "";
+}
+
+std::string comparison_sign(const budget::BudgetOutcome& outcome) {
+  return outcome.measured <= outcome.limit ? "<=" : ">";
+}
+
+void render_budget_header(const std::filesystem::path& file, std::ostream& out) {
+  out << "compile budgets: " << file.string() << "\n";
+}
+
+void render_command_result(const budget::CommandResult& result, std::ostream& out) {
+  out << fmt::format("\n{} (line {})\n", result.name, result.line);
+  if (result.not_run) {
+    out << "  NOT RUN  " << *result.not_run << "\n";
+    return;
+  }
+  if (result.run_failure) {
+    out << "  FAIL     the command could not be measured: " << *result.run_failure << "\n";
+    return;
+  }
+  for (const auto& note : result.notes) out << "  note: " << note << "\n";
+  for (const auto& outcome : result.outcomes) {
+    std::string line = fmt::format("  {:<16} {:<27} {}", to_string(outcome.verdict), outcome.budget,
+                                   format_budget_value(outcome.measured, outcome.unit));
+    if (outcome.verdict != budget::Verdict::accepted || outcome.limit > 0) {
+      line += fmt::format(" {} {}", comparison_sign(outcome), format_budget_value(outcome.limit, outcome.unit));
+    }
+    if (!outcome.note.empty()) line += "  (" + outcome.note + ")";
+    out << line << "\n";
+    for (const auto& offender : outcome.offenders) {
+      out << "      " << offender.module << ": " << offender.detail << "\n";
+      if (!offender.finding.empty()) out << "        " << offender.finding << "\n";
+    }
+  }
+  if (result.baseline_written) out << "  baseline updated: " << result.baseline_written->string() << "\n";
+  if (result.baseline_not_written) out << "  baseline not updated: " << *result.baseline_not_written << "\n";
+}
+
+void render_budget_summary(const budget::CheckResult& result, std::ostream& out) {
+  int failed = 0, not_run = 0, improved = 0;
+  for (const auto& command : result.commands) {
+    failed += command.failed() ? 1 : 0;
+    not_run += command.not_run ? 1 : 0;
+    improved += command.improved() ? 1 : 0;
+  }
+  const int passed = static_cast<int>(result.commands.size()) - failed - not_run;
+  out << fmt::format("\n{} command(s): {} passed, {} failed, {} not run\n", result.commands.size(), passed, failed, not_run);
+  if (improved > 0) {
+    out << fmt::format("{} command(s) beat their baseline: run `warp-compile-probe check {} --update-baseline` to accept\n",
+                       improved, result.file.string());
+  }
+}
+
+}  // namespace wcp::render

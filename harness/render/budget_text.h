@@ -1,0 +1,19 @@
+#pragma once
+// `check` results as plain text: one line per budget (verdict, measured, limit), and under a
+// failure the offending modules with the finding that explains each.
+#include <iosfwd>
+#include <string>
+
+#include "budget/budget_result.h"
+
+namespace wcp::render {
+
+void render_budget_header(const std::filesystem::path& file, std::ostream& out);
+void render_command_result(const budget::CommandResult& result, std::ostream& out);
+void render_budget_summary(const budget::CheckResult& result, std::ostream& out);
+
+// "3", "1.234 s", "12.0 KiB": shared by the text and markdown renderers.
+std::string format_budget_value(double value, budget::Unit unit);
+std::string comparison_sign(const budget::BudgetOutcome& outcome);
+
+}  // namespace wcp::render
