@@ -108,7 +108,8 @@ function(_warp_compile_budgets_register cli file prefix labels environment will_
   foreach(assignment IN LISTS environment)
     string(FIND "${assignment}" "=" equals)
     string(SUBSTRING "${assignment}" 0 ${equals} variable)
-    if(variable IN_LIST restore)
+    list(FIND restore "${variable}" saved_index)  # not IN_LIST: ctest runs this without policies set
+    if(saved_index GREATER -1)
       set(ENV{${variable}} "${saved_${variable}}")
     else()
       unset(ENV{${variable}})

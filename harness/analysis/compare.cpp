@@ -70,8 +70,8 @@ bool invalid(const Report& baseline, const Report& candidate, Comparison& result
   if (!candidate.measured()) result.reasons.push_back("every candidate sample failed: nothing was measured");
   if (!baseline.measured()) result.reasons.push_back("every baseline sample failed: nothing to compare against");
   if (candidate.failed_samples > 0 && candidate.measured()) {
-    result.reasons.push_back(fmt::format("{} of {} candidate samples failed", candidate.failed_samples,
-                                         candidate.samples));
+    result.reasons.push_back(
+        fmt::format("{} of {} candidate samples failed", candidate.failed_samples, candidate.samples));
   }
   if (candidate.error_events > 0) {
     result.reasons.push_back(fmt::format("the candidate had {} module load error(s)", candidate.error_events));
@@ -86,26 +86,37 @@ bool invalid(const Report& baseline, const Report& candidate, Comparison& result
 
 std::string to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::invalid: return "INVALID";
-    case Verdict::regression: return "REGRESSION";
-    case Verdict::same_work_compiled: return "SAME WORK COMPILED";
-    case Verdict::improved: return "IMPROVED";
-    case Verdict::inconclusive: return "INCONCLUSIVE";
-    case Verdict::unverified: return "UNVERIFIED";
+    case Verdict::invalid:
+      return "INVALID";
+    case Verdict::regression:
+      return "REGRESSION";
+    case Verdict::same_work_compiled:
+      return "SAME WORK COMPILED";
+    case Verdict::improved:
+      return "IMPROVED";
+    case Verdict::inconclusive:
+      return "INCONCLUSIVE";
+    case Verdict::unverified:
+      return "UNVERIFIED";
   }
   return "";
 }
 
 std::string to_string(Direction direction) {
   switch (direction) {
-    case Direction::improved: return "improved";
-    case Direction::inconclusive: return "inconclusive";
-    case Direction::regressed: return "regressed";
+    case Direction::improved:
+      return "improved";
+    case Direction::inconclusive:
+      return "inconclusive";
+    case Direction::regressed:
+      return "regressed";
   }
   return "";
 }
 
-int exit_code_of(Verdict verdict) { return verdict == Verdict::invalid || verdict == Verdict::regression ? 1 : 0; }
+int exit_code_of(Verdict verdict) {
+  return verdict == Verdict::invalid || verdict == Verdict::regression ? 1 : 0;
+}
 
 MetricComparison compare_metric(const std::string& name, const Summary& baseline, const Summary& candidate) {
   MetricComparison metric;
@@ -168,10 +179,10 @@ Comparison compare_reports(const Report& baseline, const Report& candidate) {
     return finish(Verdict::same_work_compiled);
   }
 
-  const bool any_improved = work == Direction::improved || elapsed == Direction::improved ||
-                            result.structure == Direction::improved;
-  const bool any_regressed = work == Direction::regressed || elapsed == Direction::regressed ||
-                             result.structure == Direction::regressed;
+  const bool any_improved =
+      work == Direction::improved || elapsed == Direction::improved || result.structure == Direction::improved;
+  const bool any_regressed =
+      work == Direction::regressed || elapsed == Direction::regressed || result.structure == Direction::regressed;
   if (work == Direction::inconclusive && result.module_work.below_noise_floor) {
     result.reasons.push_back("module work is below " + fmt::format("{:.0f}", kNoiseFloorMs) +
                              " ms on both sides: judged on identity, event and artifact counts");

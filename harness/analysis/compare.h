@@ -56,7 +56,7 @@ struct Comparison {
   WorkloadCheck workload;
   MetricComparison module_work;
   MetricComparison compile_elapsed;
-  std::vector<CountComparison> counts;  // structural counts
+  std::vector<CountComparison> counts;            // structural counts
   Direction structure = Direction::inconclusive;  // fewer builds/artifacts: improved
   std::vector<ModuleHashRow> modules;
   int exit_code = 0;

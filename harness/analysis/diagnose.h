@@ -19,12 +19,12 @@ struct DiagnoseInputs {
 Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs = {});
 
 // The family checks diagnose() runs, exposed for unit tests. Each appends to `out`.
-void check_churn(const Report& report, Diagnosis& out);           // CS-1, CS-3, CS-6, closure churn
-void check_config_deadline(const Report& report, Diagnosis& out); // config-deadline
-void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-2
+void check_churn(const Report& report, Diagnosis& out);            // CS-1, CS-3, CS-6, closure churn
+void check_config_deadline(const Report& report, Diagnosis& out);  // config-deadline
+void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);      // CS-2
 void check_structure(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-4, 5, 9, 13
-void check_source(const Report& report, Diagnosis& out);          // CS-7, CS-10, CS-11, CS-12
-void check_race(const Report& report, Diagnosis& out);            // CS-8
+void check_source(const Report& report, Diagnosis& out);                                   // CS-7, CS-10, CS-11, CS-12
+void check_race(const Report& report, Diagnosis& out);                                     // CS-8
 void state_bottleneck(const Report& report, Diagnosis& out);
 
 }  // namespace wcp::analysis

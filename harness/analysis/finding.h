@@ -9,8 +9,8 @@
 namespace wcp::analysis {
 
 struct Finding {
-  std::string id;     // "CS-1" … "CS-13", or "config-deadline"; the ids used in docs and output
-  std::string title;  // plain language
+  std::string id;                     // "CS-1" … "CS-13", or "config-deadline"; the ids used in docs and output
+  std::string title;                  // plain language
   std::vector<std::string> evidence;  // module names, hashes, block_dims, numbers from this run
   std::optional<double> cost_ms;      // ms of redundant build work this explains, when computable
   std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)

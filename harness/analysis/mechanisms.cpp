@@ -22,6 +22,8 @@ const std::vector<Mechanism>& mechanisms() {
       {"CS-13", "Independent modules built one at a time", "cs-13-independent-modules-built-one-at-a-time"},
       {"closure-churn", "Kernel factory re-creates kernels after load (closure churn)",
        "closure-churn-kernels-re-created-from-one-source-line"},
+      {"identity-churn", "Module rebuilt with a new hash (cause not recorded)",
+       "cs-1-kernel-defined-after-its-module-loaded"},
       {"config-deadline", "warp.config option set after its module was created",
        "config-deadline-warpconfig-option-set-after-its-module-was-created"},
   };
@@ -35,6 +37,8 @@ const Mechanism& mechanism(std::string_view id) {
   throw std::out_of_range("unknown mechanism id " + std::string(id));
 }
 
-std::string doc_link(std::string_view id) { return "docs/mechanisms.md#" + std::string(mechanism(id).anchor); }
+std::string doc_link(std::string_view id) {
+  return "docs/mechanisms.md#" + std::string(mechanism(id).anchor);
+}
 
 }  // namespace wcp::analysis

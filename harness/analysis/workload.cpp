@@ -13,7 +13,9 @@ std::string kernel_name(const Launch& launch) {
   return launch.module.empty() ? launch.kernel : launch.module + "." + launch.kernel;
 }
 
-std::string describe(const Launch& launch) { return kernel_name(launch) + " " + launch_signature(launch); }
+std::string describe(const Launch& launch) {
+  return kernel_name(launch) + " " + launch_signature(launch);
+}
 
 std::map<std::string, std::uint64_t> signature_counts(const std::vector<LaunchRun>& runs) {
   std::map<std::string, std::uint64_t> counts;
@@ -55,9 +57,12 @@ void align(const std::vector<LaunchRun>& base, const std::vector<LaunchRun>& can
 
 std::string to_string(WorkloadStatus status) {
   switch (status) {
-    case WorkloadStatus::equivalent: return "preserved";
-    case WorkloadStatus::different: return "CHANGED";
-    case WorkloadStatus::unverified: return "UNVERIFIED";
+    case WorkloadStatus::equivalent:
+      return "preserved";
+    case WorkloadStatus::different:
+      return "CHANGED";
+    case WorkloadStatus::unverified:
+      return "UNVERIFIED";
   }
   return "";
 }

@@ -26,8 +26,8 @@ struct SignatureCount {
 };
 
 struct Divergence {
-  std::uint64_t index = 0;    // 0-based position in the expanded launch sequence
-  std::string baseline;       // "kernel sig", or "(end)" when that side ran out
+  std::uint64_t index = 0;  // 0-based position in the expanded launch sequence
+  std::string baseline;     // "kernel sig", or "(end)" when that side ran out
   std::string candidate;
 };
 

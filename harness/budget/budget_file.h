@@ -24,6 +24,9 @@ struct Budgets {
   std::uint64_t max_builds_per_module = 1;  // always checked: rebuilds are the common regression
   std::map<std::string, std::string> allow_rebuilds;  // module name -> why it may rebuild
   std::optional<double> cold_seconds;
+  // cold module work / the calibrated fixed per-module cost of the backend the run used: one
+  // number that reads the same on a laptop and a CI runner (docs/budgets.md#cold_units).
+  std::optional<double> cold_units;
   std::optional<double> compile_elapsed_seconds;
   bool warm_near_zero = false;
   std::optional<std::filesystem::path> baseline;  // absolute

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 const std::set<std::string>& setting_keys() {
   static const std::set<std::string> keys{
       "command", "cwd", "env", "samples", "timeout", "device", "max_modules", "max_identities",
-      "max_builds_per_module", "allow_rebuilds", "cold_seconds", "compile_elapsed_seconds", "warm_near_zero",
+      "max_builds_per_module", "allow_rebuilds", "cold_seconds", "cold_units", "compile_elapsed_seconds", "warm_near_zero",
       "baseline", "baseline_tolerance_percent", "max_generated_source_bytes", "max_lto_artifacts"};
   return keys;
 }
@@ -83,6 +83,7 @@ SettingsNodes read_settings(const YamlReader& reader, const YAML::Node& mapping,
     else if (key == "max_builds_per_module") s.max_builds_per_module = reader.positive_int(value, key);
     else if (key == "allow_rebuilds") s.allow_rebuilds = reader.string_map(value, key);
     else if (key == "cold_seconds") s.cold_seconds = reader.positive_number(value, key);
+    else if (key == "cold_units") s.cold_units = reader.positive_number(value, key);
     else if (key == "compile_elapsed_seconds") s.compile_elapsed_seconds = reader.positive_number(value, key);
     else if (key == "warm_near_zero") s.warm_near_zero = reader.boolean(value, key);
     else if (key == "baseline") s.baseline = reader.string(value, key);
@@ -128,6 +129,7 @@ class EntryBuilder {
     b.max_builds_per_module = s.max_builds_per_module.value_or(1);
     b.allow_rebuilds = s.allow_rebuilds;
     b.cold_seconds = s.cold_seconds;
+    b.cold_units = s.cold_units;
     b.compile_elapsed_seconds = s.compile_elapsed_seconds;
     b.warm_near_zero = s.warm_near_zero.value_or(false);
     if (s.baseline) b.baseline = (directory / expand(*s.baseline, at("baseline"))).lexically_normal();

@@ -17,7 +17,7 @@ enum class Verdict {
   accepted,  // a baseline budget under --update-baseline: the new run becomes the baseline
 };
 
-enum class Unit { count, seconds, bytes };
+enum class Unit { count, seconds, bytes, units };
 
 // A module a failing budget points at, and the finding that explains it.
 struct Offender {

@@ -27,6 +27,7 @@ Settings merge(const Settings& base, const Settings& overrides) {
   take(merged.max_builds_per_module, overrides.max_builds_per_module);
   take(merged.allow_rebuilds, overrides.allow_rebuilds);
   take(merged.cold_seconds, overrides.cold_seconds);
+  take(merged.cold_units, overrides.cold_units);
   take(merged.compile_elapsed_seconds, overrides.compile_elapsed_seconds);
   take(merged.warm_near_zero, overrides.warm_near_zero);
   take(merged.baseline, overrides.baseline);

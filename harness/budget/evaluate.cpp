@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "analysis/diagnose.h"
 #include "analysis/rebuilds.h"
 #include "budget/baseline_compare.h"
 #include "budget/offenders.h"
@@ -110,7 +111,61 @@ BudgetOutcome baseline_budget(const Budgets& budgets, const Report& report, cons
   return outcome;
 }
 
+BudgetOutcome cold_units(double limit, const Report& report, const EvaluateOptions& options) {
+  BudgetOutcome outcome;
+  outcome.budget = "cold_units";
+  outcome.limit = limit;
+  outcome.unit = Unit::units;
+  if (!options.calibration) {
+    outcome.verdict = Verdict::fail;
+    outcome.note = "no calibration found: cold_units needs one (run `warp-compile-probe calibrate --warp-cpu`, or "
+                   "pass --calibration FILE)";
+    return outcome;
+  }
+  std::string backend, why;
+  const auto fixed_ms = fixed_module_cost_ms(report, *options.calibration, backend, why);
+  if (!fixed_ms) {
+    outcome.verdict = Verdict::fail;
+    outcome.note = why + " (calibration " + options.calibration_source + ")";
+    return outcome;
+  }
+  outcome.measured = report.cold_module_ms.median / *fixed_ms;
+  outcome.verdict = outcome.measured <= limit ? Verdict::pass : Verdict::fail;
+  outcome.note = fmt::format("median cold module work {:.1f} ms / fixed {:.1f} ms per module ({}; calibration {} of {})",
+                             report.cold_module_ms.median, *fixed_ms, backend, options.calibration_source,
+                             options.calibration->created_at);
+  if (outcome.verdict == Verdict::fail) outcome.offenders = slowest_offenders(report, kTopOffenders);
+  return outcome;
+}
+
 }  // namespace
+
+std::optional<double> fixed_module_cost_ms(const Report& report, const calibrate::Calibration& calibration,
+                                           std::string& backend, std::string& why) {
+  bool cuda = false;
+  for (const auto& event : report.module_events) cuda = cuda || event.device.starts_with("cuda");
+  const bool pch = report.instrumentation.use_precompiled_headers.value_or(true);
+  if (cuda) {
+    backend = pch ? "CUDA/NVRTC with precompiled headers" : "CUDA/NVRTC";
+    if (calibration.cuda.fixtures.empty()) {
+      why = "this run compiled for CUDA but the calibration has no NVRTC section: run `warp-compile-probe calibrate`";
+      return std::nullopt;
+    }
+    return calibration.cuda_fixed_ms(pch);
+  }
+  backend = pch ? "Warp CPU backend with precompiled headers" : "Warp CPU backend";
+  if (!calibration.warp_cpu) {
+    why = "this run compiled for the CPU but the calibration has no Warp CPU section: run "
+          "`warp-compile-probe calibrate --warp-cpu`";
+    return std::nullopt;
+  }
+  const auto& model = pch && calibration.warp_cpu->with_pch ? *calibration.warp_cpu->with_pch : calibration.warp_cpu->without_pch;
+  if (model.fixed_ms <= 0.0) {
+    why = "the calibrated fixed cost is not positive, so nothing can be divided by it: recalibrate on a quiet machine";
+    return std::nullopt;
+  }
+  return model.fixed_ms;
+}
 
 CommandResult evaluate(const CommandEntry& entry, const Report& report, const std::optional<Report>& baseline,
                        const EvaluateOptions& options) {
@@ -142,6 +197,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
     outcomes.back().note = "median cold module work";
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
   }
+  if (budgets.cold_units) outcomes.push_back(cold_units(*budgets.cold_units, report, options));
   if (budgets.compile_elapsed_seconds) {
     outcomes.push_back(ceiling("compile_elapsed_seconds", report.compile_elapsed_ms.median / 1000.0,
                                *budgets.compile_elapsed_seconds, Unit::seconds));
@@ -158,6 +214,11 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   if (budgets.max_lto_artifacts) {
     outcomes.push_back(ceiling("max_lto_artifacts", static_cast<double>(report.cache.lto_artifacts),
                                static_cast<double>(*budgets.max_lto_artifacts), Unit::count));
+  }
+  // The diagnosis runs only when something failed: it is the explanation, not a budget.
+  if (result.failed()) {
+    const analysis::Diagnosis diagnosis = analysis::diagnose(report);
+    for (auto& outcome : outcomes) attach_findings(outcome.offenders, diagnosis);
   }
   return result;
 }

@@ -129,6 +129,25 @@ std::vector<Offender> source_offenders(const Report& report, std::size_t limit) 
   return offenders;
 }
 
+void attach_findings(std::vector<Offender>& offenders, const analysis::Diagnosis& diagnosis) {
+  for (auto& offender : offenders) {
+    const auto match = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(), [&](const auto& finding) {
+      // Structure findings name a package ("feature") for modules "feature.a", "feature.b".
+      return !finding.module.empty() &&
+             (finding.module == offender.module || offender.module.rfind(finding.module + ".", 0) == 0);
+    });
+    if (match == diagnosis.findings.end()) continue;
+    std::string label;
+    for (const char* cause : {"identity churn and block_dim spread", "identity churn", "block_dim spread", "same identity"}) {
+      if (offender.finding.rfind(cause, 0) == 0) {
+        label = std::string(cause) + ": ";
+        break;
+      }
+    }
+    offender.finding = label + match->id + " " + match->title + (match->fix.empty() ? "" : "; fix: " + match->fix);
+  }
+}
+
 std::vector<Offender> warm_offenders(const Report& report) {
   std::vector<Offender> offenders;
   std::set<std::string> seen;

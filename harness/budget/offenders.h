@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/finding.h"
 #include "analysis/rebuilds.h"
 #include "budget/budget_result.h"
 #include "report/report.h"
@@ -25,5 +26,10 @@ std::vector<Offender> source_offenders(const Report& report, std::size_t limit);
 
 // Modules compiled again in the warm pass.
 std::vector<Offender> warm_offenders(const Report& report);
+
+// Replaces an offender's generic explanation with the diagnosis finding about its module (the
+// precise mechanism, e.g. CS-1 late kernel vs CS-3 late option, and its fix). A rebuild keeps
+// its cause label ("identity churn", "block_dim spread") in front.
+void attach_findings(std::vector<Offender>& offenders, const analysis::Diagnosis& diagnosis);
 
 }  // namespace wcp::budget

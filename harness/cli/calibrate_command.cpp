@@ -11,8 +11,11 @@
 #include "calibrate/calibration_run.h"
 #include "calibrate/gpu_target.h"
 #include "calibrate/nvrtc_library.h"
+#include "calibrate/warp_cpu_run.h"
 #include "calibrate/warp_native_dir.h"
 #include "cli/commands.h"
+#include "errors.h"
+#include "calibrate/machine_info.h"
 #include "render/calibration_text.h"
 
 namespace wcp::cli {
@@ -26,6 +29,8 @@ struct CalibrateArguments {
   std::string warp_native_dir;
   std::string nvrtc_library;
   std::string fixtures_dir;
+  bool warp_cpu = false;
+  bool no_cuda = false;
 };
 
 template <typename T = std::filesystem::path>
@@ -40,17 +45,31 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
   // Resolve every input before the first compile, so a usage mistake costs no waiting.
   const auto output_path = arguments.json_out.empty() ? default_calibration_path()
                                                       : std::filesystem::path(arguments.json_out);
-  const auto nvrtc = NvrtcLibrary::load(optional_of(arguments.nvrtc_library));
-  CalibrationInputs inputs;
-  inputs.target = parse_gpu_target(arguments.arch, nvrtc.supported_archs());
-  inputs.fixtures = load_fixture_texts(find_fixtures_dir(optional_of(arguments.fixtures_dir)));
-  inputs.warp_native_dir = find_warp_native_dir(optional_of(arguments.warp_native_dir),
-                                                choose_python(optional_of<std::string>(arguments.python)),
-                                                context.interrupts);
-  inputs.samples = arguments.samples;
-
-  auto calibration = run_calibration(
-      nvrtc, inputs, [&context](const std::string& line) { context.err << line << std::endl; }, &context.interrupts);
+  if (arguments.no_cuda && !arguments.warp_cpu) throw UsageError("--no-cuda leaves nothing to calibrate without --warp-cpu");
+  const auto progress = [&context](const std::string& line) { context.err << line << std::endl; };
+  const std::string python = choose_python(optional_of<std::string>(arguments.python));
+  Calibration calibration;
+  // NVRTC stays loaded until the command ends: unloading it mid-process is not something its
+  // runtime expects (its exit-time clean-up then crashes).
+  std::optional<NvrtcLibrary> nvrtc_holder;
+  if (!arguments.no_cuda) {
+    const auto& nvrtc = nvrtc_holder.emplace(NvrtcLibrary::load(optional_of(arguments.nvrtc_library)));
+    CalibrationInputs inputs;
+    inputs.target = parse_gpu_target(arguments.arch, nvrtc.supported_archs());
+    inputs.fixtures = load_fixture_texts(find_fixtures_dir(optional_of(arguments.fixtures_dir)));
+    inputs.warp_native_dir =
+        find_warp_native_dir(optional_of(arguments.warp_native_dir), python, context.interrupts);
+    inputs.samples = arguments.samples;
+    calibration = run_calibration(nvrtc, inputs, progress, &context.interrupts);
+  } else {
+    // Keep what an earlier CUDA calibration found; only the CPU section is renewed.
+    if (auto existing = load_calibration(output_path)) calibration = *existing;
+    calibration.machine = current_machine();
+    calibration.created_at = utc_timestamp_now();
+  }
+  if (arguments.warp_cpu) {
+    calibration.warp_cpu = run_warp_cpu_calibration({python, arguments.samples}, context.interrupts, progress);
+  }
   // The wall time a user waits for, locating Warp included, not just the compiles.
   calibration.wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -80,6 +99,9 @@ void add_calibrate_command(CLI::App& root, CliContext& context) {
   command->add_option("--nvrtc-library", arguments->nvrtc_library,
                       "Path of libnvrtc.so (default: $CUDA_HOME/lib64, /usr/local/cuda/lib64, then the loader's search)");
   command->add_option("--fixtures-dir", arguments->fixtures_dir, "Folder holding the CUDA calibration fixtures");
+  command->add_flag("--warp-cpu", arguments->warp_cpu,
+                    "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)");
+  command->add_flag("--no-cuda", arguments->no_cuda, "Skip the NVRTC part (with --warp-cpu)");
   command->callback([arguments, &context] { run_calibrate(*arguments, context); });
 }
 

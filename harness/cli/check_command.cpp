@@ -3,12 +3,14 @@
 // because every selected command needs a device this machine lacks (CTest SKIP_RETURN_CODE).
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
 #include "budget/budget_parse.h"
 #include "budget/device_probe.h"
 #include "budget/evaluate.h"
+#include "calibrate/calibration.h"
 #include "cli/commands.h"
 #include "errors.h"
 #include "measure/measure.h"
@@ -32,6 +34,7 @@ struct CheckArguments {
   std::string markdown_path;
   bool update_baseline = false;
   bool fail_on_improvement = false;
+  std::string calibration_path;
   bool list = false;
   bool quiet = false;
 };
@@ -106,7 +109,21 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   }
 
   const bool has_cuda = budget::cuda_device_present(environment);
-  const budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline};
+  budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}};
+  const bool needs_calibration =
+      std::any_of(selected.begin(), selected.end(), [](const auto* entry) { return entry->budgets.cold_units.has_value(); });
+  if (needs_calibration) {
+    // A normalised budget without a calibration can only fail; say so before measuring anything.
+    const auto path = arguments.calibration_path.empty() ? calibrate::default_calibration_path()
+                                                         : std::filesystem::path(arguments.calibration_path);
+    evaluate_options.calibration = calibrate::load_calibration(path);
+    if (!evaluate_options.calibration) {
+      throw UsageError("cold_units needs a calibration and " + path.string() +
+                       " does not exist: run `warp-compile-probe calibrate --warp-cpu` (or pass --calibration FILE)");
+    }
+    evaluate_options.calibration_source = path.string();
+    context.out << "Calibration: " << path.string() << " (" << evaluate_options.calibration->created_at << ")\n";
+  }
   budget::CheckResult result;
   result.file = file.path;
   render::render_budget_header(file.path, context.out);
@@ -159,6 +176,8 @@ void add_check_command(CLI::App& root, CliContext& context) {
                     "Fail when a command beats its baseline beyond the noise band (ratcheting)");
   command->add_option("--json", arguments->json_path, "Also write the result as JSON to this path");
   command->add_option("--markdown", arguments->markdown_path, "Also write a Markdown summary (CI step summary, PR comment)");
+  command->add_option("--calibration", arguments->calibration_path,
+                      "Calibration file for cold_units budgets (default: this host's file from `calibrate`)");
   command->add_flag("--list", arguments->list, "Validate the file and print name;samples;timeout;device per entry, run nothing");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
   command->callback([arguments, &context] { context.exit_code = run_check(*arguments, context); });

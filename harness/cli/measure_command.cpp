@@ -1,11 +1,15 @@
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 
+#include "analysis/diagnose.h"
 #include "analysis/rebuilds.h"
+#include "calibrate/calibration.h"
 #include "cli/commands.h"
 #include "errors.h"
 #include "measure/measure.h"
+#include "render/diagnosis_text.h"
 #include "render/progress_line.h"
 #include "render/report_text.h"
 #include "report/atomic_file.h"
@@ -45,6 +49,19 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (!arguments.json_path.empty()) write_file_atomically(arguments.json_path, report_to_json_text(report));
   const render::ReportView view{report, analysis::compiled_identities(report), analysis::rebuilt_modules(report)};
   render::render_report_text(view, context.out);
+  if (report.measured()) {
+    // The measured process inherited this environment, so what it says about the CUDA driver
+    // cache is known here and only here (a saved report does not record it).
+    analysis::DiagnoseInputs inputs;
+    try {
+      inputs.calibration = calibrate::load_default_calibration();
+    } catch (const UsageError& error) {  // a broken calibration must not cost the measurement
+      context.err << "warp-compile-probe: warning: calibration ignored: " << error.what() << "\n";
+    }
+    const char* cuda_cache = std::getenv("CUDA_CACHE_DISABLE");
+    inputs.cuda_cache_disabled_env = cuda_cache != nullptr && std::string(cuda_cache) != "0" && *cuda_cache != '\0';
+    render::render_diagnosis_text(analysis::diagnose(report, inputs), context.out);
+  }
   if (!report.measured()) {
     context.err << "warp-compile-probe: every sample failed; nothing was measured\n";
     return kFailed;

@@ -18,6 +18,7 @@ const char* unit_word(budget::Unit unit) {
     case budget::Unit::count: return "count";
     case budget::Unit::seconds: return "seconds";
     case budget::Unit::bytes: return "bytes";
+    case budget::Unit::units: return "fixed-module-units";
   }
   return "";
 }

@@ -13,6 +13,7 @@ std::string format_budget_value(double value, budget::Unit unit) {
     case budget::Unit::count: return fmt::format("{:.0f}", value);
     case budget::Unit::seconds: return fmt::format("{:.3f} s", value);
     case budget::Unit::bytes: return format_bytes(static_cast<std::uint64_t>(value));
+    case budget::Unit::units: return fmt::format("{:.2f} units", value);
   }
   return "";
 }

@@ -56,7 +56,9 @@ std::string fit_line_text(const CostModel& cost) {
 
 void render_findings(const Calibration& calibration, std::ostream& out) {
   const auto& cuda = calibration.cuda;
-  fmt::print(out, "\nWarp-shaped module, no precompiled header: {}\n", fit_line_text(cuda.without_pch));
+  if (!cuda.fixtures.empty()) {
+    fmt::print(out, "\nWarp-shaped module, no precompiled header: {}\n", fit_line_text(cuda.without_pch));
+  }
   if (cuda.with_pch) {
     fmt::print(out, "With automatic precompiled header:          {}\n", fit_line_text(*cuda.with_pch));
   }
@@ -77,6 +79,16 @@ void render_findings(const Calibration& calibration, std::ostream& out) {
     if (calibration.warp_cpu->with_pch) {
       fmt::print(out, "Warp CPU backend with PCH: {}\n", fit_line_text(*calibration.warp_cpu->with_pch));
     }
+    if (calibration.warp_cpu->pch_build_ms) {
+      fmt::print(out,
+                 "Warp CPU precompiled header: the first module of each process also builds it, {:.1f} ms once "
+                 "per process; count it separately from any module's size\n",
+                 *calibration.warp_cpu->pch_build_ms);
+    }
+  }
+  if (cuda.fixtures.empty()) {
+    fmt::print(out, "\nCalibration wall time: {:.1f} s\n", calibration.wall_ms / 1000.0);
+    return;
   }
   fmt::print(out,
              "\nEvery module pays the fixed cost once before its first kernel, so merging k modules into one "
@@ -98,6 +110,12 @@ void render_findings(const Calibration& calibration, std::ostream& out) {
 }  // namespace
 
 void render_calibration_text(const Calibration& calibration, std::ostream& out) {
+  if (calibration.cuda.fixtures.empty()) {
+    fmt::print(out, "Compile-cost calibration for {} (CUDA/NVRTC not calibrated in this run)\n",
+               calibration.machine.hostname);
+    render_findings(calibration, out);
+    return;
+  }
   render_header(calibration, out);
   render_table(calibration, out);
   render_findings(calibration, out);

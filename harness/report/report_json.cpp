@@ -1,5 +1,9 @@
 #include "report/report_json.h"
 
+#include <limits>
+#include <type_traits>
+#include <vector>
+
 #include "errors.h"
 #include "report/atomic_file.h"
 
@@ -56,6 +60,32 @@ json sample_to_json(const SampleResult& sample) {
 
 // --- reading -------------------------------------------------------------------------------
 
+// Converting a JSON float outside an integer type's range is undefined behaviour, so integer
+// fields (and lists of them) are range-checked before nlohmann converts them.
+template <typename T>
+struct IsVector : std::false_type {};
+template <typename T>
+struct IsVector<std::vector<T>> : std::true_type {};
+
+template <typename T>
+bool fits(const json& value) {
+  if constexpr (IsVector<T>::value) {
+    if (!value.is_array()) return true;  // the conversion reports the wrong type
+    for (const auto& item : value) {
+      if (!fits<typename T::value_type>(item)) return false;
+    }
+    return true;
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!value.is_number_float()) return true;
+    const double number = value.get<double>();
+    // Strictly inside: the max of a 64-bit type rounds up to 2^64 as a double.
+    return number > static_cast<double>(std::numeric_limits<T>::min()) - 1.0 &&
+           number < static_cast<double>(std::numeric_limits<T>::max());
+  } else {
+    return true;
+  }
+}
+
 class Reader {
  public:
   explicit Reader(std::string_view source) : source_(source) {}
@@ -68,6 +98,7 @@ class Reader {
   T get(const json& object, const char* key, T fallback) const {
     const auto found = object.find(key);
     if (found == object.end() || found->is_null()) return fallback;
+    if (!fits<T>(*found)) fail(std::string("field '") + key + "' is out of range");
     try {
       return found->get<T>();
     } catch (const json::exception&) {

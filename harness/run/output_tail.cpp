@@ -25,6 +25,13 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
   for (std::size_t i = 1; i < length; ++i) {
     if ((static_cast<unsigned char>(text[at + i]) & 0xc0) != 0x80) return 0;
   }
+  // The second byte's range rules out overlong forms, UTF-16 surrogates (ED A0..BF) and code
+  // points above U+10FFFF, which are not UTF-8 either (RFC 3629 table).
+  const auto second = static_cast<unsigned char>(text[at + 1]);
+  if ((lead == 0xe0 && second < 0xa0) || (lead == 0xed && second > 0x9f) || (lead == 0xf0 && second < 0x90) ||
+      (lead == 0xf4 && second > 0x8f)) {
+    return 0;
+  }
   return length;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -11,7 +12,9 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 
 #include "errors.h"
 #include "run/interrupt_watch.h"
@@ -110,6 +113,53 @@ bool is_executable_file(const std::filesystem::path& path) {
   return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
 }
 
+// Processes of the run that left its process group (setsid, setpgid) are not reached by
+// killpg. The tool is a child subreaper (see run_process), so once their parents are gone they
+// become our children: every child we still have after the leader was reaped belongs to the
+// run, because run_process is the only thing that starts processes and runs one at a time.
+std::vector<pid_t> own_children() {
+  std::vector<pid_t> children;
+  const pid_t self = ::getpid();
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long parent = 0;
+    if (std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &parent) == 2 && parent == self) {
+      children.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+  }
+  return children;
+}
+
+// SIGKILLs and reaps every child left (with its own group, for one that made itself a leader),
+// until none has appeared for a moment: intermediates that die reparent theirs to us.
+void kill_stray_children() {
+  const auto give_up = Clock::now() + std::chrono::seconds(2);
+  int quiet_rounds = 0;
+  while (quiet_rounds < 3 && Clock::now() < give_up) {
+    const auto children = own_children();
+    if (children.empty()) {
+      ++quiet_rounds;
+    } else {
+      quiet_rounds = 0;
+      for (const pid_t child : children) {
+        if (::getpgid(child) == child) ::killpg(child, SIGKILL);
+        ::kill(child, SIGKILL);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+      }
+    }
+    ::usleep(20'000);
+  }
+}
+
 }  // namespace
 
 std::filesystem::path resolve_executable(const std::string& program, const std::map<std::string, std::string>& environment,
@@ -145,6 +195,9 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   for (const auto& [name, value] : request.environment) environment[name] = value;
   const std::vector<std::string> arguments(request.argv.begin() + 1, request.argv.end());
 
+  // Orphans of the run (a grandchild that left the process group) are reparented to us, not
+  // to init, so that they can be found and stopped when the run ends.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   bp::pipe output;
   const auto started = Clock::now();
   std::error_code spawn_error;
@@ -172,9 +225,18 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   const auto deadline = started + request.timeout;
   std::array<char, 64 * 1024> buffer{};
   bool output_open = true;
+  Clock::time_point drain_until = Clock::time_point::max();
   while (output_open || !group.reaped()) {
-    if (!group.reaped() && group.try_reap()) outcome.wall_ms = elapsed_ms(started);
+    if (!group.reaped() && group.try_reap()) {
+      outcome.wall_ms = elapsed_ms(started);
+      drain_until = Clock::now() + request.kill_grace;
+    }
     if (!output_open && group.reaped()) break;
+    if (group.reaped() && Clock::now() >= drain_until) {
+      // The group is gone; whoever still holds the pipe escaped it. Do not wait for them.
+      output_open = false;
+      break;
+    }
 
     std::array<pollfd, 3> watches{};
     nfds_t count = 0;
@@ -187,15 +249,17 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
       outcome.timed_out = true;
       group.stop(request.kill_grace);
       outcome.wall_ms = elapsed_ms(started);
+      drain_until = Clock::now() + request.kill_grace;
       continue;  // drain what is left of the output
     }
-    int wait_ms = group.reaped() ? 1000 : static_cast<int>(std::min<long long>(remaining, need_tick ? 20 : 60'000));
+    int wait_ms = group.reaped() ? 100 : static_cast<int>(std::min<long long>(remaining, need_tick ? 20 : 60'000));
     if (::poll(watches.data(), count, wait_ms) < 0 && errno != EINTR) {
       throw std::system_error(errno, std::generic_category(), "poll");
     }
     if (watches[0].revents & POLLIN) {
       if (const auto signal_number = interrupts.take_pending()) {
         group.stop(request.kill_grace);
+        kill_stray_children();
         throw Interrupted(*signal_number);
       }
     }
@@ -211,6 +275,7 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
     }
   }
 
+  kill_stray_children();
   const int status = group.status();
   if (WIFSIGNALED(status)) {
     outcome.signal = WTERMSIG(status);

@@ -76,3 +76,95 @@ def pid_alive(pid):
             return handle.read().split(")")[-1].split()[0] != "Z"
     except OSError:
         return False
+
+
+# --- fault-injection helpers (tests/integration/test_faults.py, test_security.py) -----------
+
+def processes_with_tag(tag):
+    """PIDs of live processes whose environment holds WCP_FAULT_TAG=<tag>: whatever a run
+    started, however deep, whichever process group or session it moved to."""
+    needle = f"WCP_FAULT_TAG={tag}".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as handle:
+                environ = handle.read().split(b"\0")
+        except OSError:
+            continue
+        if needle in environ and pid_alive(int(name)):
+            found.append(int(name))
+    return found
+
+
+def wait_until(predicate, timeout=10.0, interval=0.05):
+    """Polls predicate() until it is truthy or timeout seconds pass; returns its last value."""
+    import time
+    deadline = time.monotonic() + timeout
+    value = predicate()
+    while not value and time.monotonic() < deadline:
+        time.sleep(interval)
+        value = predicate()
+    return value
+
+
+class TrackedRun:
+    """Result of run_cli_tracked: exit status, output, the tool's own peak RSS (VmHWM, KiB,
+    polled from /proc while it ran) and wait4's ru_maxrss (KiB; the tool or any descendant it
+    reaped, whichever peaked higher)."""
+
+    def __init__(self, returncode, stdout, stderr, tool_peak_kib, tree_maxrss_kib, wall_s):
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        self.tool_peak_kib = tool_peak_kib
+        self.tree_maxrss_kib = tree_maxrss_kib
+        self.wall_s = wall_s
+
+
+def _vm_hwm_kib(pid):
+    try:
+        with open(f"/proc/{pid}/status", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def run_cli_tracked(args, env=None, timeout=600, cwd=None, on_started=None):
+    """Runs warp-compile-probe as a child and reaps it with wait4. on_started(pid), when given,
+    runs once the tool is up (e.g. to send it a signal). Output goes through files, so a tool
+    that prints a lot never blocks on a full pipe."""
+    import time
+    if not CLI:
+        raise RuntimeError("WCP_CLI is not set: run these tests through ctest")
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        process = subprocess.Popen([CLI] + list(args), stdout=out, stderr=err, env=full_env, cwd=cwd,
+                                   stdin=subprocess.DEVNULL)
+        peak = 0
+        if on_started:
+            on_started(process.pid)
+        status = rusage = None
+        while True:
+            peak = max(peak, _vm_hwm_kib(process.pid))
+            pid, status, rusage = os.wait4(process.pid, os.WNOHANG)
+            if pid == process.pid:
+                break
+            if time.monotonic() - started > timeout:
+                process.kill()
+                pid, status, rusage = os.wait4(process.pid, 0)
+                raise subprocess.TimeoutExpired(args, timeout)
+            time.sleep(0.02)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        return TrackedRun(process.returncode, out.read().decode("utf-8", "replace"),
+                          err.read().decode("utf-8", "replace"), peak, rusage.ru_maxrss, wall)

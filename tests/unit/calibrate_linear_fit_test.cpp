@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "calibrate/linear_fit.h"
@@ -40,6 +42,36 @@ TEST(CalibrateLinearFit, RejectsDegenerateInput) {
   EXPECT_THROW(fit_line({1}, {2}), std::invalid_argument);
   EXPECT_THROW(fit_line({1, 2}, {2}), std::invalid_argument);
   EXPECT_THROW(fit_line({3, 3, 3}, {1, 2, 3}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace wcp::calibrate
+
+#include "calibrate/warp_cpu_run.h"
+
+namespace wcp::calibrate {
+namespace {
+
+TEST(WarpCpuSampleFit, SeparatesHeaderFixedAndPerKernelCost) {
+  // warm-up (header + one-kernel module), then modules of 1, 2, 4, 8 kernels at 100 + 20 k ms.
+  const auto sample = fit_warp_cpu_sample({1320.0, 120.0, 140.0, 180.0, 260.0});
+  EXPECT_NEAR(sample.fixed_ms, 100.0, 1e-9);
+  EXPECT_NEAR(sample.per_kernel_ms, 20.0, 1e-9);
+  EXPECT_NEAR(sample.r_squared, 1.0, 1e-12);
+  EXPECT_NEAR(sample.pch_build_ms, 1200.0, 1e-9);
+}
+
+TEST(WarpCpuSampleFit, GeneratedAppHasEveryModule) {
+  const auto dir = std::filesystem::temp_directory_path() / "wcp-warp-cpu-app-test";
+  std::filesystem::create_directories(dir);
+  write_warp_cpu_app(dir);
+  for (const char* name : {"driver.py", "cal_warmup.py", "cal_k1.py", "cal_k2.py", "cal_k4.py", "cal_k8.py"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir / name)) << name;
+  }
+  std::ifstream family(dir / "cal_k8.py");
+  const std::string text((std::istreambuf_iterator<char>(family)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("family8_k7"), std::string::npos);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

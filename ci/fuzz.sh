@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (CMake preset `fuzz`, clang, ASan+UBSan) and runs each one for a
+# bounded time over its seed corpus (real files of the repo) and a working corpus kept in
+# build-fuzz/corpus/<target>. Fails on the first crash, hang, leak or sanitizer report.
+#   WCP_FUZZ_SECONDS   seconds per target (default 60; CI uses the default)
+#   WCP_FUZZ_JOBS      parallel build jobs (default: nproc)
+#   WCP_FUZZ_TARGETS   space-separated subset of targets (default: all built)
+# A longer local run: WCP_FUZZ_SECONDS=3600 ci/fuzz.sh   (docs/robustness.md)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+seconds="${WCP_FUZZ_SECONDS:-60}"
+build="${WCP_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+
+if [ "$build" = "$root/build-fuzz" ]; then
+  cmake --preset fuzz >/dev/null
+else
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DWCP_BUILD_FUZZERS=ON -DWCP_BUILD_TESTS=OFF >/dev/null
+fi
+cmake --build "$build" -j"${WCP_FUZZ_JOBS:-$(nproc)}" --target fuzzers
+
+# Seed directories per target: the curated corpus plus the real files it is meant to read.
+seeds_for() {
+  case "$1" in
+    log_scanner_fuzz) echo "tests/data/fuzz/log_scanner tests/data/logs" ;;
+    probe_events_fuzz) echo "tests/data/fuzz/probe_events" ;;
+    report_json_fuzz) echo "tests/data/fuzz/report_json tests/data/reports" ;;
+    budget_fuzz) echo "tests/data/fuzz/budget budgets tests/data/budgets" ;;
+  esac
+}
+
+targets="${WCP_FUZZ_TARGETS:-}"
+if [ -z "$targets" ]; then
+  for candidate in log_scanner_fuzz probe_events_fuzz report_json_fuzz budget_fuzz; do
+    [ -x "$build/tests/fuzz/$candidate" ] && targets="$targets $candidate"
+  done
+fi
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+summary=()
+status=0
+for target in $targets; do
+  corpus="$build/corpus/$target"
+  artifacts="$build/artifacts/$target/"
+  mkdir -p "$corpus" "$artifacts"
+  seeds=()
+  for dir in $(seeds_for "$target"); do
+    if [ -d "$dir" ]; then seeds+=("$dir"); fi
+  done
+  log="$build/$target.log"
+  echo "fuzz: $target for ${seconds}s (seeds: ${seeds[*]})"
+  # -max_len: budgets and reports are small files; 64 KiB leaves room for odd ones.
+  # -timeout: one input taking more than 10 s is a hang. -rss_limit_mb: a bound on memory.
+  if "$build/tests/fuzz/$target" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -max_len=65536 -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts" >"$log" 2>&1; then
+    result=ok
+  else
+    result=FAILED
+    status=1
+    tail -n 60 "$log"
+  fi
+  execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -n 1)"
+  summary+=("$(printf '%-20s %-6s %12s execs  corpus %s files' "$target" "$result" "${execs:-?}" "$(ls "$corpus" | wc -l)")")
+done
+echo
+echo "fuzz summary (${seconds}s per target):"
+printf '  %s\n' "${summary[@]}"
+exit "$status"

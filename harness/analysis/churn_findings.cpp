@@ -1,0 +1,265 @@
+// CS-1, CS-3, CS-6 and closure churn: one module name, several hashes. The instrumentation
+// snapshots each load (live kernels with their source lines, generic overloads, module
+// options), so consecutive loads of one module can be diffed to say *what* changed between
+// them and *which user line* asked for the rebuild. No Warp log says this.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/diagnose_support.h"
+#include "analysis/rebuilds.h"
+
+namespace wcp::analysis {
+namespace {
+
+using KernelSite = std::pair<std::string, int>;  // file, line of the kernel's definition
+
+// What changed between two consecutive builds of one module.
+struct Transition {
+  const ModuleEvent* before = nullptr;
+  const ModuleEvent* after = nullptr;
+  std::vector<KernelInfo> added;                                           // multiset difference
+  std::vector<std::pair<std::string, std::string>> overloads;              // kernel, new overload
+  std::vector<std::tuple<std::string, std::string, std::string>> options;  // key, old, new
+};
+
+// Warp's overload keys spell argument types ("a1f8": 1-d array of float64); make them readable.
+std::string readable_overload(const std::string& key) {
+  static const std::map<std::string, std::string> scalars{
+      {"f2", "float16"}, {"f4", "float32"}, {"f8", "float64"}, {"i4", "int32"}, {"i8", "int64"},
+      {"u4", "uint32"},  {"u8", "uint64"},  {"i1", "int8"},    {"u1", "uint8"}, {"b", "bool"}};
+  if (key.size() == 4 && key[0] == 'a' && std::isdigit(static_cast<unsigned char>(key[1]))) {
+    const auto found = scalars.find(key.substr(2));
+    if (found != scalars.end()) return fmt::format("{} (array{}d of {})", key, key[1], found->second);
+  }
+  return key;
+}
+
+std::map<std::tuple<std::string, std::string, int>, int> kernel_counts(const LoadDetail& detail) {
+  std::map<std::tuple<std::string, std::string, int>, int> counts;
+  for (const auto& kernel : detail.kernels) ++counts[{kernel.key, kernel.file, kernel.line}];
+  return counts;
+}
+
+Transition diff(const ModuleEvent& before, const ModuleEvent& after) {
+  Transition change{&before, &after, {}, {}, {}};
+  const auto old_counts = kernel_counts(*before.detail);
+  auto remaining = old_counts;
+  for (const auto& kernel : after.detail->kernels) {
+    auto found = remaining.find({kernel.key, kernel.file, kernel.line});
+    if (found != remaining.end() && found->second > 0) {
+      --found->second;
+    } else {
+      change.added.push_back(kernel);
+    }
+  }
+  // Overloads: compare per kernel key, the union of overloads over same-key kernels.
+  std::map<std::string, std::set<std::string>> old_overloads, new_overloads;
+  for (const auto& kernel : before.detail->kernels)
+    old_overloads[kernel.key].insert(kernel.overloads.begin(), kernel.overloads.end());
+  for (const auto& kernel : after.detail->kernels)
+    new_overloads[kernel.key].insert(kernel.overloads.begin(), kernel.overloads.end());
+  for (const auto& [key, overloads] : new_overloads) {
+    const auto old = old_overloads.find(key);
+    if (old == old_overloads.end()) continue;  // a new kernel, reported as added
+    for (const auto& overload : overloads) {
+      if (!old->second.contains(overload)) change.overloads.emplace_back(key, overload);
+    }
+  }
+  for (const auto& [key, value] : after.detail->options) {
+    const auto old = before.detail->options.find(key);
+    const std::string old_value = old == before.detail->options.end() ? "(unset)" : old->second;
+    if (old_value != value) change.options.emplace_back(key, old_value, value);
+  }
+  return change;
+}
+
+std::string trigger_text(const ModuleEvent& event) {
+  if (!event.detail || !event.detail->trigger) return "user code (no stack recorded)";
+  return where(*event.detail->trigger);
+}
+
+std::string rebuild_line(const Transition& change) {
+  return fmt::format("rebuild {} -> {} triggered at {}, cost {}", change.before->hash, change.after->hash,
+                     trigger_text(*change.after), format_ms(change.after->ms));
+}
+
+struct ModuleChurn {
+  std::string name;
+  std::string device;
+  std::vector<Transition> transitions;
+};
+
+// Consecutive builds of each module (by name and device) with a different hash.
+std::vector<ModuleChurn> churned_modules(const Report& report, bool& missing_detail) {
+  std::map<std::pair<std::string, std::string>, std::vector<const ModuleEvent*>> builds;
+  for (const ModuleEvent* event : cold_compiled(report)) builds[{event->name, event->device}].push_back(event);
+  std::vector<ModuleChurn> churned;
+  for (const auto& [key, events] : builds) {
+    ModuleChurn module{key.first, key.second, {}};
+    for (std::size_t i = 1; i < events.size(); ++i) {
+      if (events[i]->hash == events[i - 1]->hash) continue;  // block_dim spread or cache bypass, not churn
+      if (!events[i]->detail || !events[i - 1]->detail) {
+        missing_detail = true;
+        continue;
+      }
+      module.transitions.push_back(diff(*events[i - 1], *events[i]));
+    }
+    if (!module.transitions.empty()) churned.push_back(std::move(module));
+  }
+  return churned;
+}
+
+// Source lines that produced a kernel more than once in this module: a closure or factory.
+std::set<KernelSite> factory_sites(const ModuleChurn& module) {
+  std::map<KernelSite, int> added_per_site;
+  std::set<KernelSite> sites;
+  for (const auto& change : module.transitions) {
+    for (const auto& kernel : change.added) ++added_per_site[{kernel.file, kernel.line}];
+    std::map<KernelSite, int> live;
+    for (const auto& kernel : change.after->detail->kernels) ++live[{kernel.file, kernel.line}];
+    for (const auto& [site, count] : live) {
+      if (count > 1) sites.insert(site);
+    }
+  }
+  for (const auto& [site, count] : added_per_site) {
+    if (count > 1) sites.insert(site);
+  }
+  return sites;
+}
+
+void add_cost(Finding& finding, double ms) {
+  finding.cost_ms = finding.cost_ms.value_or(0.0) + ms;
+  finding.cost_basis = "the rebuilds' own load time; a later load never includes the precompiled header";
+}
+
+void explain_module(const ModuleChurn& module, Diagnosis& out) {
+  const std::string where_module = fmt::format("module {} on {}", module.name, module.device);
+  const auto factories = factory_sites(module);
+  Finding closure = make_finding("closure-churn"), late_kernel = make_finding("CS-1"),
+          late_option = make_finding("CS-3"), late_generic = make_finding("CS-6");
+  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
+    finding->module = module.name;
+    finding->evidence.push_back(fmt::format("{}: {} builds with {} hashes", where_module, module.transitions.size() + 1,
+                                            module.transitions.size() + 1));
+  }
+  std::map<KernelSite, std::vector<std::string>> factory_keys;
+  for (const auto& change : module.transitions) {
+    std::vector<std::string> causes;
+    std::vector<std::string> closure_kernels, late_kernels;
+    for (const auto& kernel : change.added) {
+      const std::string text = fmt::format("{} ({}:{})", kernel.key, short_path(kernel.file), kernel.line);
+      if (factories.contains({kernel.file, kernel.line})) {
+        closure_kernels.push_back(text);
+        factory_keys[{kernel.file, kernel.line}].push_back(kernel.key);
+      } else {
+        late_kernels.push_back(text);
+      }
+    }
+    Finding* owner = nullptr;  // the rebuild's cost is counted once, under its first cause
+    const auto attribute = [&](Finding& finding, std::string line) {
+      finding.evidence.push_back(std::move(line));
+      if (owner == nullptr) {
+        owner = &finding;
+        add_cost(finding, change.after->ms);
+      }
+    };
+    if (!closure_kernels.empty()) {
+      attribute(closure,
+                fmt::format("{}; kernel re-created: {}", rebuild_line(change), fmt::join(closure_kernels, ", ")));
+    }
+    if (!late_kernels.empty()) {
+      attribute(late_kernel,
+                fmt::format("{}; kernel added after load: {}", rebuild_line(change), fmt::join(late_kernels, ", ")));
+    }
+    if (!change.options.empty()) {
+      std::vector<std::string> changes;
+      for (const auto& [key, old_value, new_value] : change.options)
+        changes.push_back(fmt::format("{}: {} -> {}", key, old_value, new_value));
+      attribute(late_option, fmt::format("{}; option changed: {}", rebuild_line(change), fmt::join(changes, ", ")));
+    }
+    if (!change.overloads.empty()) {
+      std::vector<std::string> added;
+      for (const auto& [kernel, overload] : change.overloads)
+        added.push_back(kernel + "[" + readable_overload(overload) + "]");
+      attribute(late_generic,
+                fmt::format("{}; generic instance added: {}", rebuild_line(change), fmt::join(added, ", ")));
+    }
+    if (owner == nullptr) {
+      // The hash changed but no kernel, overload or option did: something outside the snapshot
+      // (a kernel's code or a referenced constant/function). Say so instead of guessing.
+      attribute(late_kernel, fmt::format("{}; no kernel, overload or option changed in the snapshot: a kernel's "
+                                         "source, a referenced @wp.func or a captured constant changed",
+                                         rebuild_line(change)));
+    }
+  }
+  for (const auto& [site, keys] : factory_keys) {
+    closure.evidence.insert(closure.evidence.begin() + 1,
+                            fmt::format("{}:{} made {} kernel(s) ({}) after the module first loaded; each one "
+                                        "changed the module hash",
+                                        short_path(site.first), site.second, keys.size(), keys.front()));
+  }
+  closure.fix =
+      "Create every kernel the factory will need before the first launch, or make the varying value a kernel "
+      "parameter so one module-scope kernel serves all calls; cache factory results by argument.";
+  closure.limits =
+      "If the captured value really changes the generated code (types, loop bounds), each variant is a real build: "
+      "hoisting only moves all of them into one build.";
+  late_kernel.fix = "Define (import) every kernel of the module before its first launch, so the module is built once.";
+  late_kernel.limits =
+      "Kernels created from data at run time cannot be hoisted; give them their own module "
+      "(module=\"unique\" or a separate Python module) so they do not rebuild the others.";
+  late_option.fix = "Call wp.set_module_options(...) at the top of the Python module, before the first launch.";
+  late_option.limits = "If two option values are really needed, put the kernels in two modules: each is built once.";
+  late_generic.fix = "Declare every instance up front with wp.overload(kernel, {...}) before the first launch.";
+  late_generic.limits =
+      "Instances that depend on run-time data cannot be listed up front; keep such kernels in a "
+      "small module of their own so a new instance rebuilds only that.";
+  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
+    if (finding->evidence.size() > 1) out.findings.push_back(std::move(*finding));
+  }
+}
+
+}  // namespace
+
+void check_churn(const Report& report, Diagnosis& out) {
+  bool missing_detail = false;
+  const auto churned = churned_modules(report, missing_detail);
+  for (const auto& module : churned) explain_module(module, out);
+  if (churned.empty() && missing_detail) {
+    Finding finding = make_finding("identity-churn");
+    for (const auto& rebuilt : rebuilt_modules(report)) {
+      if (rebuilt.hashes.size() < 2) continue;
+      finding.evidence.push_back(fmt::format("module {} on {}: {} builds, hashes {}", rebuilt.name, rebuilt.device,
+                                             rebuilt.builds, fmt::join(rebuilt.hashes, " -> ")));
+      finding.cost_ms = finding.cost_ms.value_or(0.0) + rebuilt.total_ms;
+    }
+    for (const auto& line : report.hash_changes)
+      finding.evidence.push_back("Warp: Module hash changed, recompiling: " + line);
+    finding.cost_basis = "all builds of the churned modules (which one was redundant is not recorded)";
+    finding.fix =
+        "Re-measure with the instrumentation attached (a Python entry point) to see which kernel, option or "
+        "overload changed; then define it before the first launch.";
+    finding.limits = "Without per-load snapshots the cause (CS-1, CS-3 or CS-6) cannot be told apart.";
+    out.findings.push_back(std::move(finding));
+    return;
+  }
+  const bool any = !churned.empty();
+  for (const char* id : {"CS-1", "CS-3", "CS-6", "closure-churn"}) {
+    const bool found =
+        std::any_of(out.findings.begin(), out.findings.end(), [id](const Finding& f) { return f.id == id; });
+    if (found) continue;
+    if (cold_compiled(report).empty()) {
+      not_checked(out, id, "no compiled module loads in the cold pass");
+    } else if (!any) {
+      rule_out(out, id, "every module was built with a single hash");
+    } else {
+      rule_out(out, id, "the rebuilds' snapshots show no such change");
+    }
+  }
+}
+
+}  // namespace wcp::analysis

@@ -1,0 +1,202 @@
+// CS-4 (too many small modules of one package), CS-5 (one module at several CUDA block_dims),
+// CS-9 (module="unique" on stable kernels) and CS-13 (independent modules built one at a time):
+// what the set of compiled modules looks like, not what changed inside one.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+
+#include "analysis/diagnose_support.h"
+#include "analysis/rebuilds.h"
+
+namespace wcp::analysis {
+namespace {
+
+// A package split this far is worth merging: fewer and the saving is one fixed cost.
+constexpr std::size_t kGranularMinModules = 3;
+constexpr std::size_t kSmallModuleKernels = 2;
+// Builds overlapping by less than this factor ran one at a time.
+constexpr double kSerialOverlap = 1.2;
+
+// Modules built exactly once in the cold pass, with their single event.
+std::map<std::string, const ModuleEvent*> built_once(const Report& report) {
+  std::map<std::string, int> builds;
+  std::map<std::string, const ModuleEvent*> once;
+  for (const ModuleEvent* event : cold_compiled(report)) {
+    ++builds[event->name];
+    once[event->name] = event;
+  }
+  for (const auto& [name, count] : builds) {
+    if (count != 1) once.erase(name);
+  }
+  return once;
+}
+
+std::optional<std::size_t> kernel_count(const Report& report, const ModuleEvent& event) {
+  if (event.detail && !event.detail->kernels.empty()) return event.detail->kernels.size();
+  if (const ModuleSource* source = source_of(report, event.name, event.hash)) return source->forward_kernels;
+  return std::nullopt;
+}
+
+void add_merge_saving(Finding& finding, std::size_t modules, const std::optional<FixedCost>& fixed) {
+  if (!fixed || modules < 2) return;
+  finding.cost_ms = static_cast<double>(modules - 1) * fixed->ms;
+  finding.cost_basis =
+      fmt::format("{} − 1 modules × fixed per-module cost {}; {}", modules, format_ms(fixed->ms), fixed->basis);
+}
+
+void check_granular(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
+  std::map<std::string, std::vector<const ModuleEvent*>> packages;
+  for (const auto& [name, event] : built_once(report)) {
+    const auto dot = name.rfind('.');
+    if (dot == std::string::npos || dot == 0) continue;
+    const auto kernels = kernel_count(report, *event);
+    if (kernels && *kernels > kSmallModuleKernels) continue;
+    packages[name.substr(0, dot)].push_back(event);
+  }
+  bool found = false;
+  for (const auto& [package, events] : packages) {
+    if (events.size() < kGranularMinModules) continue;
+    Finding finding = make_finding("CS-4");
+    finding.module = package;
+    for (const ModuleEvent* event : events) {
+      const auto kernels = kernel_count(report, *event);
+      finding.evidence.push_back(fmt::format("module {} ({}): {} kernel(s), built once, {}{}", event->name, event->hash,
+                                             kernels ? std::to_string(*kernels) : "?", format_ms(event->ms),
+                                             event->built_pch ? " (includes the precompiled header)" : ""));
+    }
+    finding.evidence.insert(finding.evidence.begin(),
+                            fmt::format("package {}: {} small modules, each a separate build", package, events.size()));
+    add_merge_saving(finding, events.size(), fixed_module_cost(report, inputs));
+    finding.fix = fmt::format(
+        "Put the kernels of {} in one Python module (or fewer), so Warp builds one module "
+        "instead of {}.",
+        package, events.size());
+    finding.limits =
+        "Merging couples rebuilds: a change to one kernel rebuilds the merged module. Keep kernels that "
+        "churn (CS-1/CS-6) or that only some programs use in their own module.";
+    out.findings.push_back(std::move(finding));
+    found = true;
+  }
+  if (!found) {
+    rule_out(out, "CS-4", fmt::format("no package has {} or more small modules built once", kGranularMinModules));
+  }
+}
+
+void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
+  static const std::regex unique_name(R"((.+)_[0-9a-f]{8})");
+  std::vector<const ModuleEvent*> unique;
+  for (const auto& [name, event] : built_once(report)) {
+    std::smatch match;
+    if (!std::regex_match(name, match, unique_name)) continue;
+    // With a snapshot, confirm it: a unique module holds exactly its one kernel.
+    if (event->detail && !event->detail->kernels.empty() &&
+        (event->detail->kernels.size() != 1 || event->detail->kernels.front().key != match[1].str())) {
+      continue;
+    }
+    unique.push_back(event);
+  }
+  if (unique.size() < 2) {
+    rule_out(out, "CS-9",
+             unique.empty() ? "no module is named <kernel>_<8 hex>" : "only one module is named <kernel>_<8 hex>");
+    return;
+  }
+  Finding finding = make_finding("CS-9");
+  std::vector<std::string> names;
+  for (const ModuleEvent* event : unique) names.push_back(event->name);
+  finding.evidence.push_back(fmt::format("{} one-kernel modules named <kernel>_<8 hex of its content>: {}",
+                                         unique.size(), fmt::join(names, ", ")));
+  for (const ModuleEvent* event : unique) {
+    finding.evidence.push_back(fmt::format("module {} ({}): built once, {}{}", event->name, event->hash,
+                                           format_ms(event->ms),
+                                           event->built_pch ? " (includes the precompiled header)" : ""));
+  }
+  add_merge_saving(finding, unique.size(), fixed_module_cost(report, inputs));
+  finding.fix =
+      "Drop module=\"unique\" from kernels whose code does not change at run time, so they share their "
+      "Python module's Warp module and build once together.";
+  finding.limits =
+      "module=\"unique\" is right for kernels generated at run time (it stops them rebuilding their "
+      "neighbours, CS-1); keep it there.";
+  out.findings.push_back(std::move(finding));
+}
+
+void check_block_dims(const Report& report, Diagnosis& out) {
+  if (!loads_on_cuda(report)) {
+    not_checked(out, "CS-5", "CUDA only: this run loaded modules on the CPU only");
+    return;
+  }
+  bool found = false;
+  for (const auto& rebuilt : rebuilt_modules(report)) {
+    if (rebuilt.cause != RebuildCause::block_dim_spread && rebuilt.cause != RebuildCause::both) continue;
+    Finding finding = make_finding("CS-5");
+    finding.module = rebuilt.name;
+    finding.evidence.push_back(fmt::format("module {} ({}) on {}: built {} times at block_dims {}", rebuilt.name,
+                                           fmt::join(rebuilt.hashes, ","), rebuilt.device, rebuilt.builds,
+                                           fmt::join(rebuilt.block_dims, ", ")));
+    finding.cost_ms = rebuilt.total_ms * static_cast<double>(rebuilt.builds - 1) / rebuilt.builds;
+    finding.cost_basis = "all builds but one, at their average cost";
+    finding.fix =
+        "Launch the module's kernels with one block_dim (wp.launch(..., block_dim=N) everywhere, or "
+        "wp.set_module_options({\"block_dim\": N})).";
+    finding.limits = "Tile kernels need the block_dim they were written for; different values are real variants.";
+    out.findings.push_back(std::move(finding));
+    found = true;
+  }
+  if (!found) rule_out(out, "CS-5", "every module was built at a single block_dim");
+}
+
+void check_serial(const Report& report, Diagnosis& out) {
+  if (!loads_on_cuda(report)) {
+    not_checked(out, "CS-13", "not offered for CPU loads (Warp's CPU compiler is not parallelised here)");
+    return;
+  }
+  const auto once = built_once(report);
+  std::vector<const ModuleEvent*> cuda;
+  for (const auto& [name, event] : once) {
+    if (event->device.starts_with("cuda")) cuda.push_back(event);
+  }
+  if (cuda.size() < 2) {
+    rule_out(out, "CS-13", "fewer than two CUDA modules built once");
+    return;
+  }
+  if (report.overlap_factor > kSerialOverlap || report.overlap_factor <= 0.0) {
+    rule_out(out, "CS-13",
+             fmt::format("overlap factor {:.2f}: builds already overlap (or elapsed unknown)", report.overlap_factor));
+    return;
+  }
+  double total = 0.0, largest = 0.0;
+  for (const ModuleEvent* event : cuda) {
+    total += event->ms;
+    largest = std::max(largest, event->ms);
+  }
+  Finding finding = make_finding("CS-13");
+  finding.evidence.push_back(fmt::format("{} CUDA modules built once each, overlap factor {:.2f} (one at a time)",
+                                         cuda.size(), report.overlap_factor));
+  finding.evidence.push_back(
+      fmt::format("ceiling speed-up Σ/max = {} / {} = {:.1f}x; best possible elapsed = the "
+                  "largest module, {}",
+                  format_ms(total), format_ms(largest), total / largest, format_ms(largest)));
+  finding.cost_ms = total - largest;
+  finding.cost_basis = "elapsed above the largest module, if every build ran in parallel (a ceiling)";
+  finding.fix =
+      "Load the modules up front in parallel: wp.load_module(...) / wp.force_load(device, modules, "
+      "max_workers=N) before the first launch.";
+  finding.limits =
+      "Needs as many free cores as workers; never use max_workers > 1 for loads that can target the CPU "
+      "(CS-8).";
+  out.findings.push_back(std::move(finding));
+}
+
+}  // namespace
+
+void check_structure(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
+  check_granular(report, inputs, out);
+  check_block_dims(report, out);
+  check_unique(report, inputs, out);
+  check_serial(report, out);
+}
+
+}  // namespace wcp::analysis

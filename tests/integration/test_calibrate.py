@@ -1,0 +1,58 @@
+"""`calibrate` for real: NVRTC on this GPU-less machine, and Warp's CPU backend."""
+import json
+import os
+import tempfile
+import unittest
+
+from probe_testlib import PYTHON, run_cli
+
+
+class Calibrate(unittest.TestCase):
+    def test_nvrtc_and_warp_cpu_calibration(self):
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, "cal.json")
+            result = run_cli(["calibrate", "--samples", "2", "--python", PYTHON, "--warp-cpu", "--json", out],
+                             timeout=1200)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(out, encoding="utf-8") as handle:
+                calibration = json.load(handle)
+            self.assertEqual(calibration["schema_version"], 1)
+            cuda = calibration["cuda"]
+            self.assertGreater(cuda["without_pch"]["fixed_ms"], 0.0)
+            self.assertGreater(cuda["without_pch"]["per_kernel_ms"], 0.0)
+            cpu = calibration["warp_cpu"]
+            self.assertGreater(cpu["without_pch"]["fixed_ms"], 0.0)
+            self.assertGreater(cpu["with_pch"]["per_kernel_ms"], 0.0)
+            # The header is what use_precompiled_headers saves: every module without it pays more.
+            self.assertGreater(cpu["without_pch"]["fixed_ms"], cpu["with_pch"]["fixed_ms"])
+            self.assertGreater(cpu["pch_build_ms"], 0.0)
+            self.assertIn("Warp CPU backend", result.stdout)
+
+            # A budget in machine units reads this file and says so.
+            budget = os.path.join(work, "budget.yaml")
+            app = os.path.join(os.environ.get("WCP_SOURCE_DIR", ""), "fixtures", "clean", "app.py")
+            with open(budget, "w", encoding="utf-8") as handle:
+                handle.write(f"commands:\n  - name: clean\n    command: [{PYTHON!r}, {app!r}]\n    samples: 1\n"
+                             "    cold_units: 1000\n")
+            checked = run_cli(["check", budget, "--calibration", out, "--quiet"], timeout=600)
+            self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+            self.assertIn("cold_units", checked.stdout)
+            self.assertIn(out, checked.stdout)
+
+    def test_cold_units_without_calibration_is_a_configuration_error(self):
+        with tempfile.TemporaryDirectory() as work:
+            budget = os.path.join(work, "budget.yaml")
+            with open(budget, "w", encoding="utf-8") as handle:
+                handle.write("commands:\n  - name: x\n    command: [true]\n    cold_units: 5\n")
+            result = run_cli(["check", budget, "--calibration", os.path.join(work, "missing.json")])
+            self.assertEqual(result.returncode, 2)
+            self.assertIn("calibrate --warp-cpu", result.stderr)
+
+    def test_no_cuda_alone_is_a_usage_error(self):
+        result = run_cli(["calibrate", "--no-cuda"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--warp-cpu", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

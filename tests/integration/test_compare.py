@@ -1,0 +1,111 @@
+"""`compare` end to end: real fixture runs (--samples 1) against their fixed twins keep the
+workload and are IMPROVED or INCONCLUSIVE (exit 0); a variant that drops one launch is INVALID
+(exit 1) with the per-signature difference; a report from the original Python probe parses."""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
+SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+PYTHON = os.environ.get("WCP_PYTHON", "python3")
+FIXTURES = SOURCE / "fixtures"
+ORIGINAL = SOURCE / "tests" / "data" / "reports" / "original_probe.json"
+
+
+class CompareTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_compare_"))
+        cls.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(cls.scratch))
+        # The variant lives in scratch, never in the repository: clean/app.py with one scale launch fewer.
+        variant = cls.scratch / "dropped_launch.py"
+        text = (FIXTURES / "clean" / "app.py").read_text()
+        assert "for s in (2.0, 0.5, 3.0):" in text
+        variant.write_text(text.replace("for s in (2.0, 0.5, 3.0):", "for s in (2.0, 0.5):"))
+        cls.reports = {}
+        for name, script in {
+            "late_kernel_app": FIXTURES / "late_kernel" / "app.py",
+            "late_kernel_fixed": FIXTURES / "late_kernel" / "fixed.py",
+            "closure_app": FIXTURES / "closure_factory" / "app.py",
+            "closure_fixed": FIXTURES / "closure_factory" / "fixed.py",
+            "clean": FIXTURES / "clean" / "app.py",
+            "dropped": variant,
+        }.items():
+            path = cls.scratch / f"{name}.json"
+            result = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(path), "--", PYTHON,
+                                     str(script)], capture_output=True, text=True, cwd=SOURCE, env=cls.env, timeout=900)
+            if result.returncode != 0:
+                raise AssertionError(f"measure {name} failed: {result.stdout}\n{result.stderr}")
+            cls.reports[name] = path
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def compare(self, baseline, candidate):
+        out = self.scratch / f"{pathlib.Path(str(baseline)).stem}-{pathlib.Path(str(candidate)).stem}.json"
+        base = self.reports.get(baseline, baseline)
+        cand = self.reports.get(candidate, candidate)
+        result = subprocess.run([CLI, "compare", str(base), str(cand), "--json", str(out)], capture_output=True,
+                                text=True, env=self.env, timeout=120)
+        return result, json.loads(out.read_text()) if out.exists() else None
+
+    def test_fixed_late_kernel_is_credited_with_the_workload_preserved(self):
+        result, comparison = self.compare("late_kernel_app", "late_kernel_fixed")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn(comparison["verdict"], ("IMPROVED", "INCONCLUSIVE"))
+        self.assertEqual(comparison["workload"]["status"], "preserved")
+        self.assertEqual(comparison["counts"]["compiled identities"], {"baseline": 2, "candidate": 1})
+        self.assertIn("warning: the two reports measured different commands", result.stdout)
+        row = [r for r in comparison["modules"] if r["module"] == "__main__@cpu"][0]
+        self.assertTrue(row["changed"])
+        self.assertEqual(len(row["baseline_hashes"]), 2)
+
+    def test_fixed_closure_factory_keeps_the_workload(self):
+        result, comparison = self.compare("closure_app", "closure_fixed")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn(comparison["verdict"], ("IMPROVED", "INCONCLUSIVE"))
+        self.assertEqual(comparison["workload"]["status"], "preserved")
+        self.assertEqual(comparison["counts"]["compiled events (cold)"], {"baseline": 4, "candidate": 1})
+
+    def test_dropping_one_launch_is_invalid(self):
+        result, comparison = self.compare("clean", "dropped")
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertEqual(comparison["verdict"], "INVALID")
+        self.assertEqual(comparison["workload"]["status"], "CHANGED")
+        self.assertEqual(comparison["workload"]["baseline_launches"], 5)
+        self.assertEqual(comparison["workload"]["candidate_launches"], 4)
+        (difference,) = comparison["workload"]["count_differences"]
+        self.assertIn("dtypes=[float32,]", difference["signature"])
+        self.assertEqual((difference["baseline"], difference["candidate"]), (3, 2))
+        self.assertEqual(comparison["workload"]["first_divergence"]["index"], 3)
+        self.assertIn("Verdict: INVALID", result.stdout)
+
+    def test_a_report_against_itself_is_not_a_change(self):
+        result, comparison = self.compare("clean", "clean")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(comparison["verdict"], "INCONCLUSIVE")
+        self.assertEqual(comparison["warnings"], [])
+
+    def test_original_probe_report_parses(self):
+        result, comparison = self.compare(ORIGINAL, ORIGINAL)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(comparison["workload"]["status"], "preserved")
+        diagnose = subprocess.run([CLI, "diagnose", str(ORIGINAL)], capture_output=True, text=True, env=self.env,
+                                  timeout=120)
+        self.assertEqual(diagnose.returncode, 0, diagnose.stderr)
+        self.assertIn("[identity-churn]", diagnose.stdout)
+
+    def test_missing_report_is_a_usage_error(self):
+        result = subprocess.run([CLI, "compare", str(self.scratch / "nope.json"), str(ORIGINAL)], capture_output=True,
+                                text=True, env=self.env, timeout=60)
+        self.assertEqual(result.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,245 @@
+"""The diagnosis on every real fixture: each app's diagnosis names its mechanism with the
+evidence of this run (module, old -> new hash, the kernel / option / overload that changed,
+the user line that triggered the rebuild); the clean app and every fixed twin get no finding at
+all — a false finding is a failed test. One measurement per fixture file (--samples 1), shared
+by a class."""
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
+SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+PYTHON = os.environ.get("WCP_PYTHON", "python3")
+FIXTURES = SOURCE / "fixtures"
+
+
+def environment(scratch):
+    # A private XDG cache: no calibration from the developer's machine changes the estimates.
+    return dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(scratch))
+
+
+def line_of(path, pattern, occurrence=1):
+    seen = 0
+    for number, text in enumerate(path.read_text().splitlines(), start=1):
+        if re.search(pattern, text):
+            seen += 1
+            if seen == occurrence:
+                return number
+    raise AssertionError(f"{pattern!r} not found in {path}")
+
+
+class Measured:
+    """One measured fixture file: the measure report, its text output and its diagnosis."""
+
+    def __init__(self, relative, scratch):
+        self.path = FIXTURES / relative
+        stem = relative.replace("/", "_").removesuffix(".py")
+        report_path = scratch / f"{stem}.json"
+        measure = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(report_path), "--",
+                                  PYTHON, str(self.path)], capture_output=True, text=True, cwd=SOURCE,
+                                 env=environment(scratch), timeout=900)
+        if measure.returncode != 0:
+            raise AssertionError(f"measure {relative} failed: {measure.stdout}\n{measure.stderr}")
+        self.measure_output = measure.stdout
+        self.report = json.loads(report_path.read_text())
+        diagnosis_path = scratch / f"{stem}.diagnosis.json"
+        diagnose = subprocess.run([CLI, "diagnose", str(report_path), "--json", str(diagnosis_path)],
+                                  capture_output=True, text=True, env=environment(scratch), timeout=120)
+        if diagnose.returncode != 0:
+            raise AssertionError(f"diagnose {relative} failed: {diagnose.stderr}")
+        self.diagnose_output = diagnose.stdout
+        self.diagnosis = json.loads(diagnosis_path.read_text())
+
+    def ids(self):
+        return sorted(finding["id"] for finding in self.diagnosis["findings"])
+
+    def finding(self, mechanism):
+        found = [f for f in self.diagnosis["findings"] if f["id"] == mechanism]
+        if not found:
+            raise AssertionError(f"no {mechanism} finding; diagnosis: {self.diagnose_output}")
+        return found[0]
+
+    def cold_hashes(self, module):
+        return [e["hash"] for e in self.report["module_events"]
+                if e["label"] == "cold" and e["status"] == "compiled" and e["name"] == module]
+
+
+class FixtureCase(unittest.TestCase):
+    fixture = None
+    app_findings = []
+    fixed_findings = []
+
+    @classmethod
+    def setUpClass(cls):
+        if cls.fixture is None:
+            raise unittest.SkipTest("base class")
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_diagnose_"))
+        cls.app = Measured(f"{cls.fixture}/app.py", cls.scratch)
+        cls.fixed = Measured(f"{cls.fixture}/fixed.py", cls.scratch) if (FIXTURES / cls.fixture / "fixed.py").exists() else None
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.fixture is not None:
+            shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def evidence(self, mechanism):
+        return "\n".join(self.app.finding(mechanism)["evidence"])
+
+    def test_app_findings_are_exactly_the_expected_ones(self):
+        self.assertEqual(self.app.ids(), sorted(self.app_findings), self.app.diagnose_output)
+
+    def test_fixed_twin_has_no_finding_for_the_mechanism(self):
+        if self.fixed is None:
+            self.skipTest("no fixed twin")
+        self.assertEqual(self.fixed.ids(), sorted(self.fixed_findings), self.fixed.diagnose_output)
+
+    def test_measure_prints_the_same_diagnosis(self):
+        self.assertIn("\nDiagnosis\n", self.app.measure_output)
+        for mechanism in self.app_findings:
+            self.assertIn(f"[{mechanism}]", self.app.measure_output)
+
+    def test_every_mechanism_is_accounted_for(self):
+        accounted = {f["id"] for f in self.app.diagnosis["findings"]}
+        accounted |= {r["id"] for r in self.app.diagnosis["ruled_out"]}
+        accounted |= {n["id"] for n in self.app.diagnosis["not_checked"]}
+        for number in range(1, 14):
+            self.assertIn(f"CS-{number}", accounted)
+
+
+class LateKernel(FixtureCase):
+    fixture = "late_kernel"
+    app_findings = ["CS-1"]
+    fixed_findings = []
+
+    def test_names_the_late_kernel_its_line_the_hashes_and_the_trigger(self):
+        old, new = self.app.cold_hashes("__main__")
+        kernel_line = line_of(self.app.path, r"^def offset") - 1  # the decorator line starts the function
+        trigger = line_of(self.app.path, r"wp\.launch\(offset")
+        self.assertIn(f"rebuild {old} -> {new} triggered at late_kernel/app.py:{trigger}", self.evidence("CS-1"))
+        self.assertIn(f"kernel added after load: offset (late_kernel/app.py:{kernel_line})", self.evidence("CS-1"))
+        self.assertEqual(self.app.finding("CS-1")["module"], "__main__")
+        self.assertGreater(self.app.finding("CS-1")["cost_ms"], 0)
+
+
+class LateOption(FixtureCase):
+    fixture = "late_option"
+    app_findings = ["CS-3"]
+    fixed_findings = []
+
+    def test_names_the_option_old_and_new_value_and_the_trigger(self):
+        old, new = self.app.cold_hashes("__main__")
+        trigger = line_of(self.app.path, r"wp\.launch\(saxpy", occurrence=2)
+        self.assertIn(f"rebuild {old} -> {new} triggered at late_option/app.py:{trigger}", self.evidence("CS-3"))
+        self.assertIn("option changed: max_unroll: 16 -> 4", self.evidence("CS-3"))
+
+
+class LateGeneric(FixtureCase):
+    fixture = "late_generic"
+    app_findings = ["CS-6"]
+    fixed_findings = []
+
+    def test_names_the_new_instance_and_the_trigger(self):
+        old, new = self.app.cold_hashes("__main__")
+        trigger = line_of(self.app.path, r"wp\.launch\(double_it.*a64")
+        self.assertIn(f"rebuild {old} -> {new} triggered at late_generic/app.py:{trigger}", self.evidence("CS-6"))
+        self.assertIn("generic instance added: double_it[a1f8 (array1d of float64)]", self.evidence("CS-6"))
+
+
+class ClosureFactory(FixtureCase):
+    fixture = "closure_factory"
+    app_findings = ["closure-churn"]
+    fixed_findings = []
+
+    def test_names_the_factory_line_every_rebuild_and_the_trigger(self):
+        hashes = self.app.cold_hashes("__main__")
+        self.assertEqual(len(hashes), 4)
+        site = line_of(self.app.path, r"^    def scale") - 1
+        trigger = line_of(self.app.path, r"wp\.launch\(k,")
+        evidence = self.evidence("closure-churn")
+        self.assertIn(f"closure_factory/app.py:{site} made 3 kernel(s) (make_scale__locals__scale)", evidence)
+        for old, new in zip(hashes, hashes[1:]):
+            self.assertIn(f"rebuild {old} -> {new} triggered at closure_factory/app.py:{trigger}", evidence)
+
+
+class CacheDestroyed(FixtureCase):
+    fixture = "cache_destroyed"
+    app_findings = ["CS-2"]
+    fixed_findings = []
+
+    def test_names_the_replaced_cache_directory(self):
+        evidence = self.evidence("CS-2")
+        self.assertIn("the warm run still compiled 1 module(s)", evidence)
+        self.assertIn("warp.config.kernel_cache_dir = /tmp/warp_cache_", evidence)
+
+
+class UniqueModules(FixtureCase):
+    fixture = "unique_modules"
+    app_findings = ["CS-9"]
+    fixed_findings = []
+
+    def test_names_the_unique_modules(self):
+        evidence = self.evidence("CS-9")
+        self.assertRegex(evidence, r"3 one-kernel modules named <kernel>_<8 hex of its content>: "
+                                   r"fill_[0-9a-f]{8}, offset_[0-9a-f]{8}, scale_[0-9a-f]{8}")
+
+
+class GranularModules(FixtureCase):
+    fixture = "granular_modules"
+    app_findings = ["CS-4"]
+    fixed_findings = []
+
+    def test_names_the_package_and_estimates_without_the_header_build(self):
+        finding = self.app.finding("CS-4")
+        self.assertIn("package feature: 4 small modules", "\n".join(finding["evidence"]))
+        for name in ("feature.a", "feature.b", "feature.c", "feature.d"):
+            self.assertIn(f"module {name} (", "\n".join(finding["evidence"]))
+        pch = [e for e in self.app.report["module_events"] if e["built_pch"] and e["label"] == "cold"]
+        others = [e["ms"] for e in self.app.report["module_events"]
+                  if e["label"] == "cold" and not e["built_pch"] and e["status"] == "compiled"]
+        self.assertEqual(len(pch), 1)
+        self.assertAlmostEqual(finding["cost_ms"], 3 * min(others), places=3)
+        self.assertIn("smallest module", finding["cost_basis"])
+
+
+class UnusedBackward(FixtureCase):
+    fixture = "unused_backward"
+    app_findings = ["CS-10"]
+    fixed_findings = []
+
+    def test_names_the_module_and_its_backward_entry_points(self):
+        evidence = self.evidence("CS-10")
+        (new,) = self.app.cold_hashes("__main__")
+        self.assertIn(f"module __main__ ({new}): 3 backward entry point(s) generated for 3 forward kernel(s)", evidence)
+        self.assertIn("3 launch(es) recorded, none adjoint", evidence)
+
+
+class OptionDeadline(FixtureCase):
+    fixture = "option_deadline"
+    app_findings = ["config-deadline"]
+    fixed_findings = []
+
+    def test_names_the_option_that_missed_its_deadline(self):
+        evidence = self.evidence("config-deadline")
+        self.assertIn("warp.config.enable_backward = False at load, but the module holds True", evidence)
+        self.assertIn("backward entry point(s) still generated", evidence)
+
+
+class Clean(FixtureCase):
+    fixture = "clean"
+    app_findings = []
+
+    def test_says_nothing_was_found_and_lists_what_was_ruled_out(self):
+        self.assertIn("No compile-cost mechanism found.", self.app.diagnose_output)
+        self.assertIn("Checked and ruled out", self.app.diagnose_output)
+        self.assertIn("CS-10", {r["id"] for r in self.app.diagnosis["ruled_out"]})
+        self.assertTrue(any("precompiled header" in fact for fact in self.app.diagnosis["facts"]))
+
+
+if __name__ == "__main__":
+    unittest.main()

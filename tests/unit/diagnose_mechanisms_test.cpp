@@ -1,0 +1,303 @@
+// The diagnosis on crafted reports: each mechanism fires on its evidence, names it, and stays
+// silent (ruled out) on a healthy report.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "analysis/diagnose.h"
+#include "report/report_json.h"
+
+namespace wcp::analysis {
+namespace {
+
+using ::testing::HasSubstr;
+
+KernelInfo kernel(const std::string& key, int line, std::vector<std::string> overloads = {}) {
+  return {key, "/src/app.py", line, std::move(overloads)};
+}
+
+ModuleEvent load(const std::string& name, const std::string& hash, double ms, std::vector<KernelInfo> kernels,
+                 int trigger_line, const std::string& device = "cpu") {
+  ModuleEvent event;
+  event.name = name;
+  event.hash = hash;
+  event.device = device;
+  event.block_dim = device == "cpu" ? std::optional<int>(1) : std::optional<int>(256);
+  event.ms = ms;
+  event.label = "cold";
+  LoadDetail detail;
+  detail.kernels = std::move(kernels);
+  detail.options = {{"enable_backward", "True"}, {"max_unroll", "16"}};
+  detail.config_at_load = {{"enable_backward", "True"}, {"max_unroll", "16"}};
+  detail.trigger = SourceLocation{"/src/app.py", trigger_line, "<module>"};
+  event.detail = detail;
+  return event;
+}
+
+Report healthy() {
+  Report report;
+  report.samples = 1;
+  report.cold_module_ms = summarize({1000.0});
+  report.warm_module_ms = summarize({3.0});
+  report.cold_wall_ms = summarize({4000.0});
+  report.warm_wall_ms = summarize({3000.0});
+  report.compile_elapsed_ms = summarize({1000.0});
+  report.sample_results.push_back({});
+  report.sample_results.back().cold_ok = true;
+  report.sample_results.back().warm_wall_ms = 3000.0;
+  report.sample_results.back().warm_compiled_events = 0;
+  report.instrumentation.attached = true;
+  report.instrumentation.use_precompiled_headers = true;
+  auto first = load("__main__", "aaaaaaa", 1000.0, {kernel("fill", 10), kernel("scale", 20)}, 30);
+  first.built_pch = true;
+  report.module_events.push_back(first);
+  report.cache.modules.push_back({"wp___main___aaaaaaa", 9000, 2, 0});
+  append_launch(report.launches, Launch{"fill", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  append_launch(report.launches, Launch{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  return report;
+}
+
+const Finding* find(const Diagnosis& diagnosis, const std::string& id) {
+  const auto found = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(),
+                                  [&](const Finding& finding) { return finding.id == id; });
+  return found == diagnosis.findings.end() ? nullptr : &*found;
+}
+
+std::string joined(const Finding& finding) {
+  std::string text;
+  for (const auto& line : finding.evidence) text += line + "\n";
+  return text;
+}
+
+bool ruled_out(const Diagnosis& diagnosis, const std::string& id) {
+  return std::any_of(diagnosis.ruled_out.begin(), diagnosis.ruled_out.end(),
+                     [&](const RuledOut& r) { return r.id == id; });
+}
+
+TEST(DiagnoseMechanisms, HealthyReportHasNoFindingAndRulesEverythingOut) {
+  const Diagnosis diagnosis = diagnose(healthy());
+  EXPECT_TRUE(diagnosis.findings.empty());
+  for (const char* id :
+       {"CS-1", "CS-2", "CS-3", "CS-4", "CS-6", "CS-8", "CS-9", "CS-10", "closure-churn", "config-deadline"}) {
+    EXPECT_TRUE(ruled_out(diagnosis, id)) << id;
+  }
+  // A CPU-only run cannot check the CUDA-only mechanisms; it says so instead of ruling them out.
+  for (const char* id : {"CS-5", "CS-7", "CS-13"}) {
+    EXPECT_TRUE(std::any_of(diagnosis.not_checked.begin(), diagnosis.not_checked.end(), [&](const NotChecked& entry) {
+      return entry.id == id;
+    })) << id;
+  }
+  ASSERT_FALSE(diagnosis.facts.empty());
+  EXPECT_THAT(diagnosis.facts[1], HasSubstr("precompiled header"));
+}
+
+TEST(DiagnoseMechanisms, LateKernelNamesTheKernelItsLineAndTheTrigger) {
+  Report report = healthy();
+  report.module_events.push_back(
+      load("__main__", "bbbbbbb", 400.0, {kernel("fill", 10), kernel("scale", 20), kernel("offset", 40)}, 45));
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, "CS-1");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("rebuild aaaaaaa -> bbbbbbb triggered at src/app.py:45, cost 400 ms"));
+  EXPECT_THAT(joined(*finding), HasSubstr("kernel added after load: offset (src/app.py:40)"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 400.0);
+  EXPECT_EQ(finding->doc, "docs/mechanisms.md#cs-1-kernel-defined-after-its-module-loaded");
+  EXPECT_EQ(find(diagnosis, "CS-3"), nullptr);
+  EXPECT_EQ(find(diagnosis, "closure-churn"), nullptr);
+}
+
+TEST(DiagnoseMechanisms, LateOptionShowsOldAndNewValue) {
+  Report report = healthy();
+  auto rebuilt = load("__main__", "bbbbbbb", 300.0, {kernel("fill", 10), kernel("scale", 20)}, 50);
+  rebuilt.detail->options["max_unroll"] = "4";
+  report.module_events.push_back(rebuilt);
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, "CS-3");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("option changed: max_unroll: 16 -> 4"));
+  EXPECT_EQ(find(diagnosis, "CS-1"), nullptr);
+  // A module option set on purpose is not a missed config deadline.
+  EXPECT_EQ(find(diagnosis, "config-deadline"), nullptr);
+}
+
+TEST(DiagnoseMechanisms, LateGenericNamesTheNewInstance) {
+  Report report = healthy();
+  report.module_events[0].detail->kernels = {kernel("double_it", 10, {"a1f4"})};
+  report.module_events.push_back(load("__main__", "bbbbbbb", 300.0, {kernel("double_it", 10, {"a1f4", "a1f8"})}, 31));
+  const Diagnosis result = diagnose(report);
+  const Finding* finding = find(result, "CS-6");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("generic instance added: double_it[a1f8 (array1d of float64)]"));
+}
+
+TEST(DiagnoseMechanisms, ClosureChurnIsToldApartFromALateKernel) {
+  Report report = healthy();
+  std::vector<KernelInfo> kernels{kernel("fill", 10), kernel("scale", 20)};
+  for (int i = 0; i < 3; ++i) {
+    kernels.push_back(kernel("make__locals__k", 5));
+    report.module_events.push_back(load("__main__", std::string(7, static_cast<char>('b' + i)), 100.0, kernels, 60));
+  }
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, "closure-churn");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("src/app.py:5 made 3 kernel(s) (make__locals__k)"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
+  EXPECT_EQ(find(diagnosis, "CS-1"), nullptr);
+}
+
+TEST(DiagnoseMechanisms, ChurnWithoutSnapshotsIsReportedWithoutGuessingTheCause) {
+  Report report = healthy();
+  report.module_events.push_back(load("__main__", "bbbbbbb", 300.0, {}, 1));
+  for (auto& event : report.module_events) event.detail.reset();
+  report.hash_changes = {"__main__ (aaaaaaa0 -> bbbbbbb0)"};
+  const Diagnosis diagnosis = diagnose(report);
+  ASSERT_NE(find(diagnosis, "identity-churn"), nullptr);
+  EXPECT_EQ(find(diagnosis, "CS-1"), nullptr);
+}
+
+TEST(DiagnoseMechanisms, ConfigDeadlineNeedsAGlobalThatMovedAwayFromTheModulesCopy) {
+  Report report = healthy();
+  report.module_events[0].detail->config_at_load["enable_backward"] = "False";
+  report.cache.modules[0].backward_kernels = 2;
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, "config-deadline");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("warp.config.enable_backward = False at load, but the module holds True"));
+  EXPECT_THAT(joined(*finding), HasSubstr("2 backward entry point(s) still generated"));
+  EXPECT_EQ(find(diagnosis, "CS-10"), nullptr);  // the deadline finding explains this module's backward code
+}
+
+TEST(DiagnoseMechanisms, CacheNotReusedNamesWhatTheAppDid) {
+  Report report = healthy();
+  report.warm_module_ms = summarize({950.0});
+  report.sample_results[0].warm_compiled_events = 1;
+  report.instrumentation.cache_clears = {"clear_kernel_cache at app.py:12"};
+  report.instrumentation.cache_kernels_disabled = true;
+  const Diagnosis diagnosis = diagnose(report, DiagnoseInputs{std::nullopt, true});
+  const Finding* finding = find(diagnosis, "CS-2");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("the warm run still compiled 1 module(s)"));
+  EXPECT_THAT(joined(*finding), HasSubstr("clear_kernel_cache at app.py:12"));
+  EXPECT_THAT(joined(*finding), HasSubstr("cache_kernels was False"));
+  EXPECT_THAT(joined(*finding), HasSubstr("CUDA_CACHE_DISABLE"));
+}
+
+TEST(DiagnoseMechanisms, GranularModulesEstimateExcludesThePrecompiledHeaderBuild) {
+  Report report = healthy();
+  report.module_events.clear();
+  const char* names[] = {"feature.a", "feature.b", "feature.c", "feature.d"};
+  for (int i = 0; i < 4; ++i) {
+    report.module_events.push_back(
+        load(names[i], "abcdef" + std::to_string(i), i == 0 ? 2500.0 : 150.0 + i, {kernel("k", i)}, 9));
+  }
+  report.module_events[0].built_pch = true;
+  const Diagnosis result = diagnose(report);
+  const Finding* finding = find(result, "CS-4");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("package feature: 4 small modules"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 3 * 151.0);  // the smallest module, not the 2.5 s header build
+  EXPECT_THAT(finding->cost_basis, HasSubstr("smallest module"));
+}
+
+TEST(DiagnoseMechanisms, GranularModulesUseTheCalibrationWhenThereIsOne) {
+  Report report = healthy();
+  report.module_events.clear();
+  for (const char* name : {"pkg.a", "pkg.b", "pkg.c"})
+    report.module_events.push_back(load(name, "1234567", 200.0, {kernel("k", 1)}, 9));
+  calibrate::Calibration calibration;
+  calibration.warp_cpu = calibrate::WarpCpuCalibration{};
+  calibration.warp_cpu->with_pch = calibrate::CostModel{80.0, 1.0, 5.0, 0.5, 0.99};
+  const Diagnosis result = diagnose(report, DiagnoseInputs{calibration, std::nullopt});
+  const Finding* finding = find(result, "CS-4");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 160.0);
+  EXPECT_THAT(finding->cost_basis, HasSubstr("calibrated"));
+}
+
+TEST(DiagnoseMechanisms, UniqueModulesAreRecognisedByNameAndSingleKernel) {
+  Report report = healthy();
+  report.module_events.clear();
+  report.module_events.push_back(load("fill_1016810a", "c440c6d", 2000.0, {kernel("fill", 1)}, 9));
+  report.module_events.push_back(load("scale_5883ad3e", "26178c2", 300.0, {kernel("scale", 2)}, 10));
+  report.module_events[0].built_pch = true;
+  const Diagnosis result = diagnose(report);
+  const Finding* finding = find(result, "CS-9");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("fill_1016810a, scale_5883ad3e"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
+}
+
+TEST(DiagnoseMechanisms, BlockDimSpreadOnCuda) {
+  Report report = healthy();
+  report.module_events.clear();
+  report.module_events.push_back(load("__main__", "aaaaaaa", 500.0, {kernel("fill", 1)}, 9, "cuda:0"));
+  report.module_events.push_back(load("__main__", "aaaaaaa", 500.0, {kernel("fill", 1)}, 9, "cuda:0"));
+  report.module_events[1].block_dim = 128;
+  const Diagnosis result = diagnose(report);
+  const Finding* finding = find(result, "CS-5");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("block_dims 256, 128"));
+}
+
+TEST(DiagnoseMechanisms, SerialCudaBuildsReportTheCeiling) {
+  Report report = healthy();
+  report.module_events.clear();
+  report.module_events.push_back(load("a", "1111111", 600.0, {kernel("x", 1)}, 9, "cuda:0"));
+  report.module_events.push_back(load("b", "2222222", 300.0, {kernel("y", 1)}, 9, "cuda:0"));
+  report.overlap_factor = 1.0;
+  const Diagnosis result = diagnose(report);
+  const Finding* finding = find(result, "CS-13");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("900 ms / 600 ms = 1.5x"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
+}
+
+TEST(DiagnoseMechanisms, FindFailuresAfterLoadsAreTheCpuRace) {
+  Report report = healthy();
+  report.find_failures = {"Failed to find forward kernel 'fill' from module '__main__' for device 'cpu'"};
+  const Diagnosis result = diagnose(report);
+  const Finding* finding = find(result, "CS-8");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(finding->fix, HasSubstr("max_workers <= 1"));
+}
+
+TEST(DiagnoseMechanisms, UnusedBackwardNeedsLaunchesAndBackwardSourceAndNoAdjoint) {
+  Report report = healthy();
+  report.cache.modules[0].backward_kernels = 2;
+  EXPECT_NE(find(diagnose(report), "CS-10"), nullptr);  // only compared with null: no dangling use
+
+  Report differentiated = report;
+  append_launch(differentiated.launches, Launch{"scale", "__main__", {64}, "cpu", {"float32"}, 0, true});
+  EXPECT_EQ(find(diagnose(differentiated), "CS-10"), nullptr);
+
+  Report blind = report;
+  blind.launches.clear();
+  const Diagnosis unknown = diagnose(blind);
+  EXPECT_EQ(find(unknown, "CS-10"), nullptr);
+  EXPECT_TRUE(std::any_of(unknown.not_checked.begin(), unknown.not_checked.end(),
+                          [](const NotChecked& entry) { return entry.id == "CS-10"; }));
+}
+
+TEST(DiagnoseMechanisms, SmallCompileShareIsStatedFirst) {
+  Report report = healthy();
+  report.cold_wall_ms = summarize({60000.0});
+  report.compile_elapsed_ms = summarize({1000.0});
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_FALSE(diagnosis.compile_is_bottleneck);
+  EXPECT_THAT(diagnosis.bottleneck, HasSubstr("Compilation is not the bottleneck"));
+}
+
+TEST(DiagnoseMechanisms, OriginalProbeReportParsesAndDiagnoses) {
+  const Report report = load_report(std::string(WCP_TEST_DATA_DIR) + "/reports/original_probe.json");
+  EXPECT_EQ(report.identities, 3u);
+  EXPECT_EQ(report.launches.size(), 2u);
+  const Diagnosis diagnosis = diagnose(report);
+  // No per-load snapshots: the churn is reported without guessing which mechanism caused it.
+  const Finding* finding = find(diagnosis, "identity-churn");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("__main__ on cuda:0: 2 builds, hashes 1a2b3c4 -> 5d6e7f8"));
+}
+
+}  // namespace
+}  // namespace wcp::analysis

@@ -1,0 +1,74 @@
+// Workload equivalence is judged on launch topology, never on kernel names.
+#include <gtest/gtest.h>
+
+#include "analysis/workload.h"
+
+namespace wcp::analysis {
+namespace {
+
+Launch launch(const std::string& kernel, std::int64_t dim, bool adjoint = false) {
+  return Launch{kernel, "__main__", {dim}, "cpu", {"float32"}, 0, adjoint};
+}
+
+Report with_launches(const std::vector<std::pair<Launch, std::uint64_t>>& runs) {
+  Report report;
+  report.instrumentation.attached = true;
+  for (const auto& [item, count] : runs) append_launch(report.launches, item, count);
+  return report;
+}
+
+TEST(WorkloadEquivalence, SameTopologyIsEquivalentAndRenamesAreAdvisory) {
+  const Report base = with_launches({{launch("make__locals__scale", 64), 3}, {launch("fill", 32), 1}});
+  const Report cand = with_launches({{launch("scale", 64), 3}, {launch("fill", 32), 1}});
+  const WorkloadCheck check = check_workload(base, cand);
+  EXPECT_EQ(check.status, WorkloadStatus::equivalent);
+  ASSERT_EQ(check.renames.size(), 1u);
+  EXPECT_EQ(check.renames[0].baseline, "__main__.make__locals__scale");
+  EXPECT_EQ(check.renames[0].candidate, "__main__.scale");
+}
+
+TEST(WorkloadEquivalence, RunLengthsThatSplitDifferentlyStillMatch) {
+  const Report base = with_launches({{launch("a", 64), 1000000}});
+  Report cand = with_launches({{launch("a", 64), 400000}});
+  append_launch(cand.launches, launch("b", 64), 600000);  // a different name, the same launch
+  EXPECT_EQ(check_workload(base, cand).status, WorkloadStatus::equivalent);
+}
+
+TEST(WorkloadEquivalence, ADroppedLaunchIsADifferenceWithCountsAndFirstDivergence) {
+  const Report base = with_launches({{launch("fill", 64), 1}, {launch("scale", 64, false), 3}, {launch("sum", 1), 1}});
+  const Report cand = with_launches({{launch("fill", 64), 1}, {launch("scale", 64, false), 2}, {launch("sum", 1), 1}});
+  const WorkloadCheck check = check_workload(base, cand);
+  EXPECT_EQ(check.status, WorkloadStatus::different);
+  ASSERT_TRUE(check.first_divergence.has_value());
+  EXPECT_EQ(check.first_divergence->index, 3u);
+  ASSERT_EQ(check.count_differences.size(), 1u);
+  EXPECT_EQ(check.count_differences[0].baseline, 4u);
+  EXPECT_EQ(check.count_differences[0].candidate, 3u);
+}
+
+TEST(WorkloadEquivalence, AdjointDimDtypeAndOrderAllCount) {
+  const Report base = with_launches({{launch("a", 64), 1}, {launch("b", 32), 1}});
+  EXPECT_EQ(check_workload(base, with_launches({{launch("a", 64, true), 1}, {launch("b", 32), 1}})).status,
+            WorkloadStatus::different);
+  EXPECT_EQ(check_workload(base, with_launches({{launch("a", 65), 1}, {launch("b", 32), 1}})).status,
+            WorkloadStatus::different);
+  const WorkloadCheck reordered = check_workload(base, with_launches({{launch("b", 32), 1}, {launch("a", 64), 1}}));
+  EXPECT_EQ(reordered.status, WorkloadStatus::different);
+  EXPECT_TRUE(reordered.count_differences.empty());
+  EXPECT_EQ(reordered.reason, "the same launches in a different order");
+  Report other_dtype = base;
+  other_dtype.launches[0].launch.dtypes = {"float64"};
+  EXPECT_EQ(check_workload(base, other_dtype).status, WorkloadStatus::different);
+}
+
+TEST(WorkloadEquivalence, NoLaunchesEitherSideIsUnverifiedNotAnAlarm) {
+  Report empty;
+  empty.instrumentation.attached = true;
+  EXPECT_EQ(check_workload(empty, empty).status, WorkloadStatus::unverified);
+  Report blind;  // no instrumentation: its missing launches say nothing
+  EXPECT_EQ(check_workload(with_launches({{launch("a", 1), 1}}), blind).status, WorkloadStatus::unverified);
+  EXPECT_EQ(check_workload(with_launches({{launch("a", 1), 1}}), empty).status, WorkloadStatus::different);
+}
+
+}  // namespace
+}  // namespace wcp::analysis
