@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: set up, unit + integration + compile-budget tests
-# through CTest, then the downstream find_package() example against an installed copy.
+# The whole test suite on a fresh machine:
+#   1. set up (packages, .venv with the pinned Warp, build/);
+#   2. CTest: unit, integration (real CLI against real Warp) and this project's compile budgets;
+#   3. the downstream find_package() example against an installed copy;
+#   4. the unit and integration tests again under AddressSanitizer + UBSan;
+#   5. each libFuzzer target for a bounded time (WCP_FUZZ_SECONDS, default 60).
+# Set WCP_QUICK=1 to stop after step 3.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/ci/setup.sh"
 cd "$root"
+export WCP_PYTHON="$root/.venv/bin/python"
 ctest --test-dir build --output-on-failure --timeout 1800 "$@"
-if [ -x ci/downstream_check.sh ] || [ -f ci/downstream_check.sh ]; then
-  bash ci/downstream_check.sh
+bash ci/downstream_check.sh build
+if [ "${WCP_QUICK:-0}" != "1" ]; then
+  bash ci/sanitizers.sh
+  bash ci/fuzz.sh
 fi

@@ -191,8 +191,16 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   if (request.argv.empty()) throw UsageError("no command given");
   const auto executable = resolve_executable(request.argv.front(), request.environment, request.cwd);
 
-  bp::environment environment;
-  for (const auto& [name, value] : request.environment) environment[name] = value;
+  // The child's environment as execve wants it, built here and handed to the executor right
+  // before exec. (Not bp::environment: its operator[] reads past the end of shorter entries in
+  // Boost <= 1.8x, which AddressSanitizer reports as a heap-buffer-overflow.)
+  std::vector<std::string> environment_entries;
+  environment_entries.reserve(request.environment.size());
+  for (const auto& [name, value] : request.environment) environment_entries.push_back(name + "=" + value);
+  std::vector<char*> environment_block;
+  environment_block.reserve(environment_entries.size() + 1);
+  for (auto& entry : environment_entries) environment_block.push_back(entry.data());
+  environment_block.push_back(nullptr);
   const std::vector<std::string> arguments(request.argv.begin() + 1, request.argv.end());
 
   // Orphans of the run (a grandchild that left the process group) are reparented to us, not
@@ -201,9 +209,10 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   bp::pipe output;
   const auto started = Clock::now();
   std::error_code spawn_error;
-  bp::child child(bp::exe = executable.string(), bp::args = arguments, bp::env = environment,
+  bp::child child(bp::exe = executable.string(), bp::args = arguments,
                   bp::start_dir = request.cwd.string(), (bp::std_out & bp::std_err) > output, bp::std_in < bp::null,
-                  bp::extend::on_exec_setup([](auto&) {
+                  bp::extend::on_exec_setup([&environment_block](auto& executor) {
+                    executor.env = environment_block.data();
                     // Own process group, so a timeout can stop grandchildren too; and the
                     // signals the tool blocks for itself must not stay blocked in the target.
                     ::setpgid(0, 0);

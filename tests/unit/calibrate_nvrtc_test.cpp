@@ -17,7 +17,7 @@ class CalibrateNvrtc : public ::testing::Test {
  protected:
   void SetUp() override {
     nvrtc_ = testing::try_load_nvrtc();
-    if (!nvrtc_) GTEST_SKIP() << "NVRTC not found (install the CUDA toolkit or set CUDA_HOME)";
+    if (!nvrtc_) GTEST_FAIL() << "NVRTC not found (install the CUDA toolkit or set CUDA_HOME)";
     target_ = parse_gpu_target("sm_90", nvrtc_->supported_archs());
     texts_ = load_fixture_texts(testing::source_fixtures_dir());
   }
@@ -58,7 +58,7 @@ TEST_F(CalibrateNvrtc, MinimalFixtureCompilesToCubinAndPtx) {
 
 TEST_F(CalibrateNvrtc, EveryWarpShapedFixtureCompiles) {
   const auto warp_dir = testing::find_warp_native_dir_for_tests();
-  if (!warp_dir) GTEST_SKIP() << "warp-lang not found; set WCP_PYTHON or WCP_WARP_NATIVE_DIR";
+  if (!warp_dir) GTEST_FAIL() << "warp-lang not found; set WCP_PYTHON or WCP_WARP_NATIVE_DIR";
   // PTX keeps this test quick (no PTX assembly) and lets the compiler's own output say how
   // many kernels each module really holds.
   target_ = parse_gpu_target("compute_90", nvrtc_->supported_archs());

@@ -19,7 +19,7 @@ namespace {
 
 TEST(CalibrateRun, MeasuresEveryFixtureAndFitsTheFamily) {
   auto nvrtc = testing::try_load_nvrtc();
-  if (!nvrtc) GTEST_SKIP() << "NVRTC not found";
+  if (!nvrtc) GTEST_FAIL() << "NVRTC not found";
   const ScratchDir warp_dir;
   std::ofstream(warp_dir.path() / "builtin.h") << "#pragma once\nnamespace wp { struct launch_bounds_t { int size; }; }\n";
 
@@ -94,7 +94,7 @@ TEST(CalibrateRun, WarpNativeDirMustHoldBuiltinHeader) {
 
 TEST(CalibrateRun, FindsWarpThroughPython) {
   const char* python = std::getenv("WCP_PYTHON");
-  if (python == nullptr || *python == '\0') GTEST_SKIP() << "set WCP_PYTHON to a python with warp-lang";
+  if (python == nullptr || *python == '\0') GTEST_FAIL() << "set WCP_PYTHON to a python with warp-lang";
   InterruptWatch interrupts;
   const auto dir = find_warp_native_dir(std::nullopt, python, interrupts);
   EXPECT_TRUE(std::filesystem::is_regular_file(dir / "builtin.h"));

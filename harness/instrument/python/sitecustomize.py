@@ -166,30 +166,40 @@ def _wcp_install():
             append = runs.append
             last = [None]
 
+            def key_of(args, kwargs):
+                # wp.launch(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device, stream,
+                # adjoint, record_tape, record_cmd, max_blocks, block_dim): most callers pass
+                # the first one or two positionally and the rest by keyword.
+                n = len(args)
+                get = kwargs.get
+                if n < 3:
+                    kernel = args[0] if n else get("kernel")
+                    dim = args[1] if n == 2 else get("dim")
+                    inputs = get("inputs", ())
+                    outputs = get("outputs", ())
+                    call = (kernel, dim, get("device"), get("adjoint", False), get("block_dim"))
+                else:
+                    inputs = args[2]
+                    outputs = args[3] if n > 3 else get("outputs", ())
+                    call = (args[0], args[1], args[6] if n > 6 else get("device"),
+                            args[8] if n > 8 else get("adjoint", False), args[12] if n > 12 else get("block_dim"))
+                types = [x.dtype if hasattr(x, "dtype") else None for x in inputs]
+                if outputs:
+                    types += [x.dtype if hasattr(x, "dtype") else None for x in outputs]
+                return call, types
+
             def launch(*args, **kwargs):
                 try:
-                    n = len(args)
-                    kernel = args[0] if n > 0 else kwargs.get("kernel")
-                    dim = args[1] if n > 1 else kwargs.get("dim")
-                    inputs = args[2] if n > 2 else kwargs.get("inputs", ())
-                    outputs = args[3] if n > 3 else kwargs.get("outputs", ())
-                    if dim.__class__ is list:
-                        dim = tuple(dim)
-                    key = (
-                        kernel,
-                        dim,
-                        args[6] if n > 6 else kwargs.get("device"),
-                        args[8] if n > 8 else kwargs.get("adjoint", False),
-                        args[12] if n > 12 else kwargs.get("block_dim"),
-                        tiled,
-                        tuple([getattr(a, "dtype", None) for a in inputs]),
-                        tuple([getattr(a, "dtype", None) for a in outputs]),
-                    )
-                    if key == last[0]:
+                    call, types = key_of(args, kwargs)
+                    previous = last[0]
+                    # Consecutive identical launches become one record with a count, so a
+                    # million-launch loop costs one record.
+                    if previous is not None and previous[0] == call and previous[1] == types:
                         runs[-1][1] += 1
                     else:
-                        last[0] = key
-                        append([key, 1])
+                        record = (call, types, tiled)
+                        last[0] = record
+                        append([record, 1])
                 except Exception:
                     pass
                 return original(*args, **kwargs)
@@ -253,8 +263,10 @@ def _wcp_install():
             get_device = getattr(warp, "get_device", None)
             default_device = None
             launches = []
-            for key, count in runs:
-                kernel, dim, device, adjoint, block_dim, tiled, in_types, out_types = key
+            for (call, types, tiled), count in runs:
+                kernel, dim, device, adjoint, block_dim = call
+                if isinstance(dim, list):
+                    dim = tuple(dim)
                 if device is None:
                     if default_device is None and get_device is not None:
                         default_device = str(get_device())
@@ -268,7 +280,7 @@ def _wcp_install():
                         "module": str(getattr(module, "name", "")),
                         "dim": list(dim) if isinstance(dim, tuple) else [dim],
                         "device": device_name,
-                        "dtypes": [dtype_name(t) for t in in_types + out_types],
+                        "dtypes": [dtype_name(t) for t in types],
                         "block_dim": block_dim if isinstance(block_dim, int) else 0,
                         "adjoint": bool(adjoint),
                         "tiled": tiled,
