@@ -69,10 +69,14 @@ class ProcessGroup {
       reaped_ = true;
       exit_watch_.reset();
       // Processes the leader left behind belong to the run too.
-      ::killpg(leader_, SIGKILL);
+      kill_leftovers();
     }
     return reaped_;
   }
+
+  // Whether any process of the group outlived its leader (and was killed): only then can
+  // orphans still be on their way to us (see kill_stray_children).
+  bool had_leftovers() const { return had_leftovers_; }
 
   // SIGTERM to the whole group, SIGKILL after `grace`, then reap.
   void stop(std::chrono::milliseconds grace) {
@@ -85,10 +89,14 @@ class ProcessGroup {
       ::waitpid(leader_, &status_, 0);
       reaped_ = true;
     }
-    ::killpg(leader_, SIGKILL);
+    kill_leftovers();
   }
 
  private:
+  void kill_leftovers() {
+    if (::killpg(leader_, SIGKILL) == 0) had_leftovers_ = true;
+  }
+
   void wait_for_exit(std::chrono::milliseconds at_most) const {
     if (exit_watch_.get() >= 0) {
       pollfd watch{exit_watch_.get(), POLLIN, 0};
@@ -101,6 +109,7 @@ class ProcessGroup {
   pid_t leader_;
   OwnedFd exit_watch_;
   bool reaped_ = false;
+  bool had_leftovers_ = false;
   int status_ = 0;
 };
 
@@ -140,7 +149,10 @@ std::vector<pid_t> own_children() {
 
 // SIGKILLs and reaps every child left (with its own group, for one that made itself a leader),
 // until none has appeared for a moment: intermediates that die reparent theirs to us.
-void kill_stray_children() {
+// Without leftovers (the common case) one scan suffices, so a clean run pays one /proc read;
+// otherwise keep scanning until no new orphan has appeared for a few rounds.
+void kill_stray_children(bool orphans_may_follow) {
+  if (!orphans_may_follow && own_children().empty()) return;
   const auto give_up = Clock::now() + std::chrono::seconds(2);
   int quiet_rounds = 0;
   while (quiet_rounds < 3 && Clock::now() < give_up) {
@@ -268,7 +280,7 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
     if (watches[0].revents & POLLIN) {
       if (const auto signal_number = interrupts.take_pending()) {
         group.stop(request.kill_grace);
-        kill_stray_children();
+        kill_stray_children(true);
         throw Interrupted(*signal_number);
       }
     }
@@ -284,7 +296,7 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
     }
   }
 
-  kill_stray_children();
+  kill_stray_children(group.had_leftovers() || outcome.timed_out);
   const int status = group.status();
   if (WIFSIGNALED(status)) {
     outcome.signal = WTERMSIG(status);
