@@ -27,7 +27,15 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   python3 -m venv .venv
 fi
-if ! .venv/bin/python -m pip freeze 2>/dev/null | grep -qxF -f <(grep -v '^#' ci/requirements.txt); then
+# Every pinned requirement must be installed exactly (read into a variable: under pipefail a
+# `pip freeze | grep -q` pipeline fails when grep stops reading early).
+installed="$(.venv/bin/python -m pip freeze 2>/dev/null || true)"
+needs_install=0
+while read -r requirement; do
+  [[ -z "$requirement" || "$requirement" == \#* ]] && continue
+  grep -qxF "$requirement" <<<"$installed" || needs_install=1
+done < ci/requirements.txt
+if ((needs_install)); then
   echo "setup: installing ci/requirements.txt into .venv"
   .venv/bin/python -m pip install -q --disable-pip-version-check -r ci/requirements.txt
 fi

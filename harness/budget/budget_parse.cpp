@@ -1,5 +1,7 @@
 #include "budget/budget_parse.h"
 
+#include "budget/command_options.h"
+
 #include <regex>
 #include <set>
 #include <stdexcept>
@@ -152,12 +154,7 @@ class EntryBuilder {
 
   template <typename At>
   void check_files(const CommandEntry& command, At at) const {
-    measure::MeasureOptions probe;
-    probe.command = command.command;
-    probe.cwd = command.cwd;
-    probe.samples = command.samples;
-    probe.timeout = command.timeout;
-    probe.extra_environment = command.env;
+    const measure::MeasureOptions probe = measure_options_for(command);
     try {
       measure::validate(probe);
     } catch (const UsageError& error) {

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "budget/budget_parse.h"
+#include "budget/command_options.h"
 #include "budget/device_probe.h"
 #include "budget/evaluate.h"
 #include "calibrate/calibration.h"
@@ -58,17 +59,6 @@ std::vector<const budget::CommandEntry*> select(const budget::BudgetFile& file, 
   }
   if (selected.empty()) throw UsageError("--only " + only + ": no such command in " + file.path.string() + " (has: " + names + ")");
   return selected;
-}
-
-measure::MeasureOptions options_for(const budget::CommandEntry& entry) {
-  measure::MeasureOptions options;
-  options.command = entry.command;
-  options.cwd = entry.cwd;
-  options.samples = entry.samples;
-  options.timeout = entry.timeout;
-  options.label = entry.name;
-  options.extra_environment = entry.env;
-  return options;
 }
 
 // Accepting a new normal only makes sense when everything else about the run is acceptable.
@@ -142,7 +132,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
     measure::SilentProgress silent;
     measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
-    const Report report = measure::measure(options_for(*entry), context.interrupts, listener);
+    const Report report = measure::measure(budget::measure_options_for(*entry), context.interrupts, listener);
 
     const auto baseline = baselines.find(entry->name);
     auto command_result = budget::evaluate(
