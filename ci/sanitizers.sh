@@ -21,6 +21,7 @@ fi
 cmake --build "$build" -j"${WCP_ASAN_JOBS:-$(nproc)}" --target warp-compile-probe unit_tests
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}"
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$root/ci/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # The flood test keeps its 1 GiB under ASan but does not hold ASan's shadow memory against the
 # tool's RSS bound (test_faults.py reads this).

@@ -37,8 +37,11 @@ void bind(void* handle, const char* symbol, Function& slot, bool required, const
 
 }  // namespace
 
-void NvrtcLibrary::HandleCloser::operator()(void* handle) const {
-  if (handle != nullptr) ::dlclose(handle);
+void NvrtcLibrary::HandleCloser::operator()(void* /*handle*/) const {
+  // Deliberately not dlclose()d: NVRTC keeps process-lifetime state (its own allocator pools,
+  // exit handlers) that it releases only at process exit, and unloading it earlier leaves
+  // that state pointing into unmapped code. The handle is reference-counted by the loader, so
+  // loading again later is free.
 }
 
 NvrtcLibrary::NvrtcLibrary(std::unique_ptr<void, HandleCloser> handle, std::string path)
