@@ -29,7 +29,7 @@ HOSTILE = ["a;b", "; touch {pwned}", "$(touch {pwned})", "`touch {pwned}`", "x &
            "'quoted'", "\"double\"", "*", "~", "$HOME", "a\\b", ""]
 
 # What the tool adds to the caller's environment (docs/cli.md, "measure").
-DOCUMENTED = {"WARP_CACHE_PATH", "WARP_CACHE_ROOT", "CUDA_CACHE_PATH", "PYTHONPATH", "PYTHONPYCACHEPREFIX",
+DOCUMENTED = {"WARP_CACHE_PATH", "WARP_CACHE_ROOT", "CUDA_CACHE_PATH", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE",
               "WCP_EVENT_FILE"}
 
 
@@ -145,8 +145,9 @@ class ScratchAndEnvironment(SecurityTestCase):
             first, _, rest = env["PYTHONPATH"].partition(os.pathsep)
             self.assertTrue(first.startswith(run["scratch"]), first)
             self.assertEqual(rest, "/caller/path")
-            for name in ("WARP_CACHE_PATH", "CUDA_CACHE_PATH", "PYTHONPYCACHEPREFIX", "WCP_EVENT_FILE"):
+            for name in ("WARP_CACHE_PATH", "CUDA_CACHE_PATH", "WCP_EVENT_FILE"):
                 self.assertTrue(env[name].startswith(run["scratch"] + os.sep), f"{name}={env[name]}")
+            self.assertEqual(env["PYTHONDONTWRITEBYTECODE"], "1")
 
 
 if __name__ == "__main__":
