@@ -1,13 +1,21 @@
 #pragma once
-// The error types that cross stage boundaries. Each carries a one-line message a user can act
-// on; the CLI catches them once and maps them to exit codes (docs/cli.md).
+// The error model. Each error carries a one-line message a user can act on; the CLI catches
+// them once (cli/main.cpp) and maps them to the exit codes documented in docs/cli.md.
 #include <stdexcept>
 #include <string>
 
 namespace wcp {
 
-// Bad command line, configuration or input file, or an environment we cannot work in: exit 2.
+// Bad command line, configuration or input file, or an environment the tool cannot work in,
+// found before anything ran: exit 2, nothing was run and nothing was written.
 struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Something failed after work had started (an output file that could not be written, a
+// compiler that failed mid-calibration, a command that could not be started): exit 1. What was
+// measured before the failure has been printed or kept.
+struct RunError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -17,5 +25,8 @@ struct Interrupted : std::runtime_error {
       : std::runtime_error("interrupted by signal " + std::to_string(signal_number)), signal(signal_number) {}
   int signal;
 };
+
+// Any other exception reaching the CLI boundary is a bug in the tool: exit 3, with a line
+// asking the user to report it.
 
 }  // namespace wcp

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "analysis/diagnose_support.h"
-#include "analysis/rebuilds.h"
+#include "model/rebuilds.h"
 
 namespace wcp::analysis {
 namespace {
@@ -96,7 +96,7 @@ struct ModuleChurn {
 // Consecutive builds of each module (by name and device) with a different hash.
 std::vector<ModuleChurn> churned_modules(const Report& report, bool& missing_detail) {
   std::map<std::pair<std::string, std::string>, std::vector<const ModuleEvent*>> builds;
-  for (const ModuleEvent* event : cold_compiled(report)) builds[{event->name, event->device}].push_back(event);
+  for (const ModuleEvent* event : cold_compiled_events(report)) builds[{event->name, event->device}].push_back(event);
   std::vector<ModuleChurn> churned;
   for (const auto& [key, events] : builds) {
     ModuleChurn module{key.first, key.second, {}};
@@ -139,8 +139,8 @@ void add_cost(Finding& finding, double ms) {
 void explain_module(const ModuleChurn& module, Diagnosis& out) {
   const std::string where_module = fmt::format("module {} on {}", module.name, module.device);
   const auto factories = factory_sites(module);
-  Finding closure = make_finding("closure-churn"), late_kernel = make_finding("CS-1"),
-          late_option = make_finding("CS-3"), late_generic = make_finding("CS-6");
+  Finding closure = make_finding(Mechanism::closure_churn), late_kernel = make_finding(Mechanism::late_kernel),
+          late_option = make_finding(Mechanism::late_option), late_generic = make_finding(Mechanism::late_generic);
   for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
     finding->module = module.name;
     finding->evidence.push_back(fmt::format("{}: {} builds with {} hashes", where_module, module.transitions.size() + 1,
@@ -202,22 +202,6 @@ void explain_module(const ModuleChurn& module, Diagnosis& out) {
                                         "changed the module hash",
                                         short_path(site.first), site.second, keys.size(), keys.front()));
   }
-  closure.fix =
-      "Create every kernel the factory will need before the first launch, or make the varying value a kernel "
-      "parameter so one module-scope kernel serves all calls; cache factory results by argument.";
-  closure.limits =
-      "If the captured value really changes the generated code (types, loop bounds), each variant is a real build: "
-      "hoisting only moves all of them into one build.";
-  late_kernel.fix = "Define (import) every kernel of the module before its first launch, so the module is built once.";
-  late_kernel.limits =
-      "Kernels created from data at run time cannot be hoisted; give them their own module "
-      "(module=\"unique\" or a separate Python module) so they do not rebuild the others.";
-  late_option.fix = "Call wp.set_module_options(...) at the top of the Python module, before the first launch.";
-  late_option.limits = "If two option values are really needed, put the kernels in two modules: each is built once.";
-  late_generic.fix = "Declare every instance up front with wp.overload(kernel, {...}) before the first launch.";
-  late_generic.limits =
-      "Instances that depend on run-time data cannot be listed up front; keep such kernels in a "
-      "small module of their own so a new instance rebuilds only that.";
   for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
     if (finding->evidence.size() > 1) out.findings.push_back(std::move(*finding));
   }
@@ -230,29 +214,28 @@ void check_churn(const Report& report, Diagnosis& out) {
   const auto churned = churned_modules(report, missing_detail);
   for (const auto& module : churned) explain_module(module, out);
   if (churned.empty() && missing_detail) {
-    Finding finding = make_finding("identity-churn");
+    Finding finding = make_finding(Mechanism::identity_churn);
     for (const auto& rebuilt : rebuilt_modules(report)) {
       if (rebuilt.hashes.size() < 2) continue;
       finding.evidence.push_back(fmt::format("module {} on {}: {} builds, hashes {}", rebuilt.name, rebuilt.device,
                                              rebuilt.builds, fmt::join(rebuilt.hashes, " -> ")));
       finding.cost_ms = finding.cost_ms.value_or(0.0) + rebuilt.total_ms;
     }
-    for (const auto& line : report.hash_changes)
-      finding.evidence.push_back("Warp: Module hash changed, recompiling: " + line);
+    for (const auto& change : report.hash_changes) {
+      finding.evidence.push_back(fmt::format("Warp: Module hash changed, recompiling: {} ({} -> {})", change.module,
+                                             change.old_hash, change.new_hash));
+    }
     finding.cost_basis = "all builds of the churned modules (which one was redundant is not recorded)";
-    finding.fix =
-        "Re-measure with the instrumentation attached (a Python entry point) to see which kernel, option or "
-        "overload changed; then define it before the first launch.";
-    finding.limits = "Without per-load snapshots the cause (CS-1, CS-3 or CS-6) cannot be told apart.";
     out.findings.push_back(std::move(finding));
+    for (Mechanism id : {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
+      not_checked(out, id, "no per-load snapshots, so which change rebuilt the module is not recorded (see identity-churn)");
+    }
     return;
   }
   const bool any = !churned.empty();
-  for (const char* id : {"CS-1", "CS-3", "CS-6", "closure-churn"}) {
-    const bool found =
-        std::any_of(out.findings.begin(), out.findings.end(), [id](const Finding& f) { return f.id == id; });
-    if (found) continue;
-    if (cold_compiled(report).empty()) {
+  for (Mechanism id : {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
+    if (out.found(id)) continue;
+    if (cold_compiled_events(report).empty()) {
       not_checked(out, id, "no compiled module loads in the cold pass");
     } else if (!any) {
       rule_out(out, id, "every module was built with a single hash");

@@ -35,10 +35,10 @@ constexpr std::array<CopiedOption, 6> kCopiedOptions{{
 }  // namespace
 
 void check_config_deadline(const Report& report, Diagnosis& out) {
-  Finding finding = make_finding("config-deadline");
+  Finding finding = make_finding(Mechanism::config_deadline);
   std::set<std::string> seen;
   bool any_detail = false;
-  for (const ModuleEvent* event : cold_compiled(report)) {
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
     if (!event->detail) continue;
     any_detail = true;
     const auto& detail = *event->detail;
@@ -66,18 +66,12 @@ void check_config_deadline(const Report& report, Diagnosis& out) {
     }
   }
   if (!finding.evidence.empty()) {
-    finding.fix =
-        "Set the warp.config value right after `import warp`, before the first @wp.kernel of the module "
-        "(or set it per module with wp.set_module_options before the first launch).";
-    finding.limits =
-        "A global set before import affects every module created later, libraries included; to change "
-        "one module only, use its module options.";
     finding.cost_basis = "not computable from one run: the build the setting was meant to avoid did happen";
     out.findings.push_back(std::move(finding));
   } else if (!any_detail) {
-    not_checked(out, "config-deadline", "no per-load snapshots (instrumentation did not attach)");
+    not_checked(out, Mechanism::config_deadline, "no per-load snapshots (instrumentation did not attach)");
   } else {
-    rule_out(out, "config-deadline", "every module's copied options match warp.config at load");
+    rule_out(out, Mechanism::config_deadline, "every module's copied options match warp.config at load");
   }
 }
 

@@ -1,17 +1,18 @@
 #pragma once
 // The diagnosis engine: one pure function per mechanism family, each reading the Report and
 // adding findings, ruled-out signals or not-checked reasons. Nothing here prints or reads
-// files; the caller loads the calibration and passes what the environment said.
+// files; the caller passes what the calibration and the environment said.
 #include <optional>
 
 #include "analysis/finding.h"
-#include "calibrate/calibration.h"
-#include "report/report.h"
+#include "model/queries.h"
+#include "model/report.h"
 
 namespace wcp::analysis {
 
 struct DiagnoseInputs {
-  std::optional<calibrate::Calibration> calibration;  // fixed per-module cost, when calibrated
+  // This machine's calibrated fixed per-module cost for the report's backend, when calibrated.
+  std::optional<FixedCostReference> fixed_cost;
   // CUDA_CACHE_DISABLE was set in the measured process's environment (known only at measure time).
   std::optional<bool> cuda_cache_disabled_env;
 };
@@ -23,7 +24,8 @@ void check_churn(const Report& report, Diagnosis& out);            // CS-1, CS-3
 void check_config_deadline(const Report& report, Diagnosis& out);  // config-deadline
 void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);      // CS-2
 void check_structure(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-4, 5, 9, 13
-void check_source(const Report& report, Diagnosis& out);                                   // CS-7, CS-10, CS-11, CS-12
+void check_source(const Report& report, Diagnosis& out);                                   // CS-7, CS-10, CS-11
+void check_precompiled_header(const Report& report, Diagnosis& out);                       // CS-12
 void check_race(const Report& report, Diagnosis& out);                                     // CS-8
 void state_bottleneck(const Report& report, Diagnosis& out);
 

@@ -6,27 +6,27 @@
 #include <string>
 #include <vector>
 
+#include "model/mechanism.h"
+
 namespace wcp::analysis {
 
 struct Finding {
-  std::string id;                     // "CS-1" … "CS-13", or "config-deadline"; the ids used in docs and output
-  std::string title;                  // plain language
+  Mechanism mechanism = Mechanism::late_kernel;
   std::vector<std::string> evidence;  // module names, hashes, block_dims, numbers from this run
   std::optional<double> cost_ms;      // ms of redundant build work this explains, when computable
   std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)
-  std::string fix;                    // one or two lines
+  std::string fix;                    // the catalogue's fix unless this run calls for a more specific one
   std::string limits;                 // when the fix does not help, or what it costs elsewhere
-  std::string doc;                    // "docs/mechanisms.md#…"
   std::string module;                 // the module the finding is about, "" when it spans several
 };
 
 struct RuledOut {
-  std::string id;
+  Mechanism mechanism = Mechanism::late_kernel;
   std::string signal;  // what in this run ruled it out
 };
 
 struct NotChecked {
-  std::string id;
+  Mechanism mechanism = Mechanism::late_kernel;
   std::string reason;  // why this run cannot tell
 };
 
@@ -38,6 +38,8 @@ struct Diagnosis {
   std::vector<RuledOut> ruled_out;
   std::vector<NotChecked> not_checked;
   std::vector<std::string> facts;  // informational (precompiled header, toolkit), never a finding
+
+  bool found(Mechanism mechanism) const;
 };
 
 }  // namespace wcp::analysis

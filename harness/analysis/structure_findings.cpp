@@ -6,10 +6,9 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 
 #include "analysis/diagnose_support.h"
-#include "analysis/rebuilds.h"
+#include "model/rebuilds.h"
 
 namespace wcp::analysis {
 namespace {
@@ -24,7 +23,7 @@ constexpr double kSerialOverlap = 1.2;
 std::map<std::string, const ModuleEvent*> built_once(const Report& report) {
   std::map<std::string, int> builds;
   std::map<std::string, const ModuleEvent*> once;
-  for (const ModuleEvent* event : cold_compiled(report)) {
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
     ++builds[event->name];
     once[event->name] = event;
   }
@@ -59,7 +58,7 @@ void check_granular(const Report& report, const DiagnoseInputs& inputs, Diagnosi
   bool found = false;
   for (const auto& [package, events] : packages) {
     if (events.size() < kGranularMinModules) continue;
-    Finding finding = make_finding("CS-4");
+    Finding finding = make_finding(Mechanism::granular_modules);
     finding.module = package;
     for (const ModuleEvent* event : events) {
       const auto kernels = kernel_count(report, *event);
@@ -69,41 +68,37 @@ void check_granular(const Report& report, const DiagnoseInputs& inputs, Diagnosi
     }
     finding.evidence.insert(finding.evidence.begin(),
                             fmt::format("package {}: {} small modules, each a separate build", package, events.size()));
-    add_merge_saving(finding, events.size(), fixed_module_cost(report, inputs));
+    add_merge_saving(finding, events.size(), fixed_module_cost(report, inputs.fixed_cost));
     finding.fix = fmt::format(
         "Put the kernels of {} in one Python module (or fewer), so Warp builds one module "
         "instead of {}.",
         package, events.size());
-    finding.limits =
-        "Merging couples rebuilds: a change to one kernel rebuilds the merged module. Keep kernels that "
-        "churn (CS-1/CS-6) or that only some programs use in their own module.";
     out.findings.push_back(std::move(finding));
     found = true;
   }
   if (!found) {
-    rule_out(out, "CS-4", fmt::format("no package has {} or more small modules built once", kGranularMinModules));
+    rule_out(out, Mechanism::granular_modules, fmt::format("no package has {} or more small modules built once", kGranularMinModules));
   }
 }
 
 void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
-  static const std::regex unique_name(R"((.+)_[0-9a-f]{8})");
   std::vector<const ModuleEvent*> unique;
   for (const auto& [name, event] : built_once(report)) {
-    std::smatch match;
-    if (!std::regex_match(name, match, unique_name)) continue;
+    const auto kernel = unique_module_kernel(name);
+    if (!kernel) continue;
     // With a snapshot, confirm it: a unique module holds exactly its one kernel.
     if (event->detail && !event->detail->kernels.empty() &&
-        (event->detail->kernels.size() != 1 || event->detail->kernels.front().key != match[1].str())) {
+        (event->detail->kernels.size() != 1 || event->detail->kernels.front().key != *kernel)) {
       continue;
     }
     unique.push_back(event);
   }
   if (unique.size() < 2) {
-    rule_out(out, "CS-9",
+    rule_out(out, Mechanism::unique_modules,
              unique.empty() ? "no module is named <kernel>_<8 hex>" : "only one module is named <kernel>_<8 hex>");
     return;
   }
-  Finding finding = make_finding("CS-9");
+  Finding finding = make_finding(Mechanism::unique_modules);
   std::vector<std::string> names;
   for (const ModuleEvent* event : unique) names.push_back(event->name);
   finding.evidence.push_back(fmt::format("{} one-kernel modules named <kernel>_<8 hex of its content>: {}",
@@ -113,44 +108,34 @@ void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis&
                                            format_ms(event->ms),
                                            event->built_pch ? " (includes the precompiled header)" : ""));
   }
-  add_merge_saving(finding, unique.size(), fixed_module_cost(report, inputs));
-  finding.fix =
-      "Drop module=\"unique\" from kernels whose code does not change at run time, so they share their "
-      "Python module's Warp module and build once together.";
-  finding.limits =
-      "module=\"unique\" is right for kernels generated at run time (it stops them rebuilding their "
-      "neighbours, CS-1); keep it there.";
+  add_merge_saving(finding, unique.size(), fixed_module_cost(report, inputs.fixed_cost));
   out.findings.push_back(std::move(finding));
 }
 
 void check_block_dims(const Report& report, Diagnosis& out) {
   if (!loads_on_cuda(report)) {
-    not_checked(out, "CS-5", "CUDA only: this run loaded modules on the CPU only");
+    not_checked(out, Mechanism::block_dim_spread, "CUDA only: this run loaded modules on the CPU only");
     return;
   }
   bool found = false;
   for (const auto& rebuilt : rebuilt_modules(report)) {
     if (rebuilt.cause != RebuildCause::block_dim_spread && rebuilt.cause != RebuildCause::both) continue;
-    Finding finding = make_finding("CS-5");
+    Finding finding = make_finding(Mechanism::block_dim_spread);
     finding.module = rebuilt.name;
     finding.evidence.push_back(fmt::format("module {} ({}) on {}: built {} times at block_dims {}", rebuilt.name,
                                            fmt::join(rebuilt.hashes, ","), rebuilt.device, rebuilt.builds,
                                            fmt::join(rebuilt.block_dims, ", ")));
     finding.cost_ms = rebuilt.total_ms * static_cast<double>(rebuilt.builds - 1) / rebuilt.builds;
     finding.cost_basis = "all builds but one, at their average cost";
-    finding.fix =
-        "Launch the module's kernels with one block_dim (wp.launch(..., block_dim=N) everywhere, or "
-        "wp.set_module_options({\"block_dim\": N})).";
-    finding.limits = "Tile kernels need the block_dim they were written for; different values are real variants.";
     out.findings.push_back(std::move(finding));
     found = true;
   }
-  if (!found) rule_out(out, "CS-5", "every module was built at a single block_dim");
+  if (!found) rule_out(out, Mechanism::block_dim_spread, "every module was built at a single block_dim");
 }
 
 void check_serial(const Report& report, Diagnosis& out) {
   if (!loads_on_cuda(report)) {
-    not_checked(out, "CS-13", "not offered for CPU loads (Warp's CPU compiler is not parallelised here)");
+    not_checked(out, Mechanism::serial_builds, "not offered for CPU loads (Warp's CPU compiler is not parallelised here)");
     return;
   }
   const auto once = built_once(report);
@@ -159,12 +144,16 @@ void check_serial(const Report& report, Diagnosis& out) {
     if (event->device.starts_with("cuda")) cuda.push_back(event);
   }
   if (cuda.size() < 2) {
-    rule_out(out, "CS-13", "fewer than two CUDA modules built once");
+    rule_out(out, Mechanism::serial_builds, "fewer than two CUDA modules built once");
     return;
   }
-  if (report.overlap_factor > kSerialOverlap || report.overlap_factor <= 0.0) {
-    rule_out(out, "CS-13",
-             fmt::format("overlap factor {:.2f}: builds already overlap (or elapsed unknown)", report.overlap_factor));
+  if (!report.overlap_factor) {
+    not_checked(out, Mechanism::serial_builds, "the overlap factor is unavailable (no successful warm run)");
+    return;
+  }
+  if (*report.overlap_factor > kSerialOverlap) {
+    rule_out(out, Mechanism::serial_builds,
+             fmt::format("overlap factor {:.2f}: builds already overlap", *report.overlap_factor));
     return;
   }
   double total = 0.0, largest = 0.0;
@@ -172,21 +161,15 @@ void check_serial(const Report& report, Diagnosis& out) {
     total += event->ms;
     largest = std::max(largest, event->ms);
   }
-  Finding finding = make_finding("CS-13");
+  Finding finding = make_finding(Mechanism::serial_builds);
   finding.evidence.push_back(fmt::format("{} CUDA modules built once each, overlap factor {:.2f} (one at a time)",
-                                         cuda.size(), report.overlap_factor));
+                                         cuda.size(), *report.overlap_factor));
   finding.evidence.push_back(
       fmt::format("ceiling speed-up Σ/max = {} / {} = {:.1f}x; best possible elapsed = the "
                   "largest module, {}",
                   format_ms(total), format_ms(largest), total / largest, format_ms(largest)));
   finding.cost_ms = total - largest;
   finding.cost_basis = "elapsed above the largest module, if every build ran in parallel (a ceiling)";
-  finding.fix =
-      "Load the modules up front in parallel: wp.load_module(...) / wp.force_load(device, modules, "
-      "max_workers=N) before the first launch.";
-  finding.limits =
-      "Needs as many free cores as workers; never use max_workers > 1 for loads that can target the CPU "
-      "(CS-8).";
   out.findings.push_back(std::move(finding));
 }
 

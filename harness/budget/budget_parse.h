@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "budget/budget_file.h"
-#include "budget/expand.h"
+#include "budget/variables.h"
 
 namespace wcp::budget {
 

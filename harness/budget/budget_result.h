@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "budget/budget_file.h"
+#include "model/mechanism.h"
+#include "model/rebuilds.h"
+#include "verdict/judge.h"
 
 namespace wcp::budget {
 
@@ -19,28 +22,32 @@ enum class Verdict {
 
 enum class Unit { count, seconds, bytes, units };
 
-// A module a failing budget points at, and the finding that explains it.
+// A module a failing budget points at, and what explains it.
 struct Offender {
   std::string module;
-  std::string detail;   // e.g. "3 builds, hashes a1b2c3d e4f5a6b 0c0ffee"
-  std::string finding;  // e.g. "identity churn: the module's hash changed between loads"
+  std::string detail;                   // e.g. "3 builds, 1.20 s, hashes a1b2c3d e4f5a6b 0c0ffee"
+  std::optional<RebuildCause> rebuild;  // set when the module was built more than once
+  std::optional<Mechanism> mechanism;   // the mechanism that explains it, when one does
+  std::string explanation;              // plain words
+  std::string fix;                      // the diagnosis finding's fix, when one matched
 };
 
 struct BudgetOutcome {
   std::string budget;  // the YAML key, e.g. "max_builds_per_module"
   Verdict verdict = Verdict::pass;
-  double measured = 0.0;
-  double limit = 0.0;
+  std::optional<double> measured;  // absent when the run did not measure it
+  std::optional<double> limit;
   Unit unit = Unit::count;
   std::string note;  // one line of context: how the limit was derived, what changed
   std::vector<Offender> offenders;
+  std::optional<verdict::Judgement> judgement;  // the `baseline` budget: compare's judgement, unchanged
 };
 
 struct CommandResult {
   std::string name;
   int line = 0;
   DeviceRequirement device = DeviceRequirement::any;
-  std::optional<std::string> not_run;  // why it was skipped (no CUDA device); never a pass
+  std::optional<std::string> not_run;      // why it was skipped (no CUDA device); never a pass
   std::optional<std::string> run_failure;  // every sample failed: nothing to evaluate
   std::vector<std::string> notes;          // partial failures and measurement caveats
   std::vector<BudgetOutcome> outcomes;

@@ -1,39 +1,43 @@
 #pragma once
-// One mapping of settings as written, before defaults are merged: `defaults` and each command
-// entry are read into this, then merged field by field (the entry wins; `env` and
-// `allow_rebuilds` merge key by key).
+// One mapping of settings as written: `defaults` and each command entry are read into this,
+// then merged key by key through the key table (budget/budget_keys.h). After the merge the
+// budget keys are read from here by evaluation; absent means "not checked".
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "budget/budget_file.h"
-
 namespace wcp::budget {
 
+// Where a command may run. `any` runs everywhere; `cuda` entries are not run (and said so)
+// on a machine without a CUDA device.
+enum class DeviceRequirement { any, cpu, cuda };
+
+std::string to_string(DeviceRequirement device);
+
 struct Settings {
+  // How to run the command.
   std::optional<std::vector<std::string>> command;
   std::optional<std::string> cwd;
   std::map<std::string, std::string> env;
   std::optional<int> samples;
-  std::optional<double> timeout_s;
+  std::optional<double> timeout;  // seconds per run
   std::optional<DeviceRequirement> device;
+  // The budgets.
   std::optional<std::uint64_t> max_modules;
   std::optional<std::uint64_t> max_identities;
   std::optional<std::uint64_t> max_builds_per_module;
-  std::map<std::string, std::string> allow_rebuilds;
+  std::map<std::string, std::string> allow_rebuilds;  // module name -> why it may rebuild
   std::optional<double> cold_seconds;
   std::optional<double> cold_units;
   std::optional<double> compile_elapsed_seconds;
   std::optional<bool> warm_near_zero;
-  std::optional<std::string> baseline;
+  std::optional<std::string> baseline;  // as written; CommandEntry::baseline_report is resolved
   std::optional<double> baseline_tolerance_percent;
+  std::optional<bool> gate_on_elapsed;
   std::optional<std::uint64_t> max_generated_source_bytes;
   std::optional<std::uint64_t> max_lto_artifacts;
 };
-
-// `overrides` wins over `base`.
-Settings merge(const Settings& base, const Settings& overrides);
 
 }  // namespace wcp::budget

@@ -2,36 +2,27 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <regex>
+#include <fmt/ranges.h>
+#include <map>
 #include <set>
+
+#include "model/queries.h"
 
 namespace wcp::budget {
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* separator) {
-  std::string text;
-  for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
-  return text;
-}
-
 // Where the later builds of a module were triggered, when the instrumentation saw the stack.
-std::string rebuild_triggers(const std::string& module, const Report& report) {
+std::vector<std::string> rebuild_triggers(const std::string& module, const Report& report) {
   std::vector<std::string> places;
   int seen = 0;
-  for (const auto& event : report.module_events) {
-    if (event.label == "warm" || event.status != LoadStatus::compiled || event.name != module) continue;
-    if (++seen < 2 || !event.detail || !event.detail->trigger) continue;
-    const auto& trigger = *event.detail->trigger;
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    if (event->name != module) continue;
+    if (++seen < 2 || !event->detail || !event->detail->trigger) continue;
+    const auto& trigger = *event->detail->trigger;
     const std::string place = fmt::format("{}:{}", trigger.file, trigger.line);
     if (std::find(places.begin(), places.end(), place) == places.end()) places.push_back(place);
   }
-  return places.empty() ? "" : "; rebuilt from " + join(places, ", ");
-}
-
-// `@wp.kernel(module="unique")` names each module "<kernel>_<8 hex>".
-bool looks_unique(const std::string& name) {
-  static const std::regex pattern(".+_[0-9a-f]{8}");
-  return std::regex_match(name, pattern);
+  return places;
 }
 
 std::string package_of(const std::string& name) {
@@ -39,45 +30,47 @@ std::string package_of(const std::string& name) {
   return dot == std::string::npos ? "" : name.substr(0, dot);
 }
 
-}  // namespace
-
-std::string rebuild_finding(const analysis::RebuiltModule& module, const Report& report) {
+std::string rebuild_explanation(const RebuiltModule& module, const Report& report) {
   switch (module.cause) {
-    case analysis::RebuildCause::identity_churn:
-    case analysis::RebuildCause::both:
-      return fmt::format(
-                 "{}: the module's content changed after it was first loaded (a kernel, module option or generic "
-                 "instance added late, or a closure created between launches){}",
-                 module.cause == analysis::RebuildCause::both ? "identity churn and block_dim spread"
-                                                              : "identity churn",
-                 rebuild_triggers(module.name, report));
-    case analysis::RebuildCause::block_dim_spread:
-      return "block_dim spread: one module content compiled once per block_dim; launch with one block_dim or "
-             "set the module's block_dim option";
-    case analysis::RebuildCause::same_identity:
-      return "same identity built again: the kernel cache was cleared or bypassed between loads";
+    case RebuildCause::identity_churn:
+    case RebuildCause::both: {
+      std::string text =
+          "the module's content changed after it was first loaded (a kernel, module option or generic instance added "
+          "late, or a closure created between launches)";
+      const auto places = rebuild_triggers(module.name, report);
+      if (!places.empty()) text += fmt::format("; rebuilt from {}", fmt::join(places, ", "));
+      return text;
+    }
+    case RebuildCause::block_dim_spread:
+      return "one module content compiled once per block_dim";
+    case RebuildCause::same_identity:
+      return "the same identity was built again: the kernel cache was cleared or bypassed between loads";
   }
   return "";
 }
 
-Offender rebuild_offender(const analysis::RebuiltModule& module, const Report& report) {
+}  // namespace
+
+Offender rebuild_offender(const RebuiltModule& module, const Report& report) {
   std::string detail = fmt::format("{} builds, {:.2f} s", module.builds, module.total_ms / 1000.0);
-  if (module.hashes.size() > 1) detail += ", hashes " + join(module.hashes, " ");
-  if (module.block_dims.size() > 1) {
-    std::vector<std::string> dims;
-    for (int dim : module.block_dims) dims.push_back(std::to_string(dim));
-    detail += ", block_dims " + join(dims, " ");
-  }
-  return {module.name, detail, rebuild_finding(module, report)};
+  if (module.hashes.size() > 1) detail += fmt::format(", hashes {}", fmt::join(module.hashes, " "));
+  if (module.block_dims.size() > 1) detail += fmt::format(", block_dims {}", fmt::join(module.block_dims, " "));
+  Offender offender;
+  offender.module = module.name;
+  offender.detail = std::move(detail);
+  offender.rebuild = module.cause;
+  if (module.cause == RebuildCause::block_dim_spread) offender.mechanism = Mechanism::block_dim_spread;
+  if (module.cause == RebuildCause::same_identity) offender.mechanism = Mechanism::cache_not_reused;
+  offender.explanation = rebuild_explanation(module, report);
+  return offender;
 }
 
 std::vector<Offender> module_offenders(const Report& report) {
   std::map<std::string, std::pair<int, double>> by_name;  // builds, ms
-  for (const auto& event : report.module_events) {
-    if (event.label == "warm" || event.status != LoadStatus::compiled) continue;
-    auto& [builds, ms] = by_name[event.name];
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    auto& [builds, ms] = by_name[event->name];
     ++builds;
-    ms += event.ms;
+    ms += event->ms;
   }
   std::map<std::string, int> per_package;
   for (const auto& [name, stats] : by_name) {
@@ -85,13 +78,17 @@ std::vector<Offender> module_offenders(const Report& report) {
   }
   std::vector<Offender> offenders;
   for (const auto& [name, stats] : by_name) {
-    std::string finding;
-    if (looks_unique(name)) {
-      finding = "module=\"unique\" gives each kernel its own module, compiled separately (CS-9)";
+    Offender offender;
+    offender.module = name;
+    offender.detail = fmt::format("{} build(s), {:.2f} s", stats.first, stats.second / 1000.0);
+    if (unique_module_kernel(name)) {
+      offender.mechanism = Mechanism::unique_modules;
+      offender.explanation = "module=\"unique\" gives each kernel its own module, compiled separately";
     } else if (!package_of(name).empty() && per_package[package_of(name)] > 1) {
-      finding = "one feature split over several Python modules, each compiled separately (CS-4)";
+      offender.mechanism = Mechanism::granular_modules;
+      offender.explanation = "one feature split over several Python modules, each compiled separately";
     }
-    offenders.push_back({name, fmt::format("{} build(s), {:.2f} s", stats.first, stats.second / 1000.0), finding});
+    offenders.push_back(std::move(offender));
   }
   std::stable_sort(offenders.begin(), offenders.end(),
                    [&](const auto& a, const auto& b) { return by_name[a.module].second > by_name[b.module].second; });
@@ -100,13 +97,14 @@ std::vector<Offender> module_offenders(const Report& report) {
 
 std::vector<Offender> slowest_offenders(const Report& report, std::size_t limit) {
   std::vector<Offender> offenders;
-  for (const auto& identity : analysis::compiled_identities(report)) {
+  for (const auto& identity : compiled_identities(report)) {
     if (offenders.size() >= limit) break;
-    std::string detail = fmt::format("{:.2f} s", identity.ms / 1000.0);
-    if (!identity.identity.hash.empty()) detail += ", hash " + identity.identity.hash;
-    offenders.push_back({identity.identity.name, detail,
-                         identity.built_pch ? "includes building the precompiled header (first build of the process)"
-                                            : ""});
+    Offender offender;
+    offender.module = identity.identity.name;
+    offender.detail = fmt::format("{:.2f} s", identity.ms / 1000.0);
+    if (!identity.identity.hash.empty()) offender.detail += ", hash " + identity.identity.hash;
+    if (identity.built_pch) offender.explanation = "includes building the precompiled header (first build of the process)";
+    offenders.push_back(std::move(offender));
   }
   return offenders;
 }
@@ -117,51 +115,73 @@ std::vector<Offender> source_offenders(const Report& report, std::size_t limit) 
   std::vector<Offender> offenders;
   for (const auto& module : modules) {
     if (offenders.size() >= limit) break;
-    std::string finding;
+    Offender offender;
+    offender.module = module.directory;
+    offender.detail = fmt::format("{} bytes of generated source", module.source_bytes);
     if (module.backward_kernels > 0) {
-      finding = fmt::format(
-          "backward (adjoint) code generated for {} kernel(s); if no gradient is taken, set "
-          "wp.config.enable_backward = False before the first @wp.kernel (CS-10)",
-          module.backward_kernels);
+      offender.mechanism = Mechanism::unused_backward;
+      offender.explanation = fmt::format("backward (adjoint) code generated for {} kernel(s)", module.backward_kernels);
     }
-    offenders.push_back({module.directory, fmt::format("{} bytes of generated source", module.source_bytes), finding});
+    offenders.push_back(std::move(offender));
   }
   return offenders;
+}
+
+// Whether a finding can explain why this offender failed its budget: a rebuild is explained by
+// a mechanism that rebuilds, a structural offender by its own mechanism; a module that is
+// merely slow by anything found about it.
+bool explains(const analysis::Finding& finding, const Offender& offender) {
+  if (offender.rebuild) {
+    switch (finding.mechanism) {
+      case Mechanism::late_kernel:
+      case Mechanism::late_option:
+      case Mechanism::late_generic:
+      case Mechanism::closure_churn:
+      case Mechanism::identity_churn:
+      case Mechanism::block_dim_spread:
+      case Mechanism::cache_not_reused:
+        return true;
+      default:
+        return false;
+    }
+  }
+  if (offender.mechanism) return finding.mechanism == *offender.mechanism;
+  return true;
 }
 
 void attach_findings(std::vector<Offender>& offenders, const analysis::Diagnosis& diagnosis) {
   for (auto& offender : offenders) {
     const auto match = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(), [&](const auto& finding) {
       // Structure findings name a package ("feature") for modules "feature.a", "feature.b".
-      return !finding.module.empty() &&
-             (finding.module == offender.module || offender.module.rfind(finding.module + ".", 0) == 0);
+      const bool about_module = !finding.module.empty() && (finding.module == offender.module ||
+                                                           offender.module.starts_with(finding.module + "."));
+      return about_module && explains(finding, offender);
     });
     if (match == diagnosis.findings.end()) continue;
-    std::string label;
-    for (const char* cause : {"identity churn and block_dim spread", "identity churn", "block_dim spread", "same identity"}) {
-      if (offender.finding.rfind(cause, 0) == 0) {
-        label = std::string(cause) + ": ";
-        break;
-      }
-    }
-    offender.finding = label + match->id + " " + match->title + (match->fix.empty() ? "" : "; fix: " + match->fix);
+    offender.mechanism = match->mechanism;
+    offender.fix = match->fix;
   }
 }
 
 std::vector<Offender> warm_offenders(const Report& report) {
   std::vector<Offender> offenders;
   std::set<std::string> seen;
-  for (const auto& event : report.module_events) {
-    if (event.label != "warm" || event.status != LoadStatus::compiled || !seen.insert(event.name).second) continue;
-    std::string finding = "compiled again on a warm run: the kernel cache did not survive the process";
-    if (report.instrumentation.app_kernel_cache_dir) {
-      finding += " (the app points warp.config.kernel_cache_dir at " + *report.instrumentation.app_kernel_cache_dir + ", CS-2)";
-    } else if (!report.instrumentation.cache_clears.empty()) {
-      finding += " (the app calls " + report.instrumentation.cache_clears.front() + ", CS-2)";
-    } else if (report.instrumentation.cache_kernels_disabled) {
-      finding += " (warp.config.cache_kernels is False)";
+  for (const ModuleEvent* event : warm_compiled_events(report)) {
+    if (!seen.insert(event->name).second) continue;
+    Offender offender;
+    offender.module = event->name;
+    offender.detail = fmt::format("{:.2f} s on the warm run", event->ms / 1000.0);
+    offender.mechanism = Mechanism::cache_not_reused;
+    offender.explanation = "compiled again on a warm run: the kernel cache did not survive the process";
+    const auto& status = report.instrumentation;
+    if (status.app_kernel_cache_dir) {
+      offender.explanation += " (the app points warp.config.kernel_cache_dir at " + *status.app_kernel_cache_dir + ")";
+    } else if (!status.cache_clears.empty()) {
+      offender.explanation += " (the app calls " + status.cache_clears.front().what + ")";
+    } else if (status.cache_kernels_disabled) {
+      offender.explanation += " (warp.config.cache_kernels is False)";
     }
-    offenders.push_back({event.name, fmt::format("{:.2f} s on the warm run", event.ms / 1000.0), finding});
+    offenders.push_back(std::move(offender));
   }
   return offenders;
 }

@@ -1,19 +1,18 @@
 #pragma once
-// The modules a failed budget points at, each with the finding that explains it. Built on the
-// rebuild analysis (analysis/rebuilds.h) and the report's own structure.
-#include <map>
+// The modules a failed budget points at, each with what explains it. Built on the rebuild
+// analysis (model/rebuilds.h), the report's structure and, when something failed, the
+// diagnosis' findings.
 #include <string>
 #include <vector>
 
 #include "analysis/finding.h"
-#include "analysis/rebuilds.h"
 #include "budget/budget_result.h"
-#include "report/report.h"
+#include "model/rebuilds.h"
+#include "model/report.h"
 
 namespace wcp::budget {
 
-std::string rebuild_finding(const analysis::RebuiltModule& module, const Report& report);
-Offender rebuild_offender(const analysis::RebuiltModule& module, const Report& report);
+Offender rebuild_offender(const RebuiltModule& module, const Report& report);
 
 // Every module name compiled in the cold pass, most expensive first, with why there are many.
 std::vector<Offender> module_offenders(const Report& report);
@@ -27,9 +26,8 @@ std::vector<Offender> source_offenders(const Report& report, std::size_t limit);
 // Modules compiled again in the warm pass.
 std::vector<Offender> warm_offenders(const Report& report);
 
-// Replaces an offender's generic explanation with the diagnosis finding about its module (the
-// precise mechanism, e.g. CS-1 late kernel vs CS-3 late option, and its fix). A rebuild keeps
-// its cause label ("identity churn", "block_dim spread") in front.
+// Explains each offender by the diagnosis finding about its module (the precise mechanism,
+// e.g. CS-1 late kernel vs CS-3 late option, and its fix).
 void attach_findings(std::vector<Offender>& offenders, const analysis::Diagnosis& diagnosis);
 
 }  // namespace wcp::budget

@@ -42,6 +42,10 @@ std::uint64_t YamlReader::count(const YAML::Node& node, const std::string& key) 
   fail(node, "'" + key + "' must be a whole number >= 0, got " + describe(node));
 }
 
+std::uint64_t YamlReader::positive_count(const YAML::Node& node, const std::string& key) const {
+  return static_cast<std::uint64_t>(positive_int(node, key));
+}
+
 int YamlReader::positive_int(const YAML::Node& node, const std::string& key) const {
   if (node.IsScalar()) {
     const std::string& text = node.Scalar();

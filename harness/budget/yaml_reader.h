@@ -22,6 +22,7 @@ class YamlReader {
   std::string string(const YAML::Node& node, const std::string& key) const;
   std::uint64_t count(const YAML::Node& node, const std::string& key) const;       // integer >= 0
   int positive_int(const YAML::Node& node, const std::string& key) const;          // integer >= 1
+  std::uint64_t positive_count(const YAML::Node& node, const std::string& key) const;  // integer >= 1
   double non_negative_number(const YAML::Node& node, const std::string& key) const;
   double positive_number(const YAML::Node& node, const std::string& key) const;
   bool boolean(const YAML::Node& node, const std::string& key) const;

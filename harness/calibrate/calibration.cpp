@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "errors.h"
-#include "report/atomic_file.h"
+#include "io/file_io.h"
 
 namespace wcp::calibrate {
 namespace {

@@ -8,7 +8,7 @@
 #include "calibrate/compile_options.h"
 #include "calibrate/linear_fit.h"
 #include "calibrate/nvrtc_compiler.h"
-#include "report/stats.h"
+#include "model/stats.h"
 #include "run/interrupt_watch.h"
 #include "run/scratch_dir.h"
 
@@ -130,11 +130,11 @@ Calibration run_calibration(const NvrtcLibrary& nvrtc, const CalibrationInputs& 
   const bool have_load = ::getloadavg(load, 1) == 1;
   // Private PCH directories, removed with their headers however the run ends.
   const ScratchDir scratch("warp-compile-probe-pch-");
-  const auto probe_dir = scratch.make_subdir("probe");
+  const auto trial_dir = scratch.make_subdir("trial");
   const auto pch_dir = scratch.make_subdir("pch");
 
-  // Probing also absorbs the process's first compile, which pays NVRTC's one-off start-up.
-  const auto features = probe_features(nvrtc, inputs.target, probe_dir);
+  // The feature trials also absorb the process's first compile, which pays NVRTC's one-off start-up.
+  const auto features = detect_features(nvrtc, inputs.target, trial_dir);
   auto plan = plan_compiles(inputs, features, pch_dir);
 
   std::optional<double> pch_build_ms;

@@ -6,12 +6,12 @@
 namespace wcp::calibrate {
 namespace {
 
-constexpr const char* kProbeSource = R"(extern "C" __global__ void probe(float* data) { data[threadIdx.x] += 1.0f; })";
+constexpr const char* kTrialSource = R"(extern "C" __global__ void trial(float* data) { data[threadIdx.x] += 1.0f; })";
 
 CompileRequest probe_request(const GpuTarget& target, std::vector<std::string> extra) {
   CompileRequest request;
-  request.source = kProbeSource;
-  request.name = "option_probe.cu";
+  request.source = kTrialSource;
+  request.name = "option_trial.cu";
   request.output = target.output;
   request.options = {target.nvrtc_option()};
   request.options.insert(request.options.end(), extra.begin(), extra.end());
@@ -24,7 +24,7 @@ bool accepts(const NvrtcLibrary& nvrtc, const GpuTarget& target, std::vector<std
 
 }  // namespace
 
-NvrtcFeatures probe_features(const NvrtcLibrary& nvrtc, const GpuTarget& target,
+NvrtcFeatures detect_features(const NvrtcLibrary& nvrtc, const GpuTarget& target,
                              const std::filesystem::path& scratch_dir) {
   const auto plain = try_compile(nvrtc, probe_request(target, {}));
   if (!plain.succeeded()) {

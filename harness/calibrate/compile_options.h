@@ -22,8 +22,8 @@ struct NvrtcFeatures {
 
 // Compiles a trivial kernel with each candidate option. Throws UsageError (naming the arch,
 // with NVRTC's log) when even the plain compile for `target` fails. `scratch_dir` receives
-// the probe's throwaway precompiled header.
-NvrtcFeatures probe_features(const NvrtcLibrary& nvrtc, const GpuTarget& target,
+// the trial's throwaway precompiled header.
+NvrtcFeatures detect_features(const NvrtcLibrary& nvrtc, const GpuTarget& target,
                              const std::filesystem::path& scratch_dir);
 
 // Options shaped like the ones Warp passes for a release build (warp/native/warp.cu), plus the

@@ -7,7 +7,7 @@
 #include "calibrate/linear_fit.h"
 #include "errors.h"
 #include "measure/sample_runner.h"
-#include "report/stats.h"
+#include "model/stats.h"
 #include "run/interrupt_watch.h"
 #include "run/scratch_dir.h"
 

@@ -5,25 +5,14 @@
 #include <map>
 
 #include "errors.h"
+#include "io/environment.h"
 #include "run/process_runner.h"
-
-extern char** environ;
 
 namespace wcp::calibrate {
 namespace {
 
 constexpr const char* kLocateScript =
     "import os, warp; print(os.path.join(os.path.dirname(os.path.abspath(warp.__file__)), 'native'))";
-
-std::map<std::string, std::string> current_environment() {
-  std::map<std::string, std::string> environment;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    const std::string text = *entry;
-    const auto equals = text.find('=');
-    if (equals != std::string::npos) environment.emplace(text.substr(0, equals), text.substr(equals + 1));
-  }
-  return environment;
-}
 
 std::string last_line(const std::string& text) {
   auto end = text.find_last_not_of("\r\n \t");

@@ -45,7 +45,6 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
   // Resolve every input before the first compile, so a usage mistake costs no waiting.
   const auto output_path = arguments.json_out.empty() ? default_calibration_path()
                                                       : std::filesystem::path(arguments.json_out);
-  if (arguments.no_cuda && !arguments.warp_cpu) throw UsageError("--no-cuda leaves nothing to calibrate without --warp-cpu");
   const auto progress = [&context](const std::string& line) { context.err << line << std::endl; };
   const std::string python = choose_python(optional_of<std::string>(arguments.python));
   Calibration calibration;
@@ -95,13 +94,16 @@ void add_calibrate_command(CLI::App& root, CliContext& context) {
   command->add_option("--python", arguments->python,
                       "Python interpreter with warp-lang, used to find Warp's native headers (default: $WCP_PYTHON, else python3)");
   command->add_option("--warp-native-dir", arguments->warp_native_dir,
-                      "Warp's native/ folder (holds builtin.h); skips asking Python");
+                      "Warp's native/ folder (holds builtin.h); skips asking Python")
+      ->check(CLI::ExistingDirectory);
   command->add_option("--nvrtc-library", arguments->nvrtc_library,
-                      "Path of libnvrtc.so (default: $CUDA_HOME/lib64, /usr/local/cuda/lib64, then the loader's search)");
-  command->add_option("--fixtures-dir", arguments->fixtures_dir, "Folder holding the CUDA calibration fixtures");
-  command->add_flag("--warp-cpu", arguments->warp_cpu,
-                    "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)");
-  command->add_flag("--no-cuda", arguments->no_cuda, "Skip the NVRTC part (with --warp-cpu)");
+                      "Path of libnvrtc.so (default: $CUDA_HOME/lib64, /usr/local/cuda/lib64, then the loader's search)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--fixtures-dir", arguments->fixtures_dir, "Folder holding the CUDA calibration fixtures")
+      ->check(CLI::ExistingDirectory);
+  CLI::Option* warp_cpu = command->add_flag(
+      "--warp-cpu", arguments->warp_cpu, "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)");
+  command->add_flag("--no-cuda", arguments->no_cuda, "Skip the NVRTC part (with --warp-cpu)")->needs(warp_cpu);
   command->callback([arguments, &context] { run_calibrate(*arguments, context); });
 }
 

@@ -1,32 +1,31 @@
 // `check BUDGET.yaml`: measure each command of a budget file and gate it on its budgets.
-// Exit codes: 0 all pass, 1 a budget failed, 2 configuration error, 77 nothing was run
-// because every selected command needs a device this machine lacks (CTest SKIP_RETURN_CODE).
+// Exit codes: 0 all pass, 1 a budget failed, 2 configuration error, 77 (kNotRun) nothing was
+// run because every selected command needs a device this machine lacks (CTest SKIP_RETURN_CODE).
 #include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "budget/budget_parse.h"
-#include "budget/command_options.h"
-#include "budget/device_probe.h"
+#include "budget/cuda_device.h"
 #include "budget/evaluate.h"
 #include "calibrate/calibration.h"
 #include "cli/commands.h"
 #include "errors.h"
+#include "io/environment.h"
 #include "measure/measure.h"
 #include "render/budget_json.h"
 #include "render/budget_markdown.h"
 #include "render/budget_text.h"
+#include "render/format.h"
 #include "render/progress_line.h"
-#include "report/atomic_file.h"
-#include "report/report_json.h"
+#include "io/file_io.h"
+#include "model/report_json.h"
 
 namespace wcp::cli {
 namespace {
-
-// Not in ExitCode: it only exists for CTest's SKIP_RETURN_CODE (the automake convention).
-constexpr int kNotRun = 77;
 
 struct CheckArguments {
   std::string budget_file;
@@ -48,6 +47,19 @@ int list_entries(const budget::BudgetFile& file, CliContext& context) {
                 << to_string(entry.device) << "\n";
   }
   return kOk;
+}
+
+// How a budget entry is measured: the bridge from the budget file to the measure stage lives
+// here, at the composition root, so neither stage depends on the other.
+measure::MeasureOptions measure_options_for(const budget::CommandEntry& entry) {
+  measure::MeasureOptions options;
+  options.command = entry.command;
+  options.cwd = entry.cwd;
+  options.samples = entry.samples;
+  options.timeout = entry.timeout;
+  options.label = entry.name;
+  options.extra_environment = entry.env;
+  return options;
 }
 
 std::vector<const budget::CommandEntry*> select(const budget::BudgetFile& file, const std::string& only) {
@@ -73,14 +85,14 @@ void update_baseline(const budget::CommandEntry& entry, const Report& report, bu
     result.baseline_not_written = "the command could not be measured";
     return;
   }
-  const auto& path = *entry.budgets.baseline;
+  const auto& path = *entry.baseline_report;
   std::filesystem::create_directories(path.parent_path());
   write_file_atomically(path, report_to_json_text(report));
   result.baseline_written = path;
 }
 
 int run_check(const CheckArguments& arguments, CliContext& context) {
-  const auto environment = budget::process_environment();
+  const auto environment = process_environment();
   budget::LoadOptions load_options;
   load_options.baseline_may_be_missing = arguments.update_baseline;
   const budget::BudgetFile file = budget::load_budget_file(arguments.budget_file, environment, load_options);
@@ -93,7 +105,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   // minutes of measuring.
   std::map<std::string, Report> baselines;
   for (const auto* entry : selected) {
-    const auto& path = entry->budgets.baseline;
+    const auto& path = entry->baseline_report;
     std::error_code ignored;
     if (path && std::filesystem::is_regular_file(*path, ignored)) baselines.emplace(entry->name, load_report(path->string()));
   }
@@ -132,22 +144,25 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
     measure::SilentProgress silent;
     measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
-    const Report report = measure::measure(budget::measure_options_for(*entry), context.interrupts, listener);
+    const Report report = measure::measure(measure_options_for(*entry), context.interrupts, listener);
 
     const auto baseline = baselines.find(entry->name);
     auto command_result = budget::evaluate(
         *entry, report, baseline == baselines.end() ? std::nullopt : std::optional<Report>(baseline->second), evaluate_options);
-    if (arguments.update_baseline && entry->budgets.baseline) update_baseline(*entry, report, command_result);
+    if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
     render::render_command_result(command_result, context.out);
     context.out.flush();
     result.commands.push_back(std::move(command_result));
   }
   render::render_budget_summary(result, context.out);
 
-  if (!arguments.json_path.empty()) {
-    write_file_atomically(arguments.json_path, render::budget_result_to_json(result).dump(2) + "\n");
+  for (const auto& [path, format] : {std::pair{arguments.json_path, render::Format::json},
+                                     std::pair{arguments.markdown_path, render::Format::markdown}}) {
+    if (path.empty()) continue;
+    std::ostringstream text;
+    render::write(result, format, text);
+    write_file_atomically(path, text.str());
   }
-  if (!arguments.markdown_path.empty()) write_file_atomically(arguments.markdown_path, render::render_budget_markdown(result));
   if (result.failed()) return kFailed;
   if (result.all_not_run()) return kNotRun;
   return kOk;

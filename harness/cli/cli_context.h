@@ -9,8 +9,15 @@ class InterruptWatch;
 
 namespace wcp::cli {
 
-// Exit codes are part of the public contract (documented in docs/cli.md).
-enum ExitCode : int { kOk = 0, kFailed = 1, kUsage = 2 };
+// Exit codes are part of the public contract (docs/cli.md#exit-codes).
+enum ExitCode : int {
+  kOk = 0,
+  kFailed = 1,    // a measured failure: regression, invalid comparison, failed budget, every sample failed, or
+                  // a failure after work started (RunError)
+  kUsage = 2,     // usage, configuration or set-up error: nothing was run, nothing was written
+  kInternal = 3,  // a bug in the tool
+  kNotRun = 77,   // `check`: every selected entry needs a device this machine lacks (CTest SKIP_RETURN_CODE)
+};
 
 struct CliContext {
   std::ostream& out;

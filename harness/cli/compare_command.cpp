@@ -1,10 +1,12 @@
 // `compare BASELINE.json CANDIDATE.json [--json OUT]`: did the change help, for the same work?
 // Exit 1 for INVALID and REGRESSION (docs/cli.md), 0 otherwise.
-#include "analysis/compare.h"
+#include <sstream>
+
 #include "cli/commands.h"
-#include "render/comparison_text.h"
-#include "report/atomic_file.h"
-#include "report/report_json.h"
+#include "io/file_io.h"
+#include "model/report_json.h"
+#include "render/format.h"
+#include "verdict/judge.h"
 
 namespace wcp::cli {
 namespace {
@@ -19,12 +21,14 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   const Report baseline = load_report(arguments.baseline_path);
   const Report candidate = load_report(arguments.candidate_path);
-  const analysis::Comparison comparison = analysis::compare_reports(baseline, candidate);
+  const verdict::Judgement judgement = verdict::judge(baseline, candidate);
+  render::write(judgement, render::Format::text, context.out);
   if (!arguments.json_path.empty()) {
-    write_file_atomically(arguments.json_path, render::comparison_to_json(comparison).dump(2) + "\n");
+    std::ostringstream json;
+    render::write(judgement, render::Format::json, json);
+    write_file_atomically(arguments.json_path, json.str());
   }
-  render::render_comparison_text(comparison, context.out);
-  return comparison.exit_code;
+  return judgement.exit_code;
 }
 
 }  // namespace
@@ -32,8 +36,12 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
 void add_compare_command(CLI::App& root, CliContext& context) {
   auto arguments = std::make_shared<CompareArguments>();
   CLI::App* command = root.add_subcommand("compare", "Compare a candidate report against a baseline report");
-  command->add_option("baseline", arguments->baseline_path, "The report before the change")->required();
-  command->add_option("candidate", arguments->candidate_path, "The report after the change")->required();
+  command->add_option("baseline", arguments->baseline_path, "The report before the change")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("candidate", arguments->candidate_path, "The report after the change")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("--json", arguments->json_path, "Also write the comparison as JSON to this path");
   command->callback([arguments, &context] { context.exit_code = run_compare(*arguments, context); });
 }

@@ -1,11 +1,12 @@
 // `diagnose REPORT.json [--json OUT]`: explain a saved measure report.
+#include <sstream>
+
 #include "analysis/diagnose.h"
-#include "calibrate/calibration.h"
 #include "cli/commands.h"
-#include "errors.h"
-#include "render/diagnosis_text.h"
-#include "report/atomic_file.h"
-#include "report/report_json.h"
+#include "cli/fixed_cost_input.h"
+#include "io/file_io.h"
+#include "model/report_json.h"
+#include "render/format.h"
 
 namespace wcp::cli {
 namespace {
@@ -19,16 +20,14 @@ int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   const Report report = load_report(arguments.report_path);
   analysis::DiagnoseInputs inputs;
-  try {
-    inputs.calibration = calibrate::load_default_calibration();
-  } catch (const UsageError& error) {  // estimates fall back to this run's smallest module
-    context.err << "warp-compile-probe: warning: calibration ignored: " << error.what() << "\n";
-  }
+  inputs.fixed_cost = calibrated_fixed_cost(report, context);
   const analysis::Diagnosis diagnosis = analysis::diagnose(report, inputs);
+  render::write(diagnosis, render::Format::text, context.out);
   if (!arguments.json_path.empty()) {
-    write_file_atomically(arguments.json_path, render::diagnosis_to_json(diagnosis).dump(2) + "\n");
+    std::ostringstream json;
+    render::write(diagnosis, render::Format::json, json);
+    write_file_atomically(arguments.json_path, json.str());
   }
-  render::render_diagnosis_text(diagnosis, context.out);
   return kOk;
 }
 
@@ -37,7 +36,9 @@ int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
 void add_diagnose_command(CLI::App& root, CliContext& context) {
   auto arguments = std::make_shared<DiagnoseArguments>();
   CLI::App* command = root.add_subcommand("diagnose", "Explain why a measured program compiles what it compiles");
-  command->add_option("report", arguments->report_path, "A report written by `measure --json`")->required();
+  command->add_option("report", arguments->report_path, "A report written by `measure --json` (or the original probe)")
+      ->required()
+      ->check(CLI::ExistingFile);
   command->add_option("--json", arguments->json_path, "Also write the diagnosis as JSON to this path");
   command->callback([arguments, &context] { context.exit_code = run_diagnose(*arguments, context); });
 }

@@ -1,7 +1,5 @@
 // warp-compile-probe: the CLI boundary. Parses arguments, runs one subcommand, and turns
-// every error into one line on stderr and a documented exit code (docs/cli.md).
-#include <unistd.h>
-
+// every error into one line on stderr and a documented exit code (docs/cli.md#exit-codes).
 #include <iostream>
 
 #include "cli/commands.h"
@@ -38,8 +36,12 @@ int main(int argc, char** argv) {
   } catch (const wcp::UsageError& error) {
     std::cerr << "warp-compile-probe: error: " << error.what() << "\n";
     return kUsage;
-  } catch (const std::exception& error) {
+  } catch (const wcp::RunError& error) {
     std::cerr << "warp-compile-probe: error: " << error.what() << "\n";
-    return kUsage;
+    return kFailed;
+  } catch (const std::exception& error) {
+    std::cerr << "warp-compile-probe: internal error: " << error.what()
+              << "\nThis is a bug in warp-compile-probe; please report it with the command line that caused it.\n";
+    return kInternal;
   }
 }

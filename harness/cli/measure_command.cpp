@@ -1,19 +1,19 @@
+// `measure [OPTIONS] -- COMMAND...`: run COMMAND cold and warm in private caches, print the
+// report and its diagnosis, optionally save the report as JSON.
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 #include "analysis/diagnose.h"
-#include "analysis/rebuilds.h"
-#include "calibrate/calibration.h"
 #include "cli/commands.h"
-#include "errors.h"
+#include "cli/fixed_cost_input.h"
+#include "io/environment.h"
+#include "io/file_io.h"
 #include "measure/measure.h"
-#include "render/diagnosis_text.h"
+#include "render/format.h"
 #include "render/progress_line.h"
-#include "render/report_text.h"
-#include "report/atomic_file.h"
-#include "report/report_json.h"
 
 namespace wcp::cli {
 namespace {
@@ -36,7 +36,6 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   options.label = arguments.label;
   options.cwd = std::filesystem::absolute(arguments.cwd.empty() ? std::filesystem::current_path()
                                                                 : std::filesystem::path(arguments.cwd));
-  if (!(arguments.timeout_s > 0)) throw UsageError("--timeout must be a positive number of seconds");
   options.timeout = std::chrono::milliseconds(static_cast<long long>(arguments.timeout_s * 1000.0));
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   measure::validate(options);
@@ -46,21 +45,20 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
   const Report report = measure::measure(options, context.interrupts, listener);
 
-  if (!arguments.json_path.empty()) write_file_atomically(arguments.json_path, report_to_json_text(report));
-  const render::ReportView view{report, analysis::compiled_identities(report), analysis::rebuilt_modules(report)};
-  render::render_report_text(view, context.out);
+  // The report is kept before anything else can fail.
+  if (!arguments.json_path.empty()) {
+    std::ostringstream json;
+    render::write(report, render::Format::json, json);
+    write_file_atomically(arguments.json_path, json.str());
+  }
+  render::write(report, render::Format::text, context.out);
   if (report.measured()) {
     // The measured process inherited this environment, so what it says about the CUDA driver
     // cache is known here and only here (a saved report does not record it).
     analysis::DiagnoseInputs inputs;
-    try {
-      inputs.calibration = calibrate::load_default_calibration();
-    } catch (const UsageError& error) {  // a broken calibration must not cost the measurement
-      context.err << "warp-compile-probe: warning: calibration ignored: " << error.what() << "\n";
-    }
-    const char* cuda_cache = std::getenv("CUDA_CACHE_DISABLE");
-    inputs.cuda_cache_disabled_env = cuda_cache != nullptr && std::string(cuda_cache) != "0" && *cuda_cache != '\0';
-    render::render_diagnosis_text(analysis::diagnose(report, inputs), context.out);
+    inputs.fixed_cost = calibrated_fixed_cost(report, context);
+    inputs.cuda_cache_disabled_env = flag_set(process_environment(), "CUDA_CACHE_DISABLE");
+    render::write(analysis::diagnose(report, inputs), render::Format::text, context.out);
   }
   if (!report.measured()) {
     context.err << "warp-compile-probe: every sample failed; nothing was measured\n";
@@ -69,6 +67,13 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (report.failed_samples > 0) {
     context.err << "warp-compile-probe: warning: " << report.failed_samples << " of " << report.samples
                 << " samples failed\n";
+  }
+  int failed_warm = 0;
+  for (const auto& sample : report.sample_results) failed_warm += sample.cold_ok && !sample.warm_wall_ms ? 1 : 0;
+  if (failed_warm > 0) {
+    context.err << "warp-compile-probe: warning: " << failed_warm
+                << " warm run(s) failed: warm figures and compile elapsed exclude them, and `compare` treats this "
+                   "report as an invalid candidate\n";
   }
   return kOk;
 }
@@ -81,8 +86,10 @@ void add_measure_command(CLI::App& root, CliContext& context) {
   command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")->check(CLI::PositiveNumber);
   command->add_option("--json", arguments->json_path, "Also write the report as JSON to this path");
   command->add_option("--label", arguments->label, "A name for this measurement, kept in the report");
-  command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)");
-  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)");
+  command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)")
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
+      ->check(CLI::PositiveNumber);
   command->add_flag("--warm", arguments->warm, "Accepted for compatibility; the warm pass always runs");
   command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
   command->add_option("command", arguments->command, "The command to measure, after --")->required();

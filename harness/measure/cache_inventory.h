@@ -3,7 +3,7 @@
 // directories (a directory holding a .meta file is one built module variant).
 #include <filesystem>
 
-#include "report/report.h"
+#include "model/report.h"
 
 namespace wcp::measure {
 

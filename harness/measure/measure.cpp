@@ -1,7 +1,8 @@
 #include "measure/measure.h"
 
 #include "errors.h"
-#include "instrument/probe_injection.h"
+#include "io/environment.h"
+#include "io/executable.h"
 #include "measure/report_builder.h"
 #include "measure/sample_runner.h"
 #include "run/interrupt_watch.h"
@@ -18,7 +19,7 @@ void validate(const MeasureOptions& options) {
     throw UsageError("working directory " + options.cwd.string() + " does not exist");
   }
   // Find the program now, so a typo fails before the first sample rather than as N failures.
-  auto environment = instrument::current_environment();
+  auto environment = current_environment();
   for (const auto& [name, value] : options.extra_environment) environment[name] = value;
   resolve_executable(options.command.front(), environment, options.cwd);
 }
@@ -27,12 +28,26 @@ Report measure(const MeasureOptions& options, InterruptWatch& interrupts, Progre
   validate(options);
   std::vector<SampleRecord> samples;
   samples.reserve(static_cast<std::size_t>(options.samples));
+  std::optional<std::string> stopped;
   for (int index = 1; index <= options.samples; ++index) {
-    samples.push_back(run_sample(options, index, interrupts, progress));
+    try {
+      samples.push_back(run_sample(options, index, interrupts, progress));
+    } catch (const RunError& error) {
+      // The machine, not the command, failed (no scratch space, the command could not start).
+      // Before the first sample nothing has run; after it, what was measured is kept.
+      if (samples.empty()) throw UsageError(std::string(error.what()) + "; nothing was run");
+      stopped = error.what();
+      break;
+    }
     interrupts.throw_if_interrupted();
   }
   progress.done();
-  return build_report(options, samples);
+  Report report = build_report(options, samples);
+  if (stopped) {
+    report.notes.push_back("Sampling stopped after " + std::to_string(samples.size()) + " of " +
+                           std::to_string(options.samples) + " samples: " + *stopped);
+  }
+  return report;
 }
 
 }  // namespace wcp::measure

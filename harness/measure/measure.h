@@ -2,7 +2,7 @@
 // The `measure` stage end to end: validate, run every sample, build the report.
 #include "measure/measure_options.h"
 #include "measure/progress.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace wcp {
 class InterruptWatch;

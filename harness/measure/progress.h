@@ -1,9 +1,9 @@
 #pragma once
 // The measuring stage reports progress through this interface and never prints; the CLI
 // supplies a renderer (render/progress_line.h).
-namespace wcp::measure {
+#include "model/pass.h"
 
-enum class Pass { cold, warm };
+namespace wcp::measure {
 
 class ProgressListener {
  public:

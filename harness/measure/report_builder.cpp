@@ -21,6 +21,21 @@ int count_status(const std::vector<ModuleEvent>& events, LoadStatus status) {
   return count;
 }
 
+// Module work of one run, or nullopt when it cannot be known: the instrumentation saw modules
+// load but Warp's log carried no load timer (the application silenced Warp's output).
+std::optional<double> module_work_of(const PassRecord& pass, bool compiled_only) {
+  if (pass.log.module_events.empty() && !pass.instrumentation.loads.empty()) return std::nullopt;
+  return sum_ms(pass.log.module_events, compiled_only);
+}
+
+// The native compiler's share, or nullopt when modules compiled but no compiler timer was
+// printed (0 would read as "no native compile at all").
+std::optional<double> native_of(const PassRecord& pass) {
+  if (pass.log.native_timers == 0 && count_status(pass.log.module_events, LoadStatus::compiled) > 0) return std::nullopt;
+  if (pass.log.module_events.empty() && !pass.instrumentation.loads.empty()) return std::nullopt;
+  return pass.log.native_compile_ms;
+}
+
 std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds timeout) {
   std::string what;
   if (run.timed_out) {
@@ -46,51 +61,51 @@ std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds ti
   return what;
 }
 
-std::vector<ModuleEvent> labelled_events(const PassRecord& pass, const char* label) {
-  std::vector<ModuleEvent> events = pass.log.module_events;
-  attach_load_details(events, pass.probe.loads);
-  for (auto& event : events) event.label = label;
+std::vector<ModuleEvent> pass_events(const PassRecord& record, Pass pass) {
+  std::vector<ModuleEvent> events = record.log.module_events;
+  attach_load_details(events, record.instrumentation.loads);
+  for (auto& event : events) event.pass = pass;
   return events;
 }
 
-bool inside(const std::string& path, const std::string& root) {
-  return !root.empty() && path.starts_with(root);
-}
+bool inside(const std::string& path, const std::string& root) { return !root.empty() && path.starts_with(root); }
 
 void describe_instrumentation(Report& report, const SampleRecord& sample) {
-  const auto& probe = sample.cold.probe;
+  const auto& events = sample.cold.instrumentation;
   auto& status = report.instrumentation;
-  status.attached = probe.attached;
-  status.missing = probe.missing;
-  status.cache_clears = probe.cache_clears;
-  status.use_precompiled_headers = probe.use_precompiled_headers;
-  status.cuda_toolkit_version = probe.cuda_toolkit;
-  status.cache_kernels_disabled = probe.cache_kernels.has_value() && !*probe.cache_kernels;
-  if (probe.kernel_cache_dir && !probe.kernel_cache_dir->empty() && !inside(*probe.kernel_cache_dir, sample.private_cache_dir)) {
-    status.app_kernel_cache_dir = probe.kernel_cache_dir;
+  status.attached = events.attached;
+  status.launches_recorded = events.launches_recorded;
+  status.missing = events.missing;
+  status.cache_clears = events.cache_clears;
+  status.use_precompiled_headers = events.use_precompiled_headers;
+  status.cuda_toolkit_version = events.cuda_toolkit;
+  status.cache_kernels_disabled = events.cache_kernels.has_value() && !*events.cache_kernels;
+  if (events.kernel_cache_dir && !events.kernel_cache_dir->empty() &&
+      !inside(*events.kernel_cache_dir, sample.private_cache_dir)) {
+    status.app_kernel_cache_dir = events.kernel_cache_dir;
     report.notes.push_back(fmt::format(
         "The application set warp.config.kernel_cache_dir to {}: cache isolation and the cache inventory depend on the "
         "application.",
-        *probe.kernel_cache_dir));
+        *events.kernel_cache_dir));
   }
-  if (!probe.attached) {
+  if (!events.attached) {
     report.notes.push_back(
         "The instrumentation did not attach (the command never imported warp through Python's import system, or a "
         "sitecustomize could not run): figures come from Warp's log alone; launches and per-load details are missing.");
-  } else if (!probe.launches_recorded) {
+  } else if (!events.launches_recorded) {
     report.notes.push_back("The target exited without running Python's exit handlers: launches were not recorded.");
   }
-  for (const auto& what : probe.missing) report.notes.push_back("Instrumentation could not observe: " + what + ".");
-  if (probe.attached && sample.cold.log.module_events.empty() && !probe.loads.empty()) {
+  for (const auto& what : events.missing) report.notes.push_back("Instrumentation could not observe: " + what + ".");
+  if (events.attached && sample.cold.log.module_events.empty() && !events.loads.empty()) {
     report.notes.push_back(
         "Warp printed no module load timers although modules loaded (the application silenced Warp's log): module "
-        "times are missing from this report.");
+        "times are unavailable in this report.");
   }
 }
 
 }  // namespace
 
-void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::ProbeLoad>& loads) {
+void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::InstrumentedLoad>& loads) {
   std::vector<bool> used(loads.size(), false);
   for (auto& event : events) {
     for (std::size_t i = 0; i < loads.size(); ++i) {
@@ -124,6 +139,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
   report.samples = static_cast<int>(samples.size());
 
   std::vector<double> cold_module, native, warm_module, cold_wall, warm_wall, elapsed;
+  bool cold_module_unavailable = false, native_unavailable = false;
   const SampleRecord* first_ok = nullptr;
   for (const auto& sample : samples) {
     SampleResult result;
@@ -132,8 +148,8 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
     result.timed_out = sample.cold.run.timed_out;
     result.exit_code = sample.cold.run.exit_code;
     result.cold_wall_ms = sample.cold.run.wall_ms;
-    result.cold_module_ms = sum_ms(sample.cold.log.module_events, true);
-    result.native_compile_ms = sample.cold.log.native_compile_ms;
+    result.cold_module_ms = module_work_of(sample.cold, true);
+    result.native_compile_ms = native_of(sample.cold);
     if (!result.cold_ok) {
       result.failure = describe_failure(sample.cold.run, options.timeout);
       ++report.failed_samples;
@@ -142,14 +158,16 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
       continue;
     }
     if (first_ok == nullptr) first_ok = &sample;
-    cold_module.push_back(result.cold_module_ms);
-    native.push_back(result.native_compile_ms);
+    // A statistic over some samples would silently mix measured and unmeasured runs: one
+    // sample without it makes the whole figure unavailable.
+    if (result.cold_module_ms) cold_module.push_back(*result.cold_module_ms); else cold_module_unavailable = true;
+    if (result.native_compile_ms) native.push_back(*result.native_compile_ms); else native_unavailable = true;
     cold_wall.push_back(result.cold_wall_ms);
     if (sample.warm && sample.warm->run.succeeded()) {
       result.warm_wall_ms = sample.warm->run.wall_ms;
-      result.warm_module_ms = sum_ms(sample.warm->log.module_events, false);
+      result.warm_module_ms = module_work_of(*sample.warm, false);
       result.warm_compiled_events = count_status(sample.warm->log.module_events, LoadStatus::compiled);
-      warm_module.push_back(*result.warm_module_ms);
+      if (result.warm_module_ms) warm_module.push_back(*result.warm_module_ms);
       warm_wall.push_back(*result.warm_wall_ms);
       elapsed.push_back(result.cold_wall_ms - *result.warm_wall_ms);
     } else if (sample.warm) {
@@ -158,32 +176,33 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
     report.sample_results.push_back(std::move(result));
   }
 
-  report.cold_module_ms = summarize(cold_module);
-  report.native_compile_ms = summarize(native);
+  if (!cold_module_unavailable) report.cold_module_ms = summarize(cold_module);
+  if (!native_unavailable) report.native_compile_ms = summarize(native);
   report.warm_module_ms = summarize(warm_module);
   report.cold_wall_ms = summarize(cold_wall);
   report.warm_wall_ms = summarize(warm_wall);
   report.compile_elapsed_ms = summarize(elapsed);
-  if (report.compile_elapsed_ms.median > 0.0) {
-    report.overlap_factor = report.cold_module_ms.median / report.compile_elapsed_ms.median;
+  if (report.cold_module_ms && report.compile_elapsed_ms && report.compile_elapsed_ms->median > 0.0) {
+    report.overlap_factor = report.cold_module_ms->median / report.compile_elapsed_ms->median;
   }
 
   if (report.failed_samples > 0 && report.failed_samples < report.samples) {
     report.notes.push_back(fmt::format("{} of {} samples failed and are left out of the statistics.",
                                        report.failed_samples, report.samples));
   }
-  const auto warm_dropped = static_cast<int>(cold_module.size() - warm_module.size());
+  const auto warm_dropped = static_cast<int>(cold_wall.size() - warm_wall.size());
   if (warm_dropped > 0) {
     report.notes.push_back(fmt::format(
-        "{} warm run(s) failed or timed out and were dropped: warm figures use the remaining {}.", warm_dropped,
-        warm_module.size()));
+        "{} warm run(s) failed or timed out and were dropped: a failed warm run credits nothing, so warm figures and "
+        "compile elapsed use the remaining {}{}.",
+        warm_dropped, warm_wall.size(), warm_wall.empty() ? " (none: they are unavailable)" : ""));
   }
   if (first_ok == nullptr) return report;
 
   const auto& sample = *first_ok;
-  report.module_events = labelled_events(sample.cold, "cold");
+  report.module_events = pass_events(sample.cold, Pass::cold);
   if (sample.warm && sample.warm->run.succeeded()) {
-    auto warm = labelled_events(*sample.warm, "warm");
+    auto warm = pass_events(*sample.warm, Pass::warm);
     report.module_events.insert(report.module_events.end(), warm.begin(), warm.end());
   }
   const auto& cold_events = sample.cold.log.module_events;
@@ -197,11 +216,11 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
   report.cached_events = count_status(cold_events, LoadStatus::cached);
   report.error_events = count_status(cold_events, LoadStatus::error);
   report.cache = sample.inventory;
-  report.launches = sample.cold.probe.launches;
+  report.launches = sample.cold.instrumentation.launches;
   report.hash_changes = sample.cold.log.hash_changes;
   report.find_failures = sample.cold.log.find_failures;
-  report.warp_version =
-      !sample.cold.log.warp_version.empty() ? sample.cold.log.warp_version : sample.cold.probe.warp_version;
+  report.warp_version = !sample.cold.log.warp_version.empty() ? sample.cold.log.warp_version
+                                                               : sample.cold.instrumentation.warp_version;
   describe_instrumentation(report, sample);
   return report;
 }

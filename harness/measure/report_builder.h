@@ -5,7 +5,7 @@
 
 #include "measure/measure_options.h"
 #include "measure/sample_runner.h"
-#include "report/report.h"
+#include "model/report.h"
 
 namespace wcp::measure {
 
@@ -13,7 +13,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
 
 // Log events carry timings; the instrumentation's loads carry kernels, options and the user
 // frame. Pairs them by module name, device and hash prefix, in order.
-void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::ProbeLoad>& loads);
+void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::InstrumentedLoad>& loads);
 
 // Distinct (name, hash, device, block_dim) among compiled events.
 std::uint64_t count_identities(const std::vector<ModuleEvent>& events);

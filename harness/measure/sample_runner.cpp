@@ -1,6 +1,7 @@
 #include "measure/sample_runner.h"
 
-#include "instrument/probe_injection.h"
+#include "instrument/injection.h"
+#include "io/environment.h"
 #include "measure/cache_inventory.h"
 #include "run/interrupt_watch.h"
 #include "run/scratch_dir.h"
@@ -9,8 +10,8 @@ namespace wcp::measure {
 namespace {
 
 PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, const std::filesystem::path& cache_dir,
-                    const std::filesystem::path& probe_dir, const char* pass_name, InterruptWatch& interrupts) {
-  const auto event_file = scratch.path() / (std::string("events-") + pass_name + ".jsonl");
+                    const std::filesystem::path& instrumentation_dir, Pass pass, InterruptWatch& interrupts) {
+  const auto event_file = scratch.path() / ("events-" + std::string(to_string(pass)) + ".jsonl");
   std::map<std::string, std::string> variables = options.extra_environment;
   // The documented variables (docs/measurement.md#isolation): private Warp and CUDA caches,
   // the event file, and no bytecode writes so the measured tree is never written to. (A private
@@ -21,7 +22,7 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   variables["CUDA_CACHE_PATH"] = (scratch.path() / "cuda-cache").string();
   variables.insert_or_assign("PYTHONDONTWRITEBYTECODE", std::string("1"));
   variables[instrument::kEventFileVariable] = event_file.string();
-  const auto spec = instrument::inject(options.command, instrument::current_environment(), variables, probe_dir.string());
+  const auto spec = instrument::inject(options.command, current_environment(), variables, instrumentation_dir.string());
 
   PassRecord record;
   parse::LogScanner scanner;
@@ -29,7 +30,7 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   record.run = run_process(request, [&scanner](std::string_view chunk) { scanner.feed(chunk); }, interrupts);
   scanner.finish();
   record.log = scanner.facts();
-  record.probe = instrument::read_probe_events(event_file);
+  record.instrumentation = instrument::read_instrumentation_events(event_file);
   return record;
 }
 
@@ -40,21 +41,21 @@ SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch
   ScratchDir scratch;
   const auto cache_dir = scratch.make_subdir("warp-cache");
   scratch.make_subdir("cuda-cache");
-  const auto probe_dir = scratch.make_subdir("probe");
-  instrument::write_probe(probe_dir);
+  const auto instrumentation_dir = scratch.make_subdir("instrumentation");
+  instrument::write_instrumentation(instrumentation_dir);
 
   SampleRecord sample;
   sample.index = index;
   sample.private_cache_dir = cache_dir.string();
   progress.pass_started(index, options.samples, Pass::cold);
-  sample.cold = run_pass(options, scratch, cache_dir, probe_dir, "cold", interrupts);
+  sample.cold = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::cold, interrupts);
   progress.pass_finished(index, options.samples, Pass::cold, sample.cold.run.wall_ms, sample.cold.run.succeeded());
   interrupts.throw_if_interrupted();
   sample.inventory = inventory_cache(cache_dir);
   if (!sample.cold.run.succeeded()) return sample;
 
   progress.pass_started(index, options.samples, Pass::warm);
-  sample.warm = run_pass(options, scratch, cache_dir, probe_dir, "warm", interrupts);
+  sample.warm = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::warm, interrupts);
   progress.pass_finished(index, options.samples, Pass::warm, sample.warm->run.wall_ms, sample.warm->run.succeeded());
   return sample;
 }

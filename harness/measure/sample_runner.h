@@ -3,11 +3,11 @@
 // warm run against the same cache. The scratch directory is gone when this returns or throws.
 #include <optional>
 
-#include "instrument/probe_events.h"
+#include "instrument/instrumentation_events.h"
 #include "measure/measure_options.h"
 #include "measure/progress.h"
 #include "parse/log_scanner.h"
-#include "report/report.h"
+#include "model/report.h"
 #include "run/process_runner.h"
 
 namespace wcp {
@@ -19,7 +19,7 @@ namespace wcp::measure {
 struct PassRecord {
   RunOutcome run;
   parse::LogFacts log;
-  instrument::ProbeEvents probe;
+  instrument::InstrumentationEvents instrumentation;
 };
 
 struct SampleRecord {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <variant>
 
-#include "report/module_event.h"
+#include "model/module_event.h"
 
 namespace wcp::parse {
 

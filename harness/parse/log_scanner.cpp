@@ -120,10 +120,10 @@ void LogScanner::on_line(std::string_view raw) {
           facts_.module_events.push_back(std::move(event));
         } else if constexpr (std::is_same_v<Item, NativeCompileLine>) {
           facts_.native_compile_ms += item.ms;
+          ++facts_.native_timers;
           pending_native_ms_ = pending_native_ms_.value_or(0.0) + item.ms;
         } else if constexpr (std::is_same_v<Item, HashChangedLine>) {
-          facts_.hash_changes.push_back(std::string(item.module) + " (" + std::string(item.old_hash) + " -> " +
-                                        std::string(item.new_hash) + ")");
+          facts_.hash_changes.push_back({std::string(item.module), std::string(item.old_hash), std::string(item.new_hash)});
         } else if constexpr (std::is_same_v<Item, PchGeneratedLine>) {
           facts_.pch_generated = true;
           pending_pch_ = true;

@@ -7,14 +7,15 @@
 #include <string_view>
 #include <vector>
 
-#include "report/module_event.h"
+#include "model/module_event.h"
 
 namespace wcp::parse {
 
 struct LogFacts {
   std::vector<ModuleEvent> module_events;  // in output order; `label` left empty
   double native_compile_ms = 0.0;
-  std::vector<std::string> hash_changes;   // "<module> (<old> -> <new>)"
+  std::size_t native_timers = 0;  // "Compile x86/CUDA took" lines seen
+  std::vector<HashChange> hash_changes;
   std::vector<std::string> find_failures;  // whole lines containing "Failed to find"
   std::string warp_version;
   bool pch_generated = false;

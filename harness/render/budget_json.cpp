@@ -1,5 +1,9 @@
 #include "render/budget_json.h"
 
+#include "io/json_fields.h"
+#include "render/budget_text.h"
+#include "render/judgement_json.h"
+
 namespace wcp::render {
 namespace {
 
@@ -24,13 +28,23 @@ const char* unit_word(budget::Unit unit) {
 }
 
 nlohmann::json outcome_json(const budget::BudgetOutcome& outcome) {
+  using json_fields::or_null;
   nlohmann::json offenders = nlohmann::json::array();
   for (const auto& offender : outcome.offenders) {
-    offenders.push_back({{"module", offender.module}, {"detail", offender.detail}, {"finding", offender.finding}});
+    offenders.push_back({{"module", offender.module},
+                         {"detail", offender.detail},
+                         {"finding", offender_explanation(offender)},
+                         {"mechanism", offender.mechanism ? nlohmann::json(std::string(code(*offender.mechanism)))
+                                                          : nlohmann::json(nullptr)},
+                         {"explanation", offender.explanation},
+                         {"fix", offender.fix}});
   }
-  return {{"budget", outcome.budget}, {"verdict", verdict_word(outcome.verdict)}, {"measured", outcome.measured},
-          {"limit", outcome.limit},   {"unit", unit_word(outcome.unit)},           {"note", outcome.note},
-          {"offenders", offenders}};
+  nlohmann::json out{{"budget", outcome.budget}, {"verdict", verdict_word(outcome.verdict)},
+                     {"measured", or_null(outcome.measured)}, {"limit", or_null(outcome.limit)},
+                     {"unit", unit_word(outcome.unit)},       {"note", outcome.note},
+                     {"offenders", offenders}};
+  if (outcome.judgement) out["judgement"] = judgement_to_json(*outcome.judgement);
+  return out;
 }
 
 nlohmann::json command_json(const budget::CommandResult& command) {

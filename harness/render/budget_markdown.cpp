@@ -65,7 +65,7 @@ std::string render_budget_markdown(const budget::CheckResult& result) {
       text += fmt::format("\n### `{}`: {}\n\n", command.name, outcome.budget);
       for (const auto& offender : outcome.offenders) {
         text += fmt::format("- `{}`: {}", offender.module, offender.detail);
-        if (!offender.finding.empty()) text += " — " + offender.finding;
+        if (const auto why = offender_explanation(offender); !why.empty()) text += " — " + why;
         text += "\n";
       }
     }

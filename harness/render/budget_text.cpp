@@ -8,18 +8,38 @@
 
 namespace wcp::render {
 
-std::string format_budget_value(double value, budget::Unit unit) {
+std::string format_budget_value(const std::optional<double>& value, budget::Unit unit) {
+  if (!value) return "unavailable";
   switch (unit) {
-    case budget::Unit::count: return fmt::format("{:.0f}", value);
-    case budget::Unit::seconds: return fmt::format("{:.3f} s", value);
-    case budget::Unit::bytes: return format_bytes(static_cast<std::uint64_t>(value));
-    case budget::Unit::units: return fmt::format("{:.2f} units", value);
+    case budget::Unit::count: return fmt::format("{:.0f}", *value);
+    case budget::Unit::seconds: return fmt::format("{:.3f} s", *value);
+    case budget::Unit::bytes: return format_bytes(static_cast<std::uint64_t>(*value));
+    case budget::Unit::units: return fmt::format("{:.2f} units", *value);
   }
   return "";
 }
 
 std::string comparison_sign(const budget::BudgetOutcome& outcome) {
-  return outcome.measured <= outcome.limit ? "<=" : ">";
+  if (!outcome.measured || !outcome.limit) return "vs";
+  return *outcome.measured <= *outcome.limit ? "<=" : ">";
+}
+
+std::string offender_explanation(const budget::Offender& offender) {
+  std::string text;
+  if (offender.rebuild) {
+    switch (*offender.rebuild) {
+      case RebuildCause::identity_churn: text = "identity churn"; break;
+      case RebuildCause::block_dim_spread: text = "block_dim spread"; break;
+      case RebuildCause::both: text = "identity churn and block_dim spread"; break;
+      case RebuildCause::same_identity: text = "same identity built again"; break;
+    }
+  }
+  if (offender.mechanism) {
+    text += fmt::format("{}{} {}", text.empty() ? "" : " — ", code(*offender.mechanism), info(*offender.mechanism).title);
+  }
+  if (!offender.explanation.empty()) text += (text.empty() ? "" : ": ") + offender.explanation;
+  if (!offender.fix.empty()) text += (text.empty() ? "fix: " : "; fix: ") + offender.fix;
+  return text;
 }
 
 void render_budget_header(const std::filesystem::path& file, std::ostream& out) {
@@ -40,14 +60,17 @@ void render_command_result(const budget::CommandResult& result, std::ostream& ou
   for (const auto& outcome : result.outcomes) {
     std::string line = fmt::format("  {:<16} {:<27} {}", to_string(outcome.verdict), outcome.budget,
                                    format_budget_value(outcome.measured, outcome.unit));
-    if (outcome.verdict != budget::Verdict::accepted || outcome.limit > 0) {
+    if (outcome.limit) {
       line += fmt::format(" {} {}", comparison_sign(outcome), format_budget_value(outcome.limit, outcome.unit));
     }
     if (!outcome.note.empty()) line += "  (" + outcome.note + ")";
     out << line << "\n";
+    if (outcome.judgement) {
+      for (const auto& note : outcome.judgement->notes) out << "      note: " << note << "\n";
+    }
     for (const auto& offender : outcome.offenders) {
       out << "      " << offender.module << ": " << offender.detail << "\n";
-      if (!offender.finding.empty()) out << "        " << offender.finding << "\n";
+      if (const auto why = offender_explanation(offender); !why.empty()) out << "        " << why << "\n";
     }
   }
   if (result.baseline_written) out << "  baseline updated: " << result.baseline_written->string() << "\n";

@@ -13,7 +13,9 @@ void render_command_result(const budget::CommandResult& result, std::ostream& ou
 void render_budget_summary(const budget::CheckResult& result, std::ostream& out);
 
 // "3", "1.234 s", "12.0 KiB": shared by the text and markdown renderers.
-std::string format_budget_value(double value, budget::Unit unit);
+std::string format_budget_value(const std::optional<double>& value, budget::Unit unit);  // "unavailable" when absent
 std::string comparison_sign(const budget::BudgetOutcome& outcome);
+// "identity churn — CS-1 Kernel defined after its module loaded: <explanation>; fix: …"
+std::string offender_explanation(const budget::Offender& offender);
 
 }  // namespace wcp::render

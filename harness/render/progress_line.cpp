@@ -9,7 +9,7 @@ namespace wcp::render {
 ProgressLine::ProgressLine(std::ostream& out, bool interactive)
     : out_(out), interactive_(interactive), started_(std::chrono::steady_clock::now()) {}
 
-void ProgressLine::pass_started(int sample, int samples, measure::Pass pass) {
+void ProgressLine::pass_started(int sample, int samples, Pass pass) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   // Each sample is two passes; estimate from the average pass so far.
   const int remaining_passes = 2 * samples - finished_passes_;
@@ -18,7 +18,7 @@ void ProgressLine::pass_started(int sample, int samples, measure::Pass pass) {
     eta = fmt::format("ETA ~{:.0f} s", finished_ms_ / finished_passes_ * remaining_passes / 1000.0);
   }
   const auto line = fmt::format("sample {}/{} {}  elapsed {:.1f} s  {}", sample, samples,
-                                pass == measure::Pass::cold ? "cold" : "warm", elapsed, eta);
+                                pass == Pass::cold ? "cold" : "warm", elapsed, eta);
   if (interactive_) {
     out_ << "\r\033[K" << line << std::flush;
   } else {
@@ -26,7 +26,7 @@ void ProgressLine::pass_started(int sample, int samples, measure::Pass pass) {
   }
 }
 
-void ProgressLine::pass_finished(int, int, measure::Pass, double wall_ms, bool) {
+void ProgressLine::pass_finished(int, int, Pass, double wall_ms, bool) {
   finished_ms_ += wall_ms;
   ++finished_passes_;
 }

@@ -11,8 +11,8 @@ namespace wcp::render {
 class ProgressLine final : public measure::ProgressListener {
  public:
   ProgressLine(std::ostream& out, bool interactive);
-  void pass_started(int sample, int samples, measure::Pass pass) override;
-  void pass_finished(int sample, int samples, measure::Pass pass, double wall_ms, bool ok) override;
+  void pass_started(int sample, int samples, Pass pass) override;
+  void pass_finished(int sample, int samples, Pass pass, double wall_ms, bool ok) override;
   void done() override;
 
  private:

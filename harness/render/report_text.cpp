@@ -4,12 +4,16 @@
 
 #include <ostream>
 
+#include "model/queries.h"
+
 namespace wcp::render {
 namespace {
 
-std::string median_mad(const Summary& summary) {
-  if (summary.values.size() < 2) return fmt::format("{:>10.1f} ms", summary.median);
-  return fmt::format("{:>10.1f} ms ± {:.1f} (median ± MAD of {})", summary.median, summary.mad, summary.values.size());
+std::string median_mad(const std::optional<Summary>& summary, std::string_view unavailable) {
+  if (!summary) return fmt::format("{:>10}    ({})", "unavailable", unavailable);
+  if (summary->values.size() < 2) return fmt::format("{:>10.1f} ms", summary->median);
+  return fmt::format("{:>10.1f} ms ± {:.1f} (median ± MAD of {})", summary->median, summary->mad.value_or(0.0),
+                     summary->values.size());
 }
 
 std::string block_dim_text(const std::optional<int>& block_dim) {
@@ -17,26 +21,38 @@ std::string block_dim_text(const std::optional<int>& block_dim) {
 }
 
 void render_headline(const Report& report, std::ostream& out) {
-  out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms));
-  out << fmt::format("  native compile  {}\n", median_mad(report.native_compile_ms));
-  if (!report.warm_module_ms.values.empty()) {
-    out << fmt::format("Warm module work  {}\n", median_mad(report.warm_module_ms));
-  } else {
-    out << "Warm module work  (no successful warm run)\n";
-  }
-  out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms));
-  if (!report.warm_wall_ms.values.empty()) {
-    out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms));
-    out << fmt::format("Compile elapsed   {}  (cold wall − warm wall)\n", median_mad(report.compile_elapsed_ms));
+  constexpr std::string_view no_warm = "no successful warm run";
+  out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms, "Warp printed no module timers"));
+  out << fmt::format("  native compile  {}\n", median_mad(report.native_compile_ms, "no compiler timer in Warp's log"));
+  out << fmt::format("Warm module work  {}\n", median_mad(report.warm_module_ms, no_warm));
+  out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms, "no successful run"));
+  out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms, no_warm));
+  out << fmt::format("Compile elapsed   {}  (cold wall − warm wall)\n", median_mad(report.compile_elapsed_ms, no_warm));
+  if (report.overlap_factor) {
     out << fmt::format("Overlap factor    {:>10.2f}     (module work / compile elapsed; above 1 means builds overlapped)\n",
-                       report.overlap_factor);
+                       *report.overlap_factor);
+  } else {
+    out << fmt::format("Overlap factor    {:>10}    ({})\n", "unavailable", no_warm);
+  }
+  if (builds_overlapped(report)) {
+    out << fmt::format(
+        "\nBUILDS OVERLAPPED: summed module timers are {:.2f}x the elapsed compile time, so modules were built\n"
+        "concurrently and each timer absorbed the others' contention. Judge changes on compile elapsed.\n",
+        *report.overlap_factor);
+  }
+  if (compiled_nothing(report)) {
+    out << "\nNO MODULES COMPILED: the command did not reach Warp, or everything came from a cache it should not\n"
+           "have seen (check that it imports warp and launches a kernel).\n";
   }
   out << '\n';
   out << fmt::format("Identities {}  modules {}  cold events: {} compiled, {} cached, {} error\n", report.identities,
                      report.modules, report.compiled_events, report.cached_events, report.error_events);
-  out << fmt::format("Generated source {}  LTO artifacts {} ({})  launches {} ({} runs)\n",
+  const std::string launches = has_launch_record(report)
+                                   ? fmt::format("{} ({} runs)", total_launches(report.launches), report.launches.size())
+                                   : std::string("not recorded");
+  out << fmt::format("Generated source {}  LTO artifacts {} ({})  launches {}\n",
                      format_bytes(report.cache.generated_source_bytes), report.cache.lto_artifacts,
-                     format_bytes(report.cache.lto_bytes), total_launches(report.launches), report.launches.size());
+                     format_bytes(report.cache.lto_bytes), launches);
 }
 
 void render_identities(const ReportView& view, std::ostream& out) {
@@ -60,7 +76,7 @@ void render_rebuilds(const ReportView& view, std::ostream& out) {
     std::string block_dims;
     for (int block_dim : module.block_dims) block_dims += (block_dims.empty() ? "" : ", ") + std::to_string(block_dim);
     out << fmt::format("  {} on {}: {} builds, {:.1f} ms — {}\n", module.name, module.device, module.builds,
-                       module.total_ms, analysis::to_string(module.cause));
+                       module.total_ms, to_string(module.cause));
     out << fmt::format("      hashes {}{}\n", hashes, block_dims.empty() ? "" : "; block_dims " + block_dims);
   }
 }

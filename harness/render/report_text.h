@@ -3,15 +3,15 @@
 #include <iosfwd>
 #include <vector>
 
-#include "analysis/rebuilds.h"
-#include "report/report.h"
+#include "model/rebuilds.h"
+#include "model/report.h"
 
 namespace wcp::render {
 
 struct ReportView {
   const Report& report;
-  std::vector<analysis::CompiledIdentity> identities;
-  std::vector<analysis::RebuiltModule> rebuilt;
+  std::vector<CompiledIdentity> identities;
+  std::vector<RebuiltModule> rebuilt;
 };
 
 void render_report_text(const ReportView& view, std::ostream& out);

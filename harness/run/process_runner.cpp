@@ -17,6 +17,7 @@
 #include <fstream>
 
 #include "errors.h"
+#include "io/executable.h"
 #include "run/interrupt_watch.h"
 #include "run/output_tail.h"
 
@@ -117,11 +118,6 @@ double elapsed_ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
 }
 
-bool is_executable_file(const std::filesystem::path& path) {
-  std::error_code error;
-  return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
-}
-
 // Processes of the run that left its process group (setsid, setpgid) are not reached by
 // killpg. The tool is a child subreaper (see run_process), so once their parents are gone they
 // become our children: every child we still have after the leader was reaped belongs to the
@@ -174,31 +170,6 @@ void kill_stray_children(bool orphans_may_follow) {
 
 }  // namespace
 
-std::filesystem::path resolve_executable(const std::string& program, const std::map<std::string, std::string>& environment,
-                                         const std::filesystem::path& cwd) {
-  if (program.empty()) throw UsageError("the command is empty");
-  if (program.find('/') != std::string::npos) {
-    std::filesystem::path path(program);
-    if (path.is_relative()) path = cwd / path;
-    if (!std::filesystem::exists(path)) throw UsageError("command not found: " + program);
-    if (!is_executable_file(path)) throw UsageError("command is not an executable file: " + program);
-    return path;
-  }
-  const auto path_variable = environment.find("PATH");
-  const std::string search = path_variable == environment.end() ? "/usr/local/bin:/usr/bin:/bin" : path_variable->second;
-  std::size_t start = 0;
-  while (start <= search.size()) {
-    auto end = search.find(':', start);
-    if (end == std::string::npos) end = search.size();
-    std::filesystem::path dir = search.substr(start, end - start);
-    if (dir.empty()) dir = cwd;
-    if (dir.is_relative()) dir = cwd / dir;
-    if (is_executable_file(dir / program)) return dir / program;
-    start = end + 1;
-  }
-  throw UsageError("command not found on PATH: " + program);
-}
-
 RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, InterruptWatch& interrupts) {
   if (request.argv.empty()) throw UsageError("no command given");
   const auto executable = resolve_executable(request.argv.front(), request.environment, request.cwd);
@@ -233,7 +204,7 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
                     ::sigprocmask(SIG_SETMASK, &none, nullptr);
                   }),
                   spawn_error);
-  if (spawn_error) throw UsageError("cannot start " + request.argv.front() + ": " + spawn_error.message());
+  if (spawn_error) throw RunError("cannot start " + request.argv.front() + ": " + spawn_error.message());
   // Boost closed the write end in the parent on success; forget it so it is not closed twice.
   output.assign_sink(-1);
   const pid_t leader = child.id();

@@ -39,9 +39,4 @@ using OutputSink = std::function<void(std::string_view)>;
 // (after the process group is gone).
 RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, InterruptWatch& interrupts);
 
-// argv[0] resolved the way a shell would (PATH of `environment`, relative to `cwd` when it has
-// a slash); throws UsageError naming the command when it is missing or not executable.
-std::filesystem::path resolve_executable(const std::string& program, const std::map<std::string, std::string>& environment,
-                                         const std::filesystem::path& cwd);
-
 }  // namespace wcp

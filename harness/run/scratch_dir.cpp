@@ -24,7 +24,7 @@ ScratchDir::ScratchDir(const std::string& prefix) {
   std::vector<char> buffer(pattern.begin(), pattern.end());
   buffer.push_back('\0');
   if (::mkdtemp(buffer.data()) == nullptr) {
-    throw UsageError("cannot create a scratch directory in " + base.string() + ": " + std::strerror(errno) +
+    throw RunError("cannot create a scratch directory in " + base.string() + ": " + std::strerror(errno) +
                      " (set TMPDIR to a writable directory with free space)");
   }
   path_ = buffer.data();
@@ -38,7 +38,7 @@ ScratchDir::~ScratchDir() {
 std::filesystem::path ScratchDir::make_subdir(const std::string& name) const {
   const auto dir = path_ / name;
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    throw UsageError("cannot create " + dir.string() + ": " + std::strerror(errno));
+    throw RunError("cannot create " + dir.string() + ": " + std::strerror(errno));
   }
   return dir;
 }

@@ -2,7 +2,7 @@
 // O(1) memory and a few nanoseconds each.
 #include <benchmark/benchmark.h>
 
-#include "report/launch.h"
+#include "model/launch.h"
 
 namespace {
 

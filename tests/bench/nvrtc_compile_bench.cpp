@@ -24,7 +24,7 @@ void BM_NvrtcMinimalCompile(benchmark::State& state) {
   }
   const auto target = parse_gpu_target("sm_90", nvrtc->supported_archs());
   const wcp::ScratchDir scratch;
-  const auto features = probe_features(*nvrtc, target, scratch.path());
+  const auto features = detect_features(*nvrtc, target, scratch.path());
   const auto texts = load_fixture_texts(std::filesystem::path(WCP_SOURCE_DIR) / "cuda_fixtures");
   CompileRequest request;
   request.source = texts.minimal;

@@ -14,7 +14,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const wcp::budget::EnvironmentLookup environment = [](const std::string& name) -> std::optional<std::string> {
+  const wcp::EnvironmentLookup environment = [](const std::string& name) -> std::optional<std::string> {
     if (name == "WCP_PYTHON") return std::string("/usr/bin/python3");
     if (name == "HOME") return std::string("/home/fuzz");
     return std::nullopt;

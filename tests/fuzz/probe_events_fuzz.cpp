@@ -6,12 +6,12 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "instrument/probe_events.h"
+#include "instrument/instrumentation_events.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   // Tolerance is the contract: an exception escaping here is a bug (libFuzzer reports it).
-  const auto events = wcp::instrument::parse_probe_events(text);
+  const auto events = wcp::instrument::parse_instrumentation_events(text);
   std::size_t lines = 0;
   for (const char c : text) lines += c == '\n' ? 1 : 0;
   if (events.malformed_lines > lines + 1) std::abort();

@@ -60,7 +60,7 @@ def tree_digest(root):
 
 
 def compiled_events(report, label):
-    return [e for e in report["module_events"] if e["label"] == label and e["status"] == "compiled"]
+    return [e for e in report["module_events"] if e["pass"] == label and e["status"] == "compiled"]
 
 
 def pid_alive(pid):

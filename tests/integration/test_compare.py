@@ -14,7 +14,7 @@ CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
 SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 PYTHON = os.environ.get("WCP_PYTHON", "python3")
 FIXTURES = SOURCE / "fixtures"
-ORIGINAL = SOURCE / "tests" / "data" / "reports" / "original_probe.json"
+SCHEMA1 = SOURCE / "tests" / "data" / "reports" / "schema1-cuda.json"  # a crafted schema-1 report of a CUDA run
 
 
 class CompareTest(unittest.TestCase):
@@ -92,17 +92,17 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(comparison["verdict"], "INCONCLUSIVE")
         self.assertEqual(comparison["warnings"], [])
 
-    def test_original_probe_report_parses(self):
-        result, comparison = self.compare(ORIGINAL, ORIGINAL)
+    def test_a_schema_1_report_still_reads(self):
+        result, comparison = self.compare(SCHEMA1, SCHEMA1)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertEqual(comparison["workload"]["status"], "preserved")
-        diagnose = subprocess.run([CLI, "diagnose", str(ORIGINAL)], capture_output=True, text=True, env=self.env,
+        diagnose = subprocess.run([CLI, "diagnose", str(SCHEMA1)], capture_output=True, text=True, env=self.env,
                                   timeout=120)
         self.assertEqual(diagnose.returncode, 0, diagnose.stderr)
         self.assertIn("[identity-churn]", diagnose.stdout)
 
     def test_missing_report_is_a_usage_error(self):
-        result = subprocess.run([CLI, "compare", str(self.scratch / "nope.json"), str(ORIGINAL)], capture_output=True,
+        result = subprocess.run([CLI, "compare", str(self.scratch / "nope.json"), str(SCHEMA1)], capture_output=True,
                                 text=True, env=self.env, timeout=60)
         self.assertEqual(result.returncode, 2)
 

@@ -67,7 +67,7 @@ class Measured:
 
     def cold_hashes(self, module):
         return [e["hash"] for e in self.report["module_events"]
-                if e["label"] == "cold" and e["status"] == "compiled" and e["name"] == module]
+                if e["pass"] == "cold" and e["status"] == "compiled" and e["name"] == module]
 
 
 class FixtureCase(unittest.TestCase):
@@ -199,9 +199,9 @@ class GranularModules(FixtureCase):
         self.assertIn("package feature: 4 small modules", "\n".join(finding["evidence"]))
         for name in ("feature.a", "feature.b", "feature.c", "feature.d"):
             self.assertIn(f"module {name} (", "\n".join(finding["evidence"]))
-        pch = [e for e in self.app.report["module_events"] if e["built_pch"] and e["label"] == "cold"]
+        pch = [e for e in self.app.report["module_events"] if e["built_pch"] and e["pass"] == "cold"]
         others = [e["ms"] for e in self.app.report["module_events"]
-                  if e["label"] == "cold" and not e["built_pch"] and e["status"] == "compiled"]
+                  if e["pass"] == "cold" and not e["built_pch"] and e["status"] == "compiled"]
         self.assertEqual(len(pch), 1)
         self.assertAlmostEqual(finding["cost_ms"], 3 * min(others), places=3)
         self.assertIn("smallest module", finding["cost_basis"])

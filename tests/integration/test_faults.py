@@ -359,7 +359,7 @@ class MisbehavingOutput(FaultTestCase):
     def test_invalid_utf8_and_nul_bytes(self):
         result, report = self.measure("garbage")
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual([e["name"] for e in report["module_events"] if e["label"] == "cold"], ["fake"])
+        self.assertEqual([e["name"] for e in report["module_events"] if e["pass"] == "cold"], ["fake"])
         self.assert_nothing_left()
 
     def test_invalid_utf8_in_a_failure_message(self):

@@ -2,10 +2,13 @@
 // FILE:LINE location.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <filesystem>
 #include <map>
 #include <optional>
 
+#include "budget/budget_keys.h"
 #include "budget/budget_parse.h"
 #include "errors.h"
 
@@ -49,10 +52,10 @@ TEST(BudgetParse, DefaultsMergeIntoEachEntry) {
   EXPECT_EQ(first.env.at("SHARED"), "from-defaults");
   EXPECT_EQ(first.env.at("OVERRIDDEN"), "from-entry");
   EXPECT_EQ(first.budgets.max_modules, 2u);
-  EXPECT_TRUE(first.budgets.warm_near_zero);
-  EXPECT_EQ(first.budgets.max_builds_per_module, 1u);
+  EXPECT_EQ(first.budgets.warm_near_zero, true);
+  EXPECT_FALSE(first.budgets.max_builds_per_module.has_value());  // evaluation applies the default of 1
   EXPECT_EQ(first.budgets.allow_rebuilds.at("__main__"), "benchmarks two block_dims on purpose");
-  EXPECT_EQ(first.budgets.baseline, std::filesystem::path(WCP_TEST_DATA_DIR) / "budgets" / "reports" / "first.json");
+  EXPECT_EQ(first.baseline_report, std::filesystem::path(WCP_TEST_DATA_DIR) / "budgets" / "reports" / "first.json");
   EXPECT_EQ(first.device, DeviceRequirement::any);
 
   const auto& second = file.commands[1];
@@ -64,7 +67,7 @@ TEST(BudgetParse, DefaultsMergeIntoEachEntry) {
   EXPECT_EQ(second.budgets.max_generated_source_bytes, 100000u);
   EXPECT_EQ(second.budgets.max_lto_artifacts, 0u);
   EXPECT_EQ(second.device, DeviceRequirement::cuda);
-  EXPECT_FALSE(second.budgets.baseline.has_value());
+  EXPECT_FALSE(second.baseline_report.has_value());
 }
 
 TEST(BudgetParse, UnknownKeyNamesLineAndKnownKeys) {
@@ -151,6 +154,29 @@ TEST(BudgetParse, MissingFilesAreReportedWithLine) {
                                     directory / "b.yaml", environment, LoadOptions{.baseline_may_be_missing = true}));
   EXPECT_THROW(load_budget_file(directory / "absent.yaml", environment), UsageError);
   std::filesystem::remove_all(directory);
+}
+
+}  // namespace
+}  // namespace wcp::budget
+
+namespace wcp::budget {
+namespace {
+
+// The key table is the schema: every key it accepts must be documented for users.
+TEST(BudgetKeys, EveryKeyIsDocumented) {
+  std::ifstream docs(std::string(WCP_SOURCE_DIR) + "/docs/budgets.md");
+  ASSERT_TRUE(docs) << "docs/budgets.md not found";
+  const std::string text((std::istreambuf_iterator<char>(docs)), std::istreambuf_iterator<char>());
+  for (const auto& spec : budget_keys()) {
+    EXPECT_NE(text.find(std::string(spec.name) + ":"), std::string::npos) << spec.name << " is not in docs/budgets.md";
+    EXPECT_FALSE(spec.doc.empty()) << spec.name;
+  }
+}
+
+TEST(BudgetKeys, KnownKeysListsTheTableForEntriesAndDefaults) {
+  EXPECT_NE(known_keys(true).find("name, command"), std::string::npos);
+  EXPECT_EQ(known_keys(false).find("command"), std::string::npos);  // not allowed in defaults
+  EXPECT_NE(known_keys(false).find("gate_on_elapsed"), std::string::npos);
 }
 
 }  // namespace

@@ -11,19 +11,37 @@
 namespace wcp::render {
 namespace {
 
+budget::BudgetOutcome outcome(std::string name, budget::Verdict verdict, std::optional<double> measured, double limit,
+                              budget::Unit unit) {
+  budget::BudgetOutcome outcome;
+  outcome.budget = std::move(name);
+  outcome.verdict = verdict;
+  outcome.measured = measured;
+  outcome.limit = limit;
+  outcome.unit = unit;
+  return outcome;
+}
+
 budget::CheckResult sample_result() {
   budget::CheckResult result;
   result.file = "/repo/budgets.yaml";
   budget::CommandResult good;
   good.name = "good";
   good.line = 3;
-  good.outcomes.push_back({"max_modules", budget::Verdict::pass, 1, 2, budget::Unit::count, "", {}});
+  good.outcomes.push_back(outcome("max_modules", budget::Verdict::pass, 1, 2, budget::Unit::count));
   budget::CommandResult bad;
   bad.name = "bad";
   bad.line = 9;
-  bad.outcomes.push_back({"cold_seconds", budget::Verdict::pass, 1.25, 2, budget::Unit::seconds, "", {}});
-  bad.outcomes.push_back({"max_builds_per_module", budget::Verdict::fail, 4, 1, budget::Unit::count, "",
-                          {{"__main__", "4 builds, hashes a b c d", "identity churn: the module's content changed"}}});
+  bad.outcomes.push_back(outcome("cold_seconds", budget::Verdict::pass, 1.25, 2, budget::Unit::seconds));
+  bad.outcomes.push_back(outcome("max_builds_per_module", budget::Verdict::fail, 4, 1, budget::Unit::count));
+  budget::Offender churn;
+  churn.module = "__main__";
+  churn.detail = "4 builds, hashes a b c d";
+  churn.rebuild = RebuildCause::identity_churn;
+  churn.mechanism = Mechanism::late_kernel;
+  churn.fix = "define every kernel first";
+  bad.outcomes.back().offenders = {churn};
+  bad.outcomes.push_back(outcome("compile_elapsed_seconds", budget::Verdict::fail, std::nullopt, 2, budget::Unit::seconds));
   budget::CommandResult gpu;
   gpu.name = "gpu";
   gpu.not_run = "needs a CUDA device";
@@ -40,7 +58,10 @@ TEST(BudgetRender, TextHasOneLinePerBudgetAndOffenders) {
   EXPECT_NE(text.find("PASS             max_modules                 1 <= 2"), std::string::npos) << text;
   EXPECT_NE(text.find("FAIL             max_builds_per_module       4 > 1"), std::string::npos) << text;
   EXPECT_NE(text.find("__main__: 4 builds, hashes a b c d"), std::string::npos);
-  EXPECT_NE(text.find("identity churn"), std::string::npos);
+  EXPECT_NE(text.find("identity churn — CS-1 Kernel defined after its module loaded; fix: define every kernel first"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("compile_elapsed_seconds     unavailable vs 2.000 s"), std::string::npos) << text;
   EXPECT_NE(text.find("NOT RUN  needs a CUDA device"), std::string::npos);
   EXPECT_NE(text.find("3 command(s): 1 passed, 1 failed, 1 not run"), std::string::npos) << text;
 }
@@ -62,6 +83,8 @@ TEST(BudgetRender, JsonCarriesVerdictsAndOffenders) {
   EXPECT_EQ(json["commands"][1]["status"], "fail");
   EXPECT_EQ(json["commands"][1]["outcomes"][1]["verdict"], "fail");
   EXPECT_EQ(json["commands"][1]["outcomes"][1]["offenders"][0]["module"], "__main__");
+  EXPECT_EQ(json["commands"][1]["outcomes"][1]["offenders"][0]["mechanism"], "CS-1");
+  EXPECT_TRUE(json["commands"][1]["outcomes"][2]["measured"].is_null());
   EXPECT_EQ(json["commands"][2]["status"], "not_run");
 }
 

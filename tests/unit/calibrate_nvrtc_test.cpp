@@ -77,7 +77,7 @@ TEST_F(CalibrateNvrtc, EveryWarpShapedFixtureCompiles) {
 
 TEST_F(CalibrateNvrtc, ProbesOptionSupport) {
   const ScratchDir scratch;
-  const auto features = probe_features(*nvrtc_, target_, scratch.path());
+  const auto features = detect_features(*nvrtc_, target_, scratch.path());
   if (nvrtc_->version().major >= 13) {
     EXPECT_TRUE(features.no_cache);
     EXPECT_TRUE(features.phase_timing);
@@ -121,7 +121,7 @@ TEST_F(CalibrateNvrtc, ArchNvrtcRejectsIsAClearError) {
   const auto target = parse_gpu_target("sm_11", {});
   const ScratchDir scratch;
   try {
-    probe_features(*nvrtc_, target, scratch.path());
+    detect_features(*nvrtc_, target, scratch.path());
     FAIL() << "sm_11 was accepted";
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("'sm_11'"), std::string::npos) << error.what();

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose.h"
-#include "report/report_json.h"
+#include "model/report_json.h"
 
 namespace wcp::analysis {
 namespace {
@@ -25,7 +25,6 @@ ModuleEvent load(const std::string& name, const std::string& hash, double ms, st
   event.device = device;
   event.block_dim = device == "cpu" ? std::optional<int>(1) : std::optional<int>(256);
   event.ms = ms;
-  event.label = "cold";
   LoadDetail detail;
   detail.kernels = std::move(kernels);
   detail.options = {{"enable_backward", "True"}, {"max_unroll", "16"}};
@@ -48,7 +47,11 @@ Report healthy() {
   report.sample_results.back().warm_wall_ms = 3000.0;
   report.sample_results.back().warm_compiled_events = 0;
   report.instrumentation.attached = true;
+  report.instrumentation.launches_recorded = true;
   report.instrumentation.use_precompiled_headers = true;
+  report.identities = 1;
+  report.modules = 1;
+  report.compiled_events = 1;
   auto first = load("__main__", "aaaaaaa", 1000.0, {kernel("fill", 10), kernel("scale", 20)}, 30);
   first.built_pch = true;
   report.module_events.push_back(first);
@@ -58,9 +61,9 @@ Report healthy() {
   return report;
 }
 
-const Finding* find(const Diagnosis& diagnosis, const std::string& id) {
+const Finding* find(const Diagnosis& diagnosis, Mechanism id) {
   const auto found = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(),
-                                  [&](const Finding& finding) { return finding.id == id; });
+                                  [&](const Finding& finding) { return finding.mechanism == id; });
   return found == diagnosis.findings.end() ? nullptr : &*found;
 }
 
@@ -70,23 +73,23 @@ std::string joined(const Finding& finding) {
   return text;
 }
 
-bool ruled_out(const Diagnosis& diagnosis, const std::string& id) {
+bool ruled_out(const Diagnosis& diagnosis, Mechanism id) {
   return std::any_of(diagnosis.ruled_out.begin(), diagnosis.ruled_out.end(),
-                     [&](const RuledOut& r) { return r.id == id; });
+                     [&](const RuledOut& r) { return r.mechanism == id; });
 }
 
 TEST(DiagnoseMechanisms, HealthyReportHasNoFindingAndRulesEverythingOut) {
   const Diagnosis diagnosis = diagnose(healthy());
   EXPECT_TRUE(diagnosis.findings.empty());
-  for (const char* id :
-       {"CS-1", "CS-2", "CS-3", "CS-4", "CS-6", "CS-8", "CS-9", "CS-10", "closure-churn", "config-deadline"}) {
-    EXPECT_TRUE(ruled_out(diagnosis, id)) << id;
+  for (Mechanism id :
+       {Mechanism::late_kernel, Mechanism::cache_not_reused, Mechanism::late_option, Mechanism::granular_modules, Mechanism::late_generic, Mechanism::cpu_load_race, Mechanism::unique_modules, Mechanism::unused_backward, Mechanism::closure_churn, Mechanism::config_deadline}) {
+    EXPECT_TRUE(ruled_out(diagnosis, id)) << code(id);
   }
   // A CPU-only run cannot check the CUDA-only mechanisms; it says so instead of ruling them out.
-  for (const char* id : {"CS-5", "CS-7", "CS-13"}) {
+  for (Mechanism id : {Mechanism::block_dim_spread, Mechanism::lto_dominated, Mechanism::serial_builds}) {
     EXPECT_TRUE(std::any_of(diagnosis.not_checked.begin(), diagnosis.not_checked.end(), [&](const NotChecked& entry) {
-      return entry.id == id;
-    })) << id;
+      return entry.mechanism == id;
+    })) << code(id);
   }
   ASSERT_FALSE(diagnosis.facts.empty());
   EXPECT_THAT(diagnosis.facts[1], HasSubstr("precompiled header"));
@@ -97,14 +100,14 @@ TEST(DiagnoseMechanisms, LateKernelNamesTheKernelItsLineAndTheTrigger) {
   report.module_events.push_back(
       load("__main__", "bbbbbbb", 400.0, {kernel("fill", 10), kernel("scale", 20), kernel("offset", 40)}, 45));
   const Diagnosis diagnosis = diagnose(report);
-  const Finding* finding = find(diagnosis, "CS-1");
+  const Finding* finding = find(diagnosis, Mechanism::late_kernel);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("rebuild aaaaaaa -> bbbbbbb triggered at src/app.py:45, cost 400 ms"));
   EXPECT_THAT(joined(*finding), HasSubstr("kernel added after load: offset (src/app.py:40)"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 400.0);
-  EXPECT_EQ(finding->doc, "docs/mechanisms.md#cs-1-kernel-defined-after-its-module-loaded");
-  EXPECT_EQ(find(diagnosis, "CS-3"), nullptr);
-  EXPECT_EQ(find(diagnosis, "closure-churn"), nullptr);
+  EXPECT_EQ(doc_link(finding->mechanism), "docs/mechanisms.md#cs-1-kernel-defined-after-its-module-loaded");
+  EXPECT_EQ(find(diagnosis, Mechanism::late_option), nullptr);
+  EXPECT_EQ(find(diagnosis, Mechanism::closure_churn), nullptr);
 }
 
 TEST(DiagnoseMechanisms, LateOptionShowsOldAndNewValue) {
@@ -113,12 +116,12 @@ TEST(DiagnoseMechanisms, LateOptionShowsOldAndNewValue) {
   rebuilt.detail->options["max_unroll"] = "4";
   report.module_events.push_back(rebuilt);
   const Diagnosis diagnosis = diagnose(report);
-  const Finding* finding = find(diagnosis, "CS-3");
+  const Finding* finding = find(diagnosis, Mechanism::late_option);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("option changed: max_unroll: 16 -> 4"));
-  EXPECT_EQ(find(diagnosis, "CS-1"), nullptr);
+  EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
   // A module option set on purpose is not a missed config deadline.
-  EXPECT_EQ(find(diagnosis, "config-deadline"), nullptr);
+  EXPECT_EQ(find(diagnosis, Mechanism::config_deadline), nullptr);
 }
 
 TEST(DiagnoseMechanisms, LateGenericNamesTheNewInstance) {
@@ -126,7 +129,7 @@ TEST(DiagnoseMechanisms, LateGenericNamesTheNewInstance) {
   report.module_events[0].detail->kernels = {kernel("double_it", 10, {"a1f4"})};
   report.module_events.push_back(load("__main__", "bbbbbbb", 300.0, {kernel("double_it", 10, {"a1f4", "a1f8"})}, 31));
   const Diagnosis result = diagnose(report);
-  const Finding* finding = find(result, "CS-6");
+  const Finding* finding = find(result, Mechanism::late_generic);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("generic instance added: double_it[a1f8 (array1d of float64)]"));
 }
@@ -139,21 +142,21 @@ TEST(DiagnoseMechanisms, ClosureChurnIsToldApartFromALateKernel) {
     report.module_events.push_back(load("__main__", std::string(7, static_cast<char>('b' + i)), 100.0, kernels, 60));
   }
   const Diagnosis diagnosis = diagnose(report);
-  const Finding* finding = find(diagnosis, "closure-churn");
+  const Finding* finding = find(diagnosis, Mechanism::closure_churn);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("src/app.py:5 made 3 kernel(s) (make__locals__k)"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
-  EXPECT_EQ(find(diagnosis, "CS-1"), nullptr);
+  EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
 }
 
 TEST(DiagnoseMechanisms, ChurnWithoutSnapshotsIsReportedWithoutGuessingTheCause) {
   Report report = healthy();
   report.module_events.push_back(load("__main__", "bbbbbbb", 300.0, {}, 1));
   for (auto& event : report.module_events) event.detail.reset();
-  report.hash_changes = {"__main__ (aaaaaaa0 -> bbbbbbb0)"};
+  report.hash_changes = {HashChange{"__main__", "aaaaaaa0", "bbbbbbb0"}};
   const Diagnosis diagnosis = diagnose(report);
-  ASSERT_NE(find(diagnosis, "identity-churn"), nullptr);
-  EXPECT_EQ(find(diagnosis, "CS-1"), nullptr);
+  ASSERT_NE(find(diagnosis, Mechanism::identity_churn), nullptr);
+  EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
 }
 
 TEST(DiagnoseMechanisms, ConfigDeadlineNeedsAGlobalThatMovedAwayFromTheModulesCopy) {
@@ -161,24 +164,24 @@ TEST(DiagnoseMechanisms, ConfigDeadlineNeedsAGlobalThatMovedAwayFromTheModulesCo
   report.module_events[0].detail->config_at_load["enable_backward"] = "False";
   report.cache.modules[0].backward_kernels = 2;
   const Diagnosis diagnosis = diagnose(report);
-  const Finding* finding = find(diagnosis, "config-deadline");
+  const Finding* finding = find(diagnosis, Mechanism::config_deadline);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("warp.config.enable_backward = False at load, but the module holds True"));
   EXPECT_THAT(joined(*finding), HasSubstr("2 backward entry point(s) still generated"));
-  EXPECT_EQ(find(diagnosis, "CS-10"), nullptr);  // the deadline finding explains this module's backward code
+  EXPECT_EQ(find(diagnosis, Mechanism::unused_backward), nullptr);  // the deadline finding explains this module's backward code
 }
 
 TEST(DiagnoseMechanisms, CacheNotReusedNamesWhatTheAppDid) {
   Report report = healthy();
   report.warm_module_ms = summarize({950.0});
   report.sample_results[0].warm_compiled_events = 1;
-  report.instrumentation.cache_clears = {"clear_kernel_cache at app.py:12"};
+  report.instrumentation.cache_clears = {CacheClear{"clear_kernel_cache", SourceLocation{"/src/app.py", 12, ""}}};
   report.instrumentation.cache_kernels_disabled = true;
   const Diagnosis diagnosis = diagnose(report, DiagnoseInputs{std::nullopt, true});
-  const Finding* finding = find(diagnosis, "CS-2");
+  const Finding* finding = find(diagnosis, Mechanism::cache_not_reused);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("the warm run still compiled 1 module(s)"));
-  EXPECT_THAT(joined(*finding), HasSubstr("clear_kernel_cache at app.py:12"));
+  EXPECT_THAT(joined(*finding), HasSubstr("clear_kernel_cache at src/app.py:12"));
   EXPECT_THAT(joined(*finding), HasSubstr("cache_kernels was False"));
   EXPECT_THAT(joined(*finding), HasSubstr("CUDA_CACHE_DISABLE"));
 }
@@ -193,7 +196,7 @@ TEST(DiagnoseMechanisms, GranularModulesEstimateExcludesThePrecompiledHeaderBuil
   }
   report.module_events[0].built_pch = true;
   const Diagnosis result = diagnose(report);
-  const Finding* finding = find(result, "CS-4");
+  const Finding* finding = find(result, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("package feature: 4 small modules"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 3 * 151.0);  // the smallest module, not the 2.5 s header build
@@ -205,11 +208,9 @@ TEST(DiagnoseMechanisms, GranularModulesUseTheCalibrationWhenThereIsOne) {
   report.module_events.clear();
   for (const char* name : {"pkg.a", "pkg.b", "pkg.c"})
     report.module_events.push_back(load(name, "1234567", 200.0, {kernel("k", 1)}, 9));
-  calibrate::Calibration calibration;
-  calibration.warp_cpu = calibrate::WarpCpuCalibration{};
-  calibration.warp_cpu->with_pch = calibrate::CostModel{80.0, 1.0, 5.0, 0.5, 0.99};
-  const Diagnosis result = diagnose(report, DiagnoseInputs{calibration, std::nullopt});
-  const Finding* finding = find(result, "CS-4");
+  const Diagnosis result =
+      diagnose(report, DiagnoseInputs{FixedCostReference{80.0, "calibrated Warp CPU fixed cost"}, std::nullopt});
+  const Finding* finding = find(result, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 160.0);
   EXPECT_THAT(finding->cost_basis, HasSubstr("calibrated"));
@@ -222,7 +223,7 @@ TEST(DiagnoseMechanisms, UniqueModulesAreRecognisedByNameAndSingleKernel) {
   report.module_events.push_back(load("scale_5883ad3e", "26178c2", 300.0, {kernel("scale", 2)}, 10));
   report.module_events[0].built_pch = true;
   const Diagnosis result = diagnose(report);
-  const Finding* finding = find(result, "CS-9");
+  const Finding* finding = find(result, Mechanism::unique_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("fill_1016810a, scale_5883ad3e"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
@@ -235,7 +236,7 @@ TEST(DiagnoseMechanisms, BlockDimSpreadOnCuda) {
   report.module_events.push_back(load("__main__", "aaaaaaa", 500.0, {kernel("fill", 1)}, 9, "cuda:0"));
   report.module_events[1].block_dim = 128;
   const Diagnosis result = diagnose(report);
-  const Finding* finding = find(result, "CS-5");
+  const Finding* finding = find(result, Mechanism::block_dim_spread);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("block_dims 256, 128"));
 }
@@ -247,7 +248,7 @@ TEST(DiagnoseMechanisms, SerialCudaBuildsReportTheCeiling) {
   report.module_events.push_back(load("b", "2222222", 300.0, {kernel("y", 1)}, 9, "cuda:0"));
   report.overlap_factor = 1.0;
   const Diagnosis result = diagnose(report);
-  const Finding* finding = find(result, "CS-13");
+  const Finding* finding = find(result, Mechanism::serial_builds);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("900 ms / 600 ms = 1.5x"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
@@ -257,7 +258,7 @@ TEST(DiagnoseMechanisms, FindFailuresAfterLoadsAreTheCpuRace) {
   Report report = healthy();
   report.find_failures = {"Failed to find forward kernel 'fill' from module '__main__' for device 'cpu'"};
   const Diagnosis result = diagnose(report);
-  const Finding* finding = find(result, "CS-8");
+  const Finding* finding = find(result, Mechanism::cpu_load_race);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(finding->fix, HasSubstr("max_workers <= 1"));
 }
@@ -265,18 +266,19 @@ TEST(DiagnoseMechanisms, FindFailuresAfterLoadsAreTheCpuRace) {
 TEST(DiagnoseMechanisms, UnusedBackwardNeedsLaunchesAndBackwardSourceAndNoAdjoint) {
   Report report = healthy();
   report.cache.modules[0].backward_kernels = 2;
-  EXPECT_NE(find(diagnose(report), "CS-10"), nullptr);  // only compared with null: no dangling use
+  EXPECT_NE(find(diagnose(report), Mechanism::unused_backward), nullptr);  // only compared with null: no dangling use
 
   Report differentiated = report;
   append_launch(differentiated.launches, Launch{"scale", "__main__", {64}, "cpu", {"float32"}, 0, true});
-  EXPECT_EQ(find(diagnose(differentiated), "CS-10"), nullptr);
+  EXPECT_EQ(find(diagnose(differentiated), Mechanism::unused_backward), nullptr);
 
   Report blind = report;
   blind.launches.clear();
+  blind.instrumentation.launches_recorded = false;
   const Diagnosis unknown = diagnose(blind);
-  EXPECT_EQ(find(unknown, "CS-10"), nullptr);
+  EXPECT_EQ(find(unknown, Mechanism::unused_backward), nullptr);
   EXPECT_TRUE(std::any_of(unknown.not_checked.begin(), unknown.not_checked.end(),
-                          [](const NotChecked& entry) { return entry.id == "CS-10"; }));
+                          [](const NotChecked& entry) { return entry.mechanism == Mechanism::unused_backward; }));
 }
 
 TEST(DiagnoseMechanisms, SmallCompileShareIsStatedFirst) {
@@ -288,13 +290,13 @@ TEST(DiagnoseMechanisms, SmallCompileShareIsStatedFirst) {
   EXPECT_THAT(diagnosis.bottleneck, HasSubstr("Compilation is not the bottleneck"));
 }
 
-TEST(DiagnoseMechanisms, OriginalProbeReportParsesAndDiagnoses) {
-  const Report report = load_report(std::string(WCP_TEST_DATA_DIR) + "/reports/original_probe.json");
+TEST(DiagnoseMechanisms, SchemaOneReportParsesAndDiagnoses) {
+  const Report report = load_report(std::string(WCP_TEST_DATA_DIR) + "/reports/schema1-cuda.json");
   EXPECT_EQ(report.identities, 3u);
   EXPECT_EQ(report.launches.size(), 2u);
   const Diagnosis diagnosis = diagnose(report);
   // No per-load snapshots: the churn is reported without guessing which mechanism caused it.
-  const Finding* finding = find(diagnosis, "identity-churn");
+  const Finding* finding = find(diagnosis, Mechanism::identity_churn);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("__main__ on cuda:0: 2 builds, hashes 1a2b3c4 -> 5d6e7f8"));
 }

@@ -1,4 +1,4 @@
-#include "report/launch.h"
+#include "model/launch.h"
 
 #include <gtest/gtest.h>
 

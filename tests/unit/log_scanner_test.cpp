@@ -35,7 +35,7 @@ TEST(LogScanner, RealWarp119DebugLog) {
   EXPECT_DOUBLE_EQ(facts.native_compile_ms, *facts.module_events[0].native_ms + *facts.module_events[1].native_ms);
   EXPECT_EQ(facts.warp_version, "1.19.0");
   ASSERT_EQ(facts.hash_changes.size(), 1u);
-  EXPECT_EQ(facts.hash_changes[0], "__main__ (e614adab -> b43a5cc0)");
+  EXPECT_EQ(facts.hash_changes[0], (HashChange{"__main__", "e614adab", "b43a5cc0"}));
   EXPECT_TRUE(facts.pch_generated);
 }
 

@@ -1,4 +1,4 @@
-#include "instrument/probe_injection.h"
+#include "instrument/injection.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "report/report_json.h"
+#include "model/report_json.h"
 
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ Report sample_report() {
   report.compiled_events = 2;
   report.cache.generated_source_bytes = 12694;
   report.cache.modules.push_back({"wp___main___abc", 12694, 2, 2});
-  ModuleEvent event{"__main__", "e614ada", "cpu", 1, 2910.85, LoadStatus::compiled, "cold", 2904.0, true, std::nullopt};
+  ModuleEvent event{"__main__", "e614ada", "cpu", 1, 2910.85, LoadStatus::compiled, Pass::cold, 2904.0, true, std::nullopt};
   LoadDetail detail;
   detail.full_hash = "e614adab00";
   detail.kernels.push_back({"k1", "/work/app.py", 3, {"float32"}});
@@ -32,7 +32,7 @@ Report sample_report() {
   detail.trigger = SourceLocation{"/work/app.py", 7, "<module>"};
   event.detail = detail;
   report.module_events.push_back(event);
-  report.module_events.push_back({"__main__", "b43a5cc", "cpu", std::nullopt, 5.0, LoadStatus::cached, "warm", std::nullopt, false, std::nullopt});
+  report.module_events.push_back({"__main__", "b43a5cc", "cpu", std::nullopt, 5.0, LoadStatus::cached, Pass::warm, std::nullopt, false, std::nullopt});
   append_launch(report.launches, Launch{"k1", "__main__", {8, 2}, "cpu", {"float32", ""}, 0, false}, 5);
   SampleResult sample;
   sample.index = 1;
@@ -49,8 +49,10 @@ TEST(ReportJson, RoundTrip) {
   const Report original = sample_report();
   const Report back = report_from_json_text(report_to_json_text(original), "test");
   EXPECT_EQ(back.command, original.command);
-  EXPECT_EQ(back.cold_module_ms.values, original.cold_module_ms.values);
-  EXPECT_DOUBLE_EQ(back.compile_elapsed_ms.median, original.compile_elapsed_ms.median);
+  EXPECT_EQ(back.cold_module_ms, original.cold_module_ms);
+  EXPECT_EQ(back.compile_elapsed_ms, original.compile_elapsed_ms);
+  EXPECT_FALSE(back.warm_module_ms.has_value());
+  EXPECT_EQ(back.overlap_factor, original.overlap_factor);
   EXPECT_EQ(back.module_events, original.module_events);
   EXPECT_EQ(back.launches, original.launches);
   EXPECT_EQ(back.cache, original.cache);
@@ -97,7 +99,10 @@ TEST(ReportJson, OriginalProbeFormatParses) {
   })";
   const Report report = report_from_json_text(text, "probe.json");
   EXPECT_EQ(report.samples, 3);
-  EXPECT_DOUBLE_EQ(report.cold_module_ms.median, 812.5);
+  EXPECT_DOUBLE_EQ(report.cold_module_ms->median, 812.5);
+  EXPECT_EQ(report.origin, ReportOrigin::original_probe);
+  EXPECT_EQ(report.warm_module_ms->median, 3.0);
+  EXPECT_FALSE(report.warm_module_ms->mad.has_value());
   ASSERT_EQ(report.module_events.size(), 1u);
   EXPECT_EQ(*report.module_events[0].block_dim, 256);
   ASSERT_EQ(report.launches.size(), 1u);
@@ -105,13 +110,73 @@ TEST(ReportJson, OriginalProbeFormatParses) {
   EXPECT_EQ(report.launches[0].count, 1u);
 }
 
+TEST(ReportJson, MissingIsNullNeverZero) {
+  Report report = sample_report();  // no warm summaries: no warm run succeeded
+  report.overlap_factor.reset();
+  const auto document = report_to_json(report);
+  EXPECT_TRUE(document["warm_module_ms_median"].is_null());
+  EXPECT_TRUE(document["warm_wall_ms_median"].is_null());
+  EXPECT_TRUE(document["overlap_factor"].is_null());
+  EXPECT_TRUE(document["warm_module_ms_values"].empty());
+  EXPECT_EQ(document["schema_version"], kReportSchemaVersion);
+  const Report back = report_from_json(document, "x.json");
+  EXPECT_FALSE(back.warm_module_ms.has_value());
+  EXPECT_FALSE(back.overlap_factor.has_value());
+}
+
+TEST(ReportJson, SchemaOneZerosWithoutValuesAreReadAsMissing) {
+  // Schema 1 wrote 0.0 medians and empty value lists when no warm run succeeded.
+  const char* text = R"json({"schema_version": 1, "samples": 2, "failed_samples": 0,
+    "cold_module_ms_median": 8550.8, "cold_module_ms_mad": 10.0, "cold_module_ms_values": [8540.8, 8560.8],
+    "warm_module_ms_median": 0.0, "warm_module_ms_mad": 0.0, "warm_module_ms_values": [],
+    "warm_wall_ms_median": 0.0, "warm_wall_ms_mad": 0.0, "warm_wall_ms_values": [],
+    "compile_elapsed_ms_median": 0.0, "compile_elapsed_ms_mad": 0.0, "compile_elapsed_ms_values": [],
+    "overlap_factor": 0.0,
+    "module_events": [{"name": "__main__", "hash": "c34f927", "device": "cpu", "ms": 8550.8, "status": "compiled",
+                       "label": "warm"}],
+    "hash_changes": ["__main__ (aaaa0000 -> bbbb1111)"],
+    "instrumentation": {"attached": true, "cache_clears": ["clear_kernel_cache at app.py:12"]}})json";
+  const Report report = report_from_json_text(text, "old.json");
+  EXPECT_DOUBLE_EQ(report.cold_module_ms->median, 8550.8);
+  EXPECT_FALSE(report.warm_module_ms.has_value());
+  EXPECT_FALSE(report.warm_wall_ms.has_value());
+  EXPECT_FALSE(report.compile_elapsed_ms.has_value());
+  EXPECT_FALSE(report.overlap_factor.has_value());
+  EXPECT_EQ(report.module_events[0].pass, Pass::warm);  // schema 1 kept the pass in `label`
+  EXPECT_EQ(report.hash_changes[0], (HashChange{"__main__", "aaaa0000", "bbbb1111"}));
+  EXPECT_EQ(report.instrumentation.cache_clears[0].what, "clear_kernel_cache");
+  EXPECT_EQ(report.instrumentation.cache_clears[0].site->line, 12);
+  EXPECT_TRUE(report.instrumentation.launches_recorded);
+}
+
+TEST(ReportJson, ReadsEveryReportOfTheOriginalProbe) {
+  // Real reports written by the original Python probe (tests/data/interop/README.md).
+  for (const char* name : {"clean-app", "late_kernel-app", "late_kernel-fixed", "closure_factory-app"}) {
+    const Report report = load_report(std::string(WCP_TEST_DATA_DIR) + "/interop/" + name + ".json");
+    EXPECT_EQ(report.origin, ReportOrigin::original_probe) << name;
+    EXPECT_TRUE(report.measured()) << name;
+    ASSERT_TRUE(report.cold_module_ms) << name;
+    EXPECT_EQ(report.cold_module_ms->values.size(), 2u) << name;
+    EXPECT_TRUE(report.warm_module_ms) << name;  // a median without values
+    EXPECT_TRUE(report.warm_module_ms->values.empty()) << name;
+    EXPECT_TRUE(report.compile_elapsed_ms && report.compile_elapsed_ms->mad) << name;
+    EXPECT_FALSE(report.native_compile_ms.has_value()) << name << ": its 0.0 means 'not recognised'";
+    EXPECT_TRUE(report.instrumentation.launches_recorded) << name;
+    for (const auto& event : report.module_events) {
+      EXPECT_EQ(event.pass, Pass::cold) << name;
+      EXPECT_FALSE(event.name.empty()) << name;
+      EXPECT_EQ(event.hash.size(), 7u) << name;
+    }
+  }
+}
+
 TEST(ReportJson, ErrorsNameTheProblem) {
   EXPECT_THROW(report_from_json_text("{not json", "bad.json"), UsageError);
   try {
-    report_from_json_text(R"({"schema_version": 2})", "future.json");
+    report_from_json_text(R"({"schema_version": 99})", "future.json");
     FAIL();
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("unsupported schema_version 2"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("unsupported schema_version 99"), std::string::npos);
     EXPECT_NE(std::string(error.what()).find("future.json"), std::string::npos);
   }
   try {
@@ -120,7 +185,14 @@ TEST(ReportJson, ErrorsNameTheProblem) {
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("'identities'"), std::string::npos);
   }
-  EXPECT_THROW(report_from_json_text(R"({"module_events": [{"status": "exploded"}]})", "x.json"), UsageError);
+  try {
+    report_from_json_text(R"({"module_events": [{"ms": 1}, {"status": "exploded"}]})", "x.json");
+    FAIL();
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("module_events[1]: unknown module event status 'exploded'"),
+              std::string::npos)
+        << error.what();
+  }
   EXPECT_THROW(report_from_json_text("[]", "list.json"), UsageError);
 }
 

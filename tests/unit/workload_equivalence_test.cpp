@@ -1,9 +1,9 @@
 // Workload equivalence is judged on launch topology, never on kernel names.
 #include <gtest/gtest.h>
 
-#include "analysis/workload.h"
+#include "verdict/workload.h"
 
-namespace wcp::analysis {
+namespace wcp::verdict {
 namespace {
 
 Launch launch(const std::string& kernel, std::int64_t dim, bool adjoint = false) {
@@ -13,6 +13,7 @@ Launch launch(const std::string& kernel, std::int64_t dim, bool adjoint = false)
 Report with_launches(const std::vector<std::pair<Launch, std::uint64_t>>& runs) {
   Report report;
   report.instrumentation.attached = true;
+  report.instrumentation.launches_recorded = true;
   for (const auto& [item, count] : runs) append_launch(report.launches, item, count);
   return report;
 }
@@ -61,14 +62,36 @@ TEST(WorkloadEquivalence, AdjointDimDtypeAndOrderAllCount) {
   EXPECT_EQ(check_workload(base, other_dtype).status, WorkloadStatus::different);
 }
 
-TEST(WorkloadEquivalence, NoLaunchesEitherSideIsUnverifiedNotAnAlarm) {
-  Report empty;
+TEST(WorkloadEquivalence, OnlyAMissingRecordIsUnverified) {
+  Report empty;  // instrumented, launched nothing: a record with no launches
   empty.instrumentation.attached = true;
-  EXPECT_EQ(check_workload(empty, empty).status, WorkloadStatus::unverified);
+  empty.instrumentation.launches_recorded = true;
+  EXPECT_EQ(check_workload(empty, empty).status, WorkloadStatus::equivalent);
   Report blind;  // no instrumentation: its missing launches say nothing
-  EXPECT_EQ(check_workload(with_launches({{launch("a", 1), 1}}), blind).status, WorkloadStatus::unverified);
+  EXPECT_EQ(check_workload(blind, blind).status, WorkloadStatus::unverified);
+  const WorkloadCheck one_side = check_workload(with_launches({{launch("a", 1), 1}}), blind);
+  EXPECT_EQ(one_side.status, WorkloadStatus::unverified);
+  EXPECT_NE(one_side.reason.find("the candidate report has no launch record"), std::string::npos) << one_side.reason;
+  EXPECT_FALSE(one_side.candidate_launches.has_value());
   EXPECT_EQ(check_workload(with_launches({{launch("a", 1), 1}}), empty).status, WorkloadStatus::different);
 }
 
+TEST(WorkloadEquivalence, TheOriginalProbesRecordMatchesOursForTheSameLaunches) {
+  // The original probe lists only the arguments that carry a dtype; ours lists "" for the rest.
+  Report ours = with_launches({{Launch{"scale", "__main__", {64}, "cpu", {"float32", ""}, 0, false}, 2}});
+  Report original;
+  original.origin = ReportOrigin::original_probe;
+  for (int i = 0; i < 2; ++i) append_launch(original.launches, Launch{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  EXPECT_EQ(check_workload(original, ours).status, WorkloadStatus::equivalent);
+  EXPECT_EQ(check_workload(ours, original).status, WorkloadStatus::equivalent);
+  // Between two of our reports every argument counts: a scalar that became an array is new work.
+  Report other = with_launches({{Launch{"scale", "__main__", {64}, "cpu", {"float32", "float32"}, 0, false}, 2}});
+  EXPECT_EQ(check_workload(ours, other).status, WorkloadStatus::different);
+  // An original-probe report with no launches has no record at all.
+  Report silent;
+  silent.origin = ReportOrigin::original_probe;
+  EXPECT_EQ(check_workload(silent, ours).status, WorkloadStatus::unverified);
+}
+
 }  // namespace
-}  // namespace wcp::analysis
+}  // namespace wcp::verdict

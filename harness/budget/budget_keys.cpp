@@ -1,0 +1,122 @@
+#include "budget/budget_keys.h"
+
+#include <array>
+#include <stdexcept>
+#include <type_traits>
+
+#include "io/command_line.h"
+
+namespace wcp::budget {
+namespace {
+
+template <typename T>
+struct IsMap : std::false_type {};
+template <typename K, typename V>
+struct IsMap<std::map<K, V>> : std::true_type {};
+
+// `into.*Field = reader.Read(value, Name)`: most keys are one typed read.
+template <auto Field, auto Read, const std::string_view& Name>
+void read_into(const YamlReader& reader, const YAML::Node& value, Settings& into) {
+  into.*Field = (reader.*Read)(value, std::string(Name));
+}
+
+template <auto Field>
+void merge_field(Settings& merged, const Settings& overrides) {
+  auto& target = merged.*Field;
+  const auto& source = overrides.*Field;
+  if constexpr (IsMap<std::remove_cvref_t<decltype(target)>>::value) {
+    for (const auto& [name, value] : source) target[name] = value;
+  } else if (source) {
+    target = source;
+  }
+}
+
+void read_command(const YamlReader& reader, const YAML::Node& node, Settings& into) {
+  std::vector<std::string> argv;
+  if (node.IsScalar()) {
+    try {
+      argv = split_command_line(node.Scalar());
+    } catch (const std::invalid_argument& error) {
+      reader.fail(node, std::string("'command': ") + error.what());
+    }
+  } else if (node.IsSequence()) {
+    argv = reader.string_list(node, std::string(key::command));
+  } else {
+    reader.fail(node, "'command' must be a list of arguments or a string");
+  }
+  if (argv.empty()) reader.fail(node, "'command' is empty");
+  into.command = std::move(argv);
+}
+
+void read_device(const YamlReader& reader, const YAML::Node& node, Settings& into) {
+  const std::string text = reader.string(node, std::string(key::device));
+  if (text == "any") into.device = DeviceRequirement::any;
+  else if (text == "cpu") into.device = DeviceRequirement::cpu;
+  else if (text == "cuda") into.device = DeviceRequirement::cuda;
+  else reader.fail(node, "'device' must be cpu, cuda or any, got '" + text + "'");
+}
+
+#define WCP_KEY(member, reader_method) \
+  &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
+
+const std::array<KeySpec, 19> kKeys{{
+    {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
+     false, &read_command, &merge_field<&Settings::command>},
+    {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
+     WCP_KEY(cwd, string)},
+    {key::env, "extra environment variables for the command (merged key by key with defaults)", true,
+     WCP_KEY(env, string_map)},
+    {key::samples, "cold+warm samples to take (default 3)", true, WCP_KEY(samples, positive_int)},
+    {key::timeout, "seconds each run may take before it is stopped (default 900)", true,
+     WCP_KEY(timeout, positive_number)},
+    {key::device, "cpu, cuda or any (default): a cuda entry is not run where there is no CUDA device", true,
+     &read_device, &merge_field<&Settings::device>},
+    {key::max_modules, "most distinct module names compiled in the cold run", true, WCP_KEY(max_modules, count)},
+    {key::max_identities, "most distinct (module, hash, device, block_dim) compiled in the cold run", true,
+     WCP_KEY(max_identities, count)},
+    {key::max_builds_per_module, "most builds of any one module in the cold run (default 1; always checked)", true,
+     WCP_KEY(max_builds_per_module, positive_count)},
+    {key::allow_rebuilds, "modules exempt from max_builds_per_module, each with the reason it may rebuild", true,
+     WCP_KEY(allow_rebuilds, string_map)},
+    {key::cold_seconds, "most seconds of median cold module work", true, WCP_KEY(cold_seconds, positive_number)},
+    {key::cold_units, "most cold module work in units of this machine's reference cost (docs/budgets.md#cold_units)",
+     true, WCP_KEY(cold_units, positive_number)},
+    {key::compile_elapsed_seconds, "most seconds of median compile elapsed (cold wall minus warm wall)", true,
+     WCP_KEY(compile_elapsed_seconds, positive_number)},
+    {key::warm_near_zero, "true: the warm run compiles nothing and its module work stays near zero", true,
+     WCP_KEY(warm_near_zero, boolean)},
+    {key::baseline, "a saved report to judge against, as `compare` does (relative to the budget file)", false,
+     WCP_KEY(baseline, string)},
+    {key::baseline_tolerance_percent, "widens the baseline's noise band to at least this percent of its median", true,
+     WCP_KEY(baseline_tolerance_percent, non_negative_number)},
+    {key::gate_on_elapsed, "true: against the baseline, compile elapsed rising beyond its band also fails", true,
+     WCP_KEY(gate_on_elapsed, boolean)},
+    {key::max_generated_source_bytes, "most bytes of generated .cpp/.cu source in the cold run's cache", true,
+     WCP_KEY(max_generated_source_bytes, count)},
+    {key::max_lto_artifacts, "most .lto/.ltoir artifacts in the cold run's cache", true,
+     WCP_KEY(max_lto_artifacts, count)},
+}};
+
+#undef WCP_KEY
+
+}  // namespace
+
+std::span<const KeySpec> budget_keys() { return kKeys; }
+
+const KeySpec* find_key(std::string_view name) {
+  for (const auto& spec : kKeys) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+std::string known_keys(bool with_name) {
+  std::string text = with_name ? "name" : "";
+  for (const auto& spec : kKeys) {
+    if (!with_name && !spec.in_defaults) continue;
+    text += (text.empty() ? "" : ", ") + std::string(spec.name);
+  }
+  return text;
+}
+
+}  // namespace wcp::budget

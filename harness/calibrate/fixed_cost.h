@@ -1,0 +1,19 @@
+#pragma once
+// The one place a calibration becomes a fixed per-module cost for a given backend: the CUDA
+// (NVRTC) section for CUDA loads, Warp's CPU section otherwise; with precompiled headers when
+// the run used them (Warp's default). The diagnosis (merge savings) and budgets (cold_units)
+// both ask here.
+#include <optional>
+#include <string>
+
+#include "calibrate/calibration.h"
+#include "model/queries.h"
+
+namespace wcp::calibrate {
+
+// nullopt, with `why` saying what to run, when that backend is not calibrated (or the
+// calibrated cost is not positive).
+std::optional<FixedCostReference> fixed_cost_reference(const Calibration& calibration, Backend backend,
+                                                       bool precompiled_headers, std::string& why);
+
+}  // namespace wcp::calibrate

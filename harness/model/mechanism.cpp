@@ -1,0 +1,112 @@
+#include "model/mechanism.h"
+
+#include <array>
+
+namespace wcp {
+namespace {
+
+// One row per Mechanism enumerator, in enum order (checked below).
+constexpr std::array<MechanismInfo, 16> kCatalogue{{
+    {Mechanism::late_kernel, "CS-1", "Kernel defined after its module loaded", "cs-1-kernel-defined-after-its-module-loaded",
+     "Define (import) every kernel of the module before its first launch, so the module is built once.",
+     "Kernels created from data at run time cannot be hoisted; give them their own module (module=\"unique\" or a "
+     "separate Python module) so they do not rebuild the others."},
+    {Mechanism::cache_not_reused, "CS-2", "Kernel cache not reused", "cs-2-kernel-cache-not-reused",
+     "Leave warp.config.kernel_cache_dir, cache_kernels and the kernel cache alone in the application; point "
+     "WARP_CACHE_PATH at a persistent directory instead of clearing or replacing the cache.",
+     "In CI or containers the cache must also be persisted between jobs (cache the directory), or every job starts "
+     "cold regardless of the application."},
+    {Mechanism::late_option, "CS-3", "Module options set after load", "cs-3-module-options-set-after-load",
+     "Call wp.set_module_options(...) at the top of the Python module, before the first launch.",
+     "If two option values are really needed, put the kernels in two modules: each is built once."},
+    {Mechanism::granular_modules, "CS-4", "Module boundaries too granular", "cs-4-module-boundaries-too-granular",
+     "Put the kernels of one feature in fewer Python modules, so Warp builds one module instead of several.",
+     "Merging couples rebuilds: a change to one kernel rebuilds the merged module. Keep kernels that churn (CS-1/CS-6) "
+     "or that only some programs use in their own module."},
+    {Mechanism::block_dim_spread, "CS-5", "One module built at several CUDA block_dims",
+     "cs-5-one-module-built-at-several-cuda-block_dims",
+     "Give each stable block_dim its own module (kernels always launched at 128 in one module, at 256 in another), "
+     "and keep kernels whose block_dim varies at run time in a small module of their own. Do not change the "
+     "block_dims the program launches with: that changes the workload.",
+     "Tile kernels need the block_dim they were written for; each distinct value is a real variant of their module."},
+    {Mechanism::late_generic, "CS-6", "Generic kernel instance added after load", "cs-6-generic-kernel-instance-added-after-load",
+     "Declare every instance up front with wp.overload(kernel, {...}) before the first launch.",
+     "Instances that depend on run-time data cannot be listed up front; keep such kernels in a small module of "
+     "their own so a new instance rebuilds only that."},
+    {Mechanism::lto_dominated, "CS-7", "LTO-dominated build", "cs-7-lto-dominated-build",
+     "Keep the LTO-using tile/MathDx kernels in their own module so other kernels do not pay the link, and reuse one "
+     "set of tile shapes so fewer LTO variants are produced.",
+     "The LTO kernels themselves still need LTO; the saving is in what shares their module."},
+    {Mechanism::cpu_load_race, "CS-8", "Concurrent first CPU load race", "cs-8-concurrent-first-cpu-load-race",
+     "Load modules that can target the CPU with max_workers <= 1 (wp.force_load(..., max_workers=1) or "
+     "warp.config.load_module_max_workers = 1), or load them once before starting threads.",
+     "Parallel loading stays useful for CUDA-only loads (CS-13); restrict it only where the CPU is a possible device."},
+    {Mechanism::unique_modules, "CS-9", "module=\"unique\" on stable kernels", "cs-9-moduleunique-on-stable-kernels",
+     "Drop module=\"unique\" from kernels whose code does not change at run time, so they share their Python module's "
+     "Warp module and build once together.",
+     "module=\"unique\" is right for kernels generated at run time (it stops them rebuilding their neighbours, CS-1); "
+     "keep it there."},
+    {Mechanism::unused_backward, "CS-10", "Backward code nobody uses", "cs-10-backward-code-nobody-uses",
+     "In the application's entry point set wp.config.enable_backward = False right after `import warp` (before any "
+     "kernel is defined), or wp.set_module_options({\"enable_backward\": False}) in the module before its first load.",
+     "Do not disable it inside a library: that narrows every consumer, including those that differentiate. Leave it "
+     "on wherever a Tape or adjoint launch may use the kernels."},
+    {Mechanism::unroll_budget, "CS-11", "Unroll budget inflating generated source",
+     "cs-11-unroll-budget-inflating-generated-source",
+     "If the big kernels unroll loops, try a lower max_unroll for that module (wp.set_module_options({\"max_unroll\": "
+     "N})) and measure both compile and run time.",
+     "On current evidence max_unroll is a source-size and run-time knob, not a cold-start fix: the compile time barely "
+     "moves while kernel speed can drop."},
+    {Mechanism::precompiled_header, "CS-12", "Precompiled header", "cs-12-precompiled-header",
+     "Leave warp.config.use_precompiled_headers at True: every build after the first reuses the header.",
+     "The first build pays to create the header; with one or two modules there is nothing to gain."},
+    {Mechanism::serial_builds, "CS-13", "Independent modules built one at a time",
+     "cs-13-independent-modules-built-one-at-a-time",
+     "Load the modules up front in parallel: wp.load_module(...) / wp.force_load(device, modules, max_workers=N) "
+     "before the first launch.",
+     "Needs as many free cores as workers; never use max_workers > 1 for loads that can target the CPU (CS-8)."},
+    {Mechanism::closure_churn, "closure-churn", "Kernel factory re-creates kernels after load (closure churn)",
+     "closure-churn-kernels-re-created-from-one-source-line",
+     "Create every kernel the factory will need before the first launch, or make the varying value a kernel "
+     "parameter so one module-scope kernel serves all calls; cache factory results by argument.",
+     "If the captured value really changes the generated code (types, loop bounds), each variant is a real build: "
+     "hoisting only moves all of them into one build."},
+    {Mechanism::identity_churn, "identity-churn", "Module rebuilt with a new hash (cause not recorded)",
+     "cs-1-kernel-defined-after-its-module-loaded",
+     "Re-measure with the instrumentation attached (a Python entry point) to see which kernel, option or overload "
+     "changed; then define it before the first launch.",
+     "Without per-load snapshots the cause (CS-1, CS-3 or CS-6) cannot be told apart."},
+    {Mechanism::config_deadline, "config-deadline", "warp.config option set after its module was created",
+     "config-deadline-warpconfig-option-set-after-its-module-was-created",
+     "Set the warp.config value right after `import warp`, before the first @wp.kernel of the module (or set it per "
+     "module with wp.set_module_options before the first launch).",
+     "A global set before import affects every module created later, libraries included; to change one module only, "
+     "use its module options."},
+}};
+
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < kCatalogue.size(); ++i) {
+    if (static_cast<std::size_t>(kCatalogue[i].id) != i) return false;
+  }
+  return true;
+}
+static_assert(in_enum_order(), "kCatalogue rows must follow the Mechanism enum order");
+
+}  // namespace
+
+std::span<const MechanismInfo> mechanism_catalogue() { return kCatalogue; }
+
+const MechanismInfo& info(Mechanism mechanism) { return kCatalogue[static_cast<std::size_t>(mechanism)]; }
+
+std::string_view code(Mechanism mechanism) { return info(mechanism).code; }
+
+std::optional<Mechanism> mechanism_from_code(std::string_view text) {
+  for (const auto& entry : kCatalogue) {
+    if (entry.code == text) return entry.id;
+  }
+  return std::nullopt;
+}
+
+std::string doc_link(Mechanism mechanism) { return "docs/mechanisms.md#" + std::string(info(mechanism).anchor); }
+
+}  // namespace wcp

@@ -1,0 +1,87 @@
+#pragma once
+// One module load as Warp reported it, enriched by the instrumentation when it attached.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/pass.h"
+
+namespace wcp {
+
+enum class LoadStatus { compiled, cached, error };
+
+std::string to_string(LoadStatus status);
+std::optional<LoadStatus> load_status_from_string(std::string_view text);
+
+// A kernel as the instrumentation saw it in a module at load time.
+struct KernelInfo {
+  std::string key;
+  std::string file;
+  int line = 0;
+  std::vector<std::string> overloads;  // generic instances, as type signatures
+  bool operator==(const KernelInfo&) const = default;
+};
+
+// A place in Python source.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  std::string function;
+  bool operator==(const SourceLocation&) const = default;
+};
+
+// What the instrumentation knows about a load that Warp's log does not say.
+struct LoadDetail {
+  std::string full_hash;                             // hex, as long as Warp exposes it
+  std::vector<KernelInfo> kernels;                   // live kernels of the module at this load
+  std::map<std::string, std::string> options;        // module option values (repr)
+  std::map<std::string, std::string> config_at_load; // warp.config values that modules copy
+  std::optional<SourceLocation> trigger;             // first frame outside Warp on the loading stack
+  double end_s = 0.0;                                // seconds since the process started
+  bool operator==(const LoadDetail&) const = default;
+};
+
+struct ModuleEvent {
+  std::string name;
+  std::string hash;  // Warp's 7-hex short hash; empty when the module uses strip_hash
+  std::string device;
+  std::optional<int> block_dim;
+  double ms = 0.0;
+  LoadStatus status = LoadStatus::compiled;
+  Pass pass = Pass::cold;
+  std::optional<double> native_ms;  // the "Compile x86/CUDA took" timer inside this load
+  bool built_pch = false;           // this load also generated the process's precompiled header
+  std::optional<LoadDetail> detail;
+  bool operator==(const ModuleEvent&) const = default;
+};
+
+// A compiled module identity: every distinct one is a full code generation + native compile.
+struct ModuleIdentity {
+  std::string name;
+  std::string hash;
+  std::string device;
+  std::optional<int> block_dim;
+  auto operator<=>(const ModuleIdentity&) const = default;
+};
+
+inline ModuleIdentity identity_of(const ModuleEvent& event) {
+  return {event.name, event.hash, event.device, event.block_dim};
+}
+
+// Warp's "[Module.load] Module hash changed, recompiling: <module> (<old> -> <new>)".
+struct HashChange {
+  std::string module;
+  std::string old_hash;
+  std::string new_hash;
+  bool operator==(const HashChange&) const = default;
+};
+
+// An application call that empties a kernel cache (wp.clear_kernel_cache() and friends).
+struct CacheClear {
+  std::string what;  // the function, e.g. "clear_kernel_cache"
+  std::optional<SourceLocation> site;
+  bool operator==(const CacheClear&) const = default;
+};
+
+}  // namespace wcp

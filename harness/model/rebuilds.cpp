@@ -1,0 +1,67 @@
+#include "model/rebuilds.h"
+
+#include <algorithm>
+#include <map>
+
+#include "model/queries.h"
+
+namespace wcp {
+
+std::vector<CompiledIdentity> compiled_identities(const Report& report) {
+  std::map<ModuleIdentity, CompiledIdentity> by_identity;
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    auto& entry = by_identity[identity_of(*event)];
+    entry.identity = identity_of(*event);
+    entry.ms += event->ms;
+    ++entry.builds;
+    if (event->native_ms) entry.native_ms = entry.native_ms.value_or(0.0) + *event->native_ms;
+    entry.built_pch = entry.built_pch || event->built_pch;
+  }
+  std::vector<CompiledIdentity> identities;
+  for (auto& [identity, entry] : by_identity) identities.push_back(std::move(entry));
+  std::stable_sort(identities.begin(), identities.end(), [](const auto& a, const auto& b) { return a.ms > b.ms; });
+  return identities;
+}
+
+std::vector<RebuiltModule> rebuilt_modules(const Report& report) {
+  std::map<std::pair<std::string, std::string>, RebuiltModule> by_module;
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    auto& module = by_module[{event->name, event->device}];
+    module.name = event->name;
+    module.device = event->device;
+    ++module.builds;
+    module.total_ms += event->ms;
+    if (std::find(module.hashes.begin(), module.hashes.end(), event->hash) == module.hashes.end()) {
+      module.hashes.push_back(event->hash);
+    }
+    if (event->block_dim &&
+        std::find(module.block_dims.begin(), module.block_dims.end(), *event->block_dim) == module.block_dims.end()) {
+      module.block_dims.push_back(*event->block_dim);
+    }
+  }
+  std::vector<RebuiltModule> rebuilt;
+  for (auto& [key, module] : by_module) {
+    if (module.builds < 2) continue;
+    const bool churn = module.hashes.size() > 1;
+    const bool spread = module.block_dims.size() > 1;
+    module.cause = churn && spread ? RebuildCause::both
+                   : churn      ? RebuildCause::identity_churn
+                   : spread     ? RebuildCause::block_dim_spread
+                                : RebuildCause::same_identity;
+    rebuilt.push_back(std::move(module));
+  }
+  std::stable_sort(rebuilt.begin(), rebuilt.end(), [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
+  return rebuilt;
+}
+
+std::string to_string(RebuildCause cause) {
+  switch (cause) {
+    case RebuildCause::identity_churn: return "identity churn (several hashes)";
+    case RebuildCause::block_dim_spread: return "block_dim spread (one hash, several block_dims)";
+    case RebuildCause::both: return "identity churn and block_dim spread";
+    case RebuildCause::same_identity: return "same identity built again (cache cleared or bypassed)";
+  }
+  return "";
+}
+
+}  // namespace wcp

@@ -1,0 +1,119 @@
+#pragma once
+// The measurement report: the data model every later stage (diagnosis, verdicts, budgets,
+// rendering) reads. Field names in JSON are a public contract; see docs/report-schema.md.
+//
+// Missing is not zero: a timing that was not measured (no successful warm run, no module
+// timers in Warp's log) is std::nullopt here and null in JSON, and nothing downstream turns it
+// into a delta, a ratio or a verdict.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/launch.h"
+#include "model/module_event.h"
+#include "model/stats.h"
+
+namespace wcp {
+
+// Version 2: missing timings are null (version 1 wrote 0.0), module events carry `pass`, and
+// `label` means what the original probe meant by it ("<name> <hash>").
+inline constexpr int kReportSchemaVersion = 2;
+
+// Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
+// writes the contract fields only, with no schema_version.
+enum class ReportOrigin { this_tool, original_probe };
+
+// One module directory of the kernel cache, as generated source tells it.
+struct ModuleSource {
+  std::string directory;            // e.g. "wp___main___b43a5cc"
+  std::uint64_t source_bytes = 0;
+  std::uint64_t forward_kernels = 0;   // entry points found in the source
+  std::uint64_t backward_kernels = 0;  // adjoint entry points (0 when enable_backward is off)
+  bool operator==(const ModuleSource&) const = default;
+};
+
+// Generated artifacts found in the private kernel cache after the cold run.
+struct CacheInventory {
+  std::uint64_t generated_source_bytes = 0;  // .cpp and .cu files
+  std::uint64_t lto_artifacts = 0;           // .lto and .ltoir files
+  std::uint64_t lto_bytes = 0;
+  std::uint64_t module_directories = 0;
+  std::vector<ModuleSource> modules;
+  bool operator==(const CacheInventory&) const = default;
+};
+
+// What the injected instrumentation could and could not do in a run.
+struct InstrumentationStatus {
+  bool attached = false;            // a process that imported warp wrote events
+  bool launches_recorded = false;   // a launch record arrived (it may be empty: no launches)
+  std::vector<std::string> missing; // hooks that could not be installed, in plain words
+  std::optional<std::string> app_kernel_cache_dir;  // set when the app pointed the cache elsewhere
+  bool cache_kernels_disabled = false;
+  std::vector<CacheClear> cache_clears;
+  std::optional<bool> use_precompiled_headers;
+  std::string cuda_toolkit_version;
+  bool operator==(const InstrumentationStatus&) const = default;
+};
+
+// One sample = one cold run and (when it succeeded) one warm run in a fresh private cache.
+struct SampleResult {
+  int index = 0;
+  bool cold_ok = false;
+  bool timed_out = false;
+  int exit_code = 0;          // of the cold run; 128+N when killed by signal N
+  std::string failure;        // plain words, with the tail of the output, when !cold_ok
+  double cold_wall_ms = 0.0;
+  // Sum of (compiled) module load timers; absent when modules loaded but Warp printed no timer.
+  std::optional<double> cold_module_ms;
+  // Sum of "Compile x86/CUDA took" timers; absent when modules compiled but no timer was printed.
+  std::optional<double> native_compile_ms;
+  std::optional<double> warm_wall_ms;       // absent when the warm run failed or timed out
+  std::optional<double> warm_module_ms;
+  std::optional<int> warm_compiled_events;
+  std::string warm_failure;
+  bool operator==(const SampleResult&) const = default;
+};
+
+struct Report {
+  int schema_version = kReportSchemaVersion;  // of the document it was read from
+  ReportOrigin origin = ReportOrigin::this_tool;
+  std::string tool_version;
+  std::string warp_version;
+  std::vector<std::string> command;
+  std::string cwd;
+  std::string label;
+
+  int samples = 0;
+  int failed_samples = 0;
+  int timed_out_samples = 0;
+  std::vector<SampleResult> sample_results;
+
+  std::optional<Summary> cold_module_ms;
+  std::optional<Summary> native_compile_ms;
+  std::optional<Summary> warm_module_ms;
+  std::optional<Summary> cold_wall_ms;
+  std::optional<Summary> warm_wall_ms;
+  std::optional<Summary> compile_elapsed_ms;  // per sample: cold wall - warm wall
+  std::optional<double> overlap_factor;       // cold module work / compile elapsed (medians)
+
+  // Structure of the first successful sample's cold run (and its warm run's events).
+  std::uint64_t identities = 0;
+  std::uint64_t modules = 0;
+  std::uint64_t compiled_events = 0;
+  std::uint64_t cached_events = 0;
+  std::uint64_t error_events = 0;
+  CacheInventory cache;
+  std::vector<ModuleEvent> module_events;
+  std::vector<LaunchRun> launches;
+
+  // Log signals the diagnosis needs that are not module loads.
+  std::vector<HashChange> hash_changes;
+  std::vector<std::string> find_failures;    // "Failed to find ... kernel" lines
+  InstrumentationStatus instrumentation;
+  std::vector<std::string> notes;            // isolation caveats and warnings, in plain words
+
+  bool measured() const { return samples > failed_samples; }
+};
+
+}  // namespace wcp

@@ -1,0 +1,401 @@
+#include "model/report_json.h"
+
+#include <regex>
+
+#include "errors.h"
+#include "io/file_io.h"
+#include "io/json_fields.h"
+
+namespace wcp {
+
+using nlohmann::json;
+using json_fields::FieldError;
+using json_fields::get;
+using json_fields::get_optional;
+using json_fields::or_null;
+
+// --- the parts ------------------------------------------------------------------------------
+
+void to_json(json& out, const SourceLocation& location) {
+  out = json{{"file", location.file}, {"line", location.line}, {"function", location.function}};
+}
+
+void from_json(const json& in, SourceLocation& location) {
+  location.file = get<std::string>(in, "file", "");
+  location.line = get<int>(in, "line", 0);
+  location.function = get<std::string>(in, "function", "");
+}
+
+namespace {
+
+void to_json_detail(json& out, const LoadDetail& detail) {
+  json kernels = json::array();
+  for (const auto& kernel : detail.kernels) {
+    kernels.push_back({{"key", kernel.key}, {"file", kernel.file}, {"line", kernel.line}, {"overloads", kernel.overloads}});
+  }
+  out = json{{"full_hash", detail.full_hash}, {"kernels", kernels}, {"options", detail.options},
+             {"config_at_load", detail.config_at_load}, {"end_s", detail.end_s}};
+  if (detail.trigger) out["trigger"] = *detail.trigger;
+}
+
+LoadDetail detail_from_json(const json& in) {
+  LoadDetail detail;
+  detail.full_hash = get<std::string>(in, "full_hash", "");
+  json_fields::each(in, "kernels", [&](const json& kernel, std::size_t) {
+    detail.kernels.push_back({get<std::string>(kernel, "key", ""), get<std::string>(kernel, "file", ""),
+                              get<int>(kernel, "line", 0), get<std::vector<std::string>>(kernel, "overloads", {})});
+  });
+  detail.options = get<std::map<std::string, std::string>>(in, "options", {});
+  detail.config_at_load = get<std::map<std::string, std::string>>(in, "config_at_load", {});
+  detail.end_s = get<double>(in, "end_s", 0.0);
+  detail.trigger = get_optional<SourceLocation>(in, "trigger");
+  return detail;
+}
+
+}  // namespace
+
+void to_json(json& out, const ModuleEvent& event) {
+  // `label` keeps the original probe's meaning ("<name> <hash>"); the pass has its own field.
+  out = json{{"name", event.name},
+             {"hash", event.hash},
+             {"label", event.hash.empty() ? event.name : event.name + " " + event.hash},
+             {"device", event.device},
+             {"block_dim", or_null(event.block_dim)},
+             {"ms", event.ms},
+             {"status", to_string(event.status)},
+             {"pass", to_string(event.pass)},
+             {"native_ms", or_null(event.native_ms)},
+             {"built_pch", event.built_pch}};
+  if (event.detail) to_json_detail(out["detail"], *event.detail);
+}
+
+void from_json(const json& in, ModuleEvent& event) {
+  event.name = get<std::string>(in, "name", "");
+  event.hash = get<std::string>(in, "hash", "");
+  const std::string label = get<std::string>(in, "label", "");
+  if (event.name.empty() && !label.empty()) {
+    // The original probe's label is "<name> <hash>"; older ones may lack `name`.
+    const auto space = label.rfind(' ');
+    event.name = space == std::string::npos ? label : label.substr(0, space);
+    if (event.hash.empty() && space != std::string::npos) event.hash = label.substr(space + 1);
+  }
+  event.device = get<std::string>(in, "device", "");
+  event.block_dim = get_optional<int>(in, "block_dim");
+  event.ms = get<double>(in, "ms", 0.0);
+  const std::string status = get<std::string>(in, "status", "compiled");
+  const auto parsed = load_status_from_string(status);
+  if (!parsed) throw FieldError("unknown module event status '" + status + "'");
+  event.status = *parsed;
+  // Schema 2 has `pass`; schema 1 stored the pass in `label`; the original probe listed the
+  // cold run's events only.
+  const std::string pass = get<std::string>(in, "pass", label);
+  event.pass = pass_from_string(pass).value_or(Pass::cold);
+  event.native_ms = get_optional<double>(in, "native_ms");
+  event.built_pch = get<bool>(in, "built_pch", false);
+  if (const auto found = in.find("detail"); found != in.end() && found->is_object()) event.detail = detail_from_json(*found);
+}
+
+void to_json(json& out, const SampleResult& sample) {
+  out = json{{"index", sample.index},
+             {"cold_ok", sample.cold_ok},
+             {"timed_out", sample.timed_out},
+             {"exit_code", sample.exit_code},
+             {"failure", sample.failure},
+             {"cold_wall_ms", sample.cold_wall_ms},
+             {"cold_module_ms", or_null(sample.cold_module_ms)},
+             {"native_compile_ms", or_null(sample.native_compile_ms)},
+             {"warm_wall_ms", or_null(sample.warm_wall_ms)},
+             {"warm_module_ms", or_null(sample.warm_module_ms)},
+             {"warm_compiled_events", or_null(sample.warm_compiled_events)},
+             {"warm_failure", sample.warm_failure}};
+}
+
+void from_json(const json& in, SampleResult& sample) {
+  sample.index = get<int>(in, "index", 0);
+  sample.cold_ok = get<bool>(in, "cold_ok", false);
+  sample.timed_out = get<bool>(in, "timed_out", false);
+  sample.exit_code = get<int>(in, "exit_code", 0);
+  sample.failure = get<std::string>(in, "failure", "");
+  sample.cold_wall_ms = get<double>(in, "cold_wall_ms", 0.0);
+  sample.cold_module_ms = get_optional<double>(in, "cold_module_ms");
+  sample.native_compile_ms = get_optional<double>(in, "native_compile_ms");
+  sample.warm_wall_ms = get_optional<double>(in, "warm_wall_ms");
+  sample.warm_module_ms = get_optional<double>(in, "warm_module_ms");
+  sample.warm_compiled_events = get_optional<int>(in, "warm_compiled_events");
+  sample.warm_failure = get<std::string>(in, "warm_failure", "");
+}
+
+namespace {
+
+json launch_to_json(const LaunchRun& run) {
+  return {{"kernel", run.launch.kernel}, {"module", run.launch.module}, {"dim", run.launch.dim},
+          {"device", run.launch.device}, {"dtypes", run.launch.dtypes}, {"block_dim", run.launch.block_dim},
+          {"adjoint", run.launch.adjoint}, {"count", run.count}};
+}
+
+LaunchRun launch_from_json(const json& item) {
+  LaunchRun run;
+  run.launch.kernel = get<std::string>(item, "kernel", "");
+  run.launch.module = get<std::string>(item, "module", "");
+  if (const auto dim = item.find("dim"); dim != item.end() && dim->is_number_integer()) {
+    run.launch.dim = {get<std::int64_t>(item, "dim", 0)};
+  } else {
+    run.launch.dim = get<std::vector<std::int64_t>>(item, "dim", {});
+  }
+  run.launch.device = get<std::string>(item, "device", "");
+  run.launch.dtypes = get<std::vector<std::string>>(item, "dtypes", {});
+  run.launch.block_dim = get<int>(item, "block_dim", 0);  // the original probe writes null for "not given"
+  run.launch.adjoint = get<bool>(item, "adjoint", false);
+  run.count = get<std::uint64_t>(item, "count", 1);
+  return run;
+}
+
+// A summary is stored flat: <stem>_median, <stem>_mad, <stem>_values, <stem>_n. All null (and
+// an empty list) when nothing was measured.
+void put_summary(json& out, const std::string& stem, const std::optional<Summary>& summary) {
+  out[stem + "_median"] = summary ? json(summary->median) : json(nullptr);
+  out[stem + "_mad"] = summary ? or_null(summary->mad) : json(nullptr);
+  out[stem + "_values"] = summary ? json(summary->values) : json::array();
+  out[stem + "_n"] = summary && summary->count > 0 ? json(summary->count) : json(nullptr);
+}
+
+std::optional<Summary> read_summary(const json& in, const std::string& stem, std::size_t successful_samples) {
+  const auto median = get_optional<double>(in, stem + "_median");
+  auto values = get<std::vector<double>>(in, stem + "_values", {});
+  if (!median && values.empty()) return std::nullopt;
+  Summary summary;
+  summary.values = std::move(values);
+  summary.median = median.value_or(summary.values.empty() ? 0.0 : wcp::median(summary.values));
+  summary.mad = get_optional<double>(in, stem + "_mad");
+  summary.count = get<std::size_t>(in, stem + "_n", summary.values.empty() ? successful_samples : summary.values.size());  // 0: unknown
+  return summary;
+}
+
+HashChange hash_change_from_json(const json& item) {
+  if (item.is_string()) {  // schema 1: "<module> (<old> -> <new>)"
+    static const std::regex form(R"((.*) \((\S*) -> (\S*)\))");
+    std::smatch match;
+    const std::string text = item.get<std::string>();
+    if (std::regex_match(text, match, form)) return {match[1].str(), match[2].str(), match[3].str()};
+    return {text, "", ""};
+  }
+  return {get<std::string>(item, "module", ""), get<std::string>(item, "old_hash", ""),
+          get<std::string>(item, "new_hash", "")};
+}
+
+CacheClear cache_clear_from_json(const json& item) {
+  if (item.is_string()) {  // schema 1: "clear_kernel_cache at app.py:12"
+    const std::string text = item.get<std::string>();
+    const auto at = text.find(" at ");
+    CacheClear clear{text.substr(0, at), std::nullopt};
+    if (at != std::string::npos) {
+      const std::string place = text.substr(at + 4);
+      const auto colon = place.rfind(':');
+      SourceLocation site{place.substr(0, colon), 0, ""};
+      if (colon != std::string::npos) {
+        try {
+          site.line = std::stoi(place.substr(colon + 1));
+        } catch (const std::exception&) {
+          site.file = place;
+        }
+      }
+      clear.site = site;
+    }
+    return clear;
+  }
+  return {get<std::string>(item, "what", ""), get_optional<SourceLocation>(item, "site")};
+}
+
+// Schema 1 wrote 0.0 for values it did not measure: an empty list of per-sample values is the
+// only sure sign of "nothing measured", and an overlap factor of 0 meant "no elapsed time".
+void apply_schema_1_conventions(Report& report) {
+  for (auto* summary : {&report.cold_module_ms, &report.native_compile_ms, &report.warm_module_ms, &report.cold_wall_ms,
+                        &report.warm_wall_ms, &report.compile_elapsed_ms}) {
+    if (*summary && (*summary)->values.empty()) summary->reset();
+  }
+  if (report.overlap_factor && (*report.overlap_factor <= 0.0 || !report.compile_elapsed_ms)) {
+    report.overlap_factor.reset();
+  }
+  // Schema 1 had no launches_recorded: a record exists when launches were listed or the
+  // instrumentation attached (and then recorded them at exit).
+  report.instrumentation.launches_recorded = report.instrumentation.attached || !report.launches.empty();
+}
+
+// The original probe: per-sample values only for cold module work and cold wall, warm and
+// elapsed medians without values (null when no warm run succeeded), native compile 0.0 on
+// CPU runs whose compiler timer it does not recognise, only cold-run events, and launches
+// written one per launch with only the dtype-carrying arguments.
+void apply_original_probe_conventions(Report& report) {
+  report.origin = ReportOrigin::original_probe;
+  if (report.native_compile_ms && report.native_compile_ms->median == 0.0 && report.compiled_events > 0) {
+    report.native_compile_ms.reset();  // 0.0 there means "not recognised", not "no native compile"
+  }
+  report.instrumentation.attached = !report.launches.empty();
+  report.instrumentation.launches_recorded = !report.launches.empty();
+}
+
+void read_document(const json& document, Report& report) {
+  const auto schema = get_optional<int>(document, "schema_version");
+  if (schema && *schema != 1 && *schema != kReportSchemaVersion) {
+    throw FieldError("unsupported schema_version " + std::to_string(*schema) + " (this tool reads 1 and " +
+                     std::to_string(kReportSchemaVersion) + ", and reports of the original probe)");
+  }
+  report.schema_version = schema.value_or(0);
+  report.tool_version = get<std::string>(document, "tool_version", "");
+  report.warp_version = get<std::string>(document, "warp_version", "");
+  if (const auto command = document.find("command"); command != document.end() && command->is_string()) {
+    report.command = {command->get<std::string>()};
+  } else {
+    report.command = get<std::vector<std::string>>(document, "command", {});
+  }
+  report.cwd = get<std::string>(document, "cwd", "");
+  report.label = get<std::string>(document, "label", "");
+  const auto samples = document.find("samples");
+  report.samples = samples != document.end() && samples->is_array() ? static_cast<int>(samples->size())
+                                                                    : get<int>(document, "samples", 0);
+  report.failed_samples = get<int>(document, "failed_samples", 0);
+  report.timed_out_samples = get<int>(document, "timed_out_samples", 0);
+  const auto successful = static_cast<std::size_t>(std::max(0, report.samples - report.failed_samples));
+  report.cold_module_ms = read_summary(document, "cold_module_ms", successful);
+  report.native_compile_ms = read_summary(document, "native_compile_ms", successful);
+  report.cold_wall_ms = read_summary(document, "cold_wall_ms", successful);
+  // Warm medians summarise only the samples whose warm run succeeded; the count is unknown
+  // when the writer kept no values.
+  report.warm_module_ms = read_summary(document, "warm_module_ms", 0);
+  report.warm_wall_ms = read_summary(document, "warm_wall_ms", 0);
+  report.compile_elapsed_ms = read_summary(document, "compile_elapsed_ms", 0);
+  report.overlap_factor = get_optional<double>(document, "overlap_factor");
+  report.identities = get<std::uint64_t>(document, "identities", 0);
+  report.modules = get<std::uint64_t>(document, "modules", 0);
+  report.compiled_events = get<std::uint64_t>(document, "compiled_events", 0);
+  report.cached_events = get<std::uint64_t>(document, "cached_events", 0);
+  report.error_events = get<std::uint64_t>(document, "error_events", 0);
+  report.cache.generated_source_bytes = get<std::uint64_t>(document, "generated_source_bytes", 0);
+  report.cache.lto_artifacts = get<std::uint64_t>(document, "lto_artifacts", 0);
+  report.cache.lto_bytes = get<std::uint64_t>(document, "lto_bytes", 0);
+  report.cache.module_directories = get<std::uint64_t>(document, "module_directories", 0);
+  json_fields::each(document, "module_sources", [&](const json& item, std::size_t) {
+    report.cache.modules.push_back({get<std::string>(item, "directory", ""), get<std::uint64_t>(item, "source_bytes", 0),
+                                    get<std::uint64_t>(item, "forward_kernels", 0),
+                                    get<std::uint64_t>(item, "backward_kernels", 0)});
+  });
+  json_fields::each(document, "module_events",
+                    [&](const json& item, std::size_t) { report.module_events.push_back(item.get<ModuleEvent>()); });
+  json_fields::each(document, "launches", [&](const json& item, std::size_t) {
+    const LaunchRun run = launch_from_json(item);
+    append_launch(report.launches, run.launch, run.count);
+  });
+  json_fields::each(document, "sample_results",
+                    [&](const json& item, std::size_t) { report.sample_results.push_back(item.get<SampleResult>()); });
+  json_fields::each(document, "hash_changes",
+                    [&](const json& item, std::size_t) { report.hash_changes.push_back(hash_change_from_json(item)); });
+  report.find_failures = get<std::vector<std::string>>(document, "find_failures", {});
+  if (const auto found = document.find("instrumentation"); found != document.end() && found->is_object()) {
+    auto& status = report.instrumentation;
+    status.attached = get<bool>(*found, "attached", false);
+    status.launches_recorded = get<bool>(*found, "launches_recorded", false);
+    status.missing = get<std::vector<std::string>>(*found, "missing", {});
+    status.cache_kernels_disabled = get<bool>(*found, "cache_kernels_disabled", false);
+    json_fields::each(*found, "cache_clears",
+                      [&](const json& item, std::size_t) { status.cache_clears.push_back(cache_clear_from_json(item)); });
+    status.cuda_toolkit_version = get<std::string>(*found, "cuda_toolkit_version", "");
+    status.app_kernel_cache_dir = get_optional<std::string>(*found, "app_kernel_cache_dir");
+    status.use_precompiled_headers = get_optional<bool>(*found, "use_precompiled_headers");
+  }
+  report.notes = get<std::vector<std::string>>(document, "notes", {});
+
+  if (!schema) {
+    apply_original_probe_conventions(report);
+  } else if (*schema == 1) {
+    apply_schema_1_conventions(report);
+  }
+}
+
+}  // namespace
+
+json report_to_json(const Report& report) {
+  json out;
+  out["schema_version"] = kReportSchemaVersion;
+  out["tool_version"] = report.tool_version;
+  out["warp_version"] = report.warp_version;
+  out["command"] = report.command;
+  out["cwd"] = report.cwd;
+  out["label"] = report.label;
+  out["samples"] = report.samples;
+  out["failed_samples"] = report.failed_samples;
+  out["timed_out_samples"] = report.timed_out_samples;
+  put_summary(out, "cold_module_ms", report.cold_module_ms);
+  put_summary(out, "native_compile_ms", report.native_compile_ms);
+  put_summary(out, "warm_module_ms", report.warm_module_ms);
+  put_summary(out, "cold_wall_ms", report.cold_wall_ms);
+  put_summary(out, "warm_wall_ms", report.warm_wall_ms);
+  put_summary(out, "compile_elapsed_ms", report.compile_elapsed_ms);
+  out["overlap_factor"] = or_null(report.overlap_factor);
+  out["identities"] = report.identities;
+  out["modules"] = report.modules;
+  out["compiled_events"] = report.compiled_events;
+  out["cached_events"] = report.cached_events;
+  out["error_events"] = report.error_events;
+  out["generated_source_bytes"] = report.cache.generated_source_bytes;
+  out["lto_artifacts"] = report.cache.lto_artifacts;
+  out["lto_bytes"] = report.cache.lto_bytes;
+  out["module_directories"] = report.cache.module_directories;
+  json sources = json::array();
+  for (const auto& module : report.cache.modules) {
+    sources.push_back({{"directory", module.directory}, {"source_bytes", module.source_bytes},
+                       {"forward_kernels", module.forward_kernels}, {"backward_kernels", module.backward_kernels}});
+  }
+  out["module_sources"] = sources;
+  out["module_events"] = report.module_events;
+  json launches = json::array();
+  for (const auto& run : report.launches) launches.push_back(launch_to_json(run));
+  out["launches"] = launches;
+  out["launch_count"] = total_launches(report.launches);
+  out["sample_results"] = report.sample_results;
+  json changes = json::array();
+  for (const auto& change : report.hash_changes) {
+    changes.push_back({{"module", change.module}, {"old_hash", change.old_hash}, {"new_hash", change.new_hash}});
+  }
+  out["hash_changes"] = changes;
+  out["find_failures"] = report.find_failures;
+  const auto& status = report.instrumentation;
+  json clears = json::array();
+  for (const auto& clear : status.cache_clears) clears.push_back({{"what", clear.what}, {"site", or_null(clear.site)}});
+  out["instrumentation"] = json{{"attached", status.attached},
+                                {"launches_recorded", status.launches_recorded},
+                                {"missing", status.missing},
+                                {"cache_kernels_disabled", status.cache_kernels_disabled},
+                                {"cache_clears", clears},
+                                {"cuda_toolkit_version", status.cuda_toolkit_version},
+                                {"app_kernel_cache_dir", or_null(status.app_kernel_cache_dir)},
+                                {"use_precompiled_headers", or_null(status.use_precompiled_headers)}};
+  out["notes"] = report.notes;
+  return out;
+}
+
+std::string report_to_json_text(const Report& report) {
+  return report_to_json(report).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Report report_from_json(const json& document, std::string_view source) {
+  if (!document.is_object()) throw UsageError(std::string(source) + ": a report must be a JSON object");
+  Report report;
+  try {
+    read_document(document, report);
+  } catch (const FieldError& error) {
+    throw UsageError(std::string(source) + ": " + error.what());
+  } catch (const json::exception& error) {
+    throw UsageError(std::string(source) + ": " + error.what());
+  }
+  return report;
+}
+
+Report report_from_json_text(std::string_view text, std::string_view source) {
+  json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (document.is_discarded()) throw UsageError(std::string(source) + ": not valid JSON");
+  return report_from_json(document, source);
+}
+
+Report load_report(const std::string& path) { return report_from_json_text(read_text_file(path, "report"), path); }
+
+}  // namespace wcp

@@ -1,0 +1,66 @@
+#include "render/format.h"
+
+#include "model/rebuilds.h"
+#include "model/report_json.h"
+#include "render/budget_json.h"
+#include "render/budget_markdown.h"
+#include "render/budget_text.h"
+#include "render/diagnosis_json.h"
+#include "render/diagnosis_text.h"
+#include "render/judgement_json.h"
+#include "render/judgement_text.h"
+#include "render/report_text.h"
+
+namespace wcp::render {
+namespace {
+[[noreturn]] void unsupported(std::string_view kind, Format format) {
+  throw std::invalid_argument(std::string(kind) + " has no " + std::string(to_string(format)) + " writer");
+}
+}  // namespace
+
+std::string_view to_string(Format format) {
+  switch (format) {
+    case Format::text: return "text";
+    case Format::json: return "json";
+    case Format::markdown: return "markdown";
+  }
+  return "";
+}
+
+void write(const Report& report, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text: render_report_text(ReportView{report, compiled_identities(report), rebuilt_modules(report)}, out); return;
+    case Format::json: out << report_to_json_text(report); return;
+    default: unsupported("a report", format);
+  }
+}
+
+void write(const analysis::Diagnosis& diagnosis, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text: render_diagnosis_text(diagnosis, out); return;
+    case Format::json: out << diagnosis_to_json(diagnosis).dump(2) << '\n'; return;
+    default: unsupported("a diagnosis", format);
+  }
+}
+
+void write(const verdict::Judgement& judgement, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text: render_judgement_text(judgement, out); return;
+    case Format::json: out << judgement_to_json(judgement).dump(2) << '\n'; return;
+    default: unsupported("a comparison", format);
+  }
+}
+
+void write(const budget::CheckResult& result, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text:
+      render_budget_header(result.file, out);
+      for (const auto& command : result.commands) render_command_result(command, out);
+      render_budget_summary(result, out);
+      return;
+    case Format::json: out << budget_result_to_json(result).dump(2) << '\n'; return;
+    case Format::markdown: out << render_budget_markdown(result); return;
+  }
+}
+
+}  // namespace wcp::render

@@ -1,0 +1,35 @@
+#pragma once
+// Every result the tool produces can be written in several formats; this is the one interface
+// for choosing. Each (result kind, format) pair lives in its own file (e.g. judgement_text.cpp,
+// judgement_json.cpp); write() dispatches, so a new format is one new file and one case.
+// Renderers never compute: every number they show is already in the result.
+#include <ostream>
+#include <stdexcept>
+#include <string_view>
+
+namespace wcp {
+struct Report;
+namespace analysis {
+struct Diagnosis;
+}
+namespace verdict {
+struct Judgement;
+}
+namespace budget {
+struct CheckResult;
+}
+}  // namespace wcp
+
+namespace wcp::render {
+
+enum class Format { text, json, markdown };
+std::string_view to_string(Format format);
+
+// Throws std::invalid_argument for a format that kind of result has no writer for (a bug:
+// the CLI only offers the formats that exist).
+void write(const Report& report, Format format, std::ostream& out);
+void write(const analysis::Diagnosis& diagnosis, Format format, std::ostream& out);
+void write(const verdict::Judgement& judgement, Format format, std::ostream& out);
+void write(const budget::CheckResult& result, Format format, std::ostream& out);
+
+}  // namespace wcp::render

@@ -1,0 +1,91 @@
+#include "render/judgement_json.h"
+
+#include "io/json_fields.h"
+
+namespace wcp::render {
+namespace {
+
+using nlohmann::json;
+using json_fields::or_null;
+
+json summary_json(const std::optional<Summary>& summary) {
+  if (!summary) return nullptr;
+  // n is unknown (null) for a median kept without its values (the original probe's warm medians).
+  return json{{"median_ms", summary->median},
+              {"mad_ms", or_null(summary->mad)},
+              {"n", summary->count > 0 ? json(summary->count) : json(nullptr)}};
+}
+
+json clock_json(const verdict::ClockComparison& clock) {
+  json out{{"baseline", summary_json(clock.baseline)},
+           {"candidate", summary_json(clock.candidate)},
+           {"delta_ms", or_null(clock.delta_ms)},
+           {"delta_percent", or_null(clock.delta_percent)},
+           {"band_ms", or_null(clock.band_ms)},
+           {"direction", std::string(to_string(clock.direction))}};
+  // The flat fields of schema 1, kept for readers of it: null when unavailable.
+  out["baseline_median_ms"] = clock.baseline ? json(clock.baseline->median) : json(nullptr);
+  out["baseline_mad_ms"] = clock.baseline ? or_null(clock.baseline->mad) : json(nullptr);
+  out["candidate_median_ms"] = clock.candidate ? json(clock.candidate->median) : json(nullptr);
+  return out;
+}
+
+json side_json(const verdict::SideFacts& facts) {
+  return json{{"overlap_factor", or_null(facts.overlap_factor)},
+              {"builds_overlapped", facts.builds_overlapped},
+              {"compiled_nothing", facts.compiled_nothing},
+              {"samples", facts.samples},
+              {"failed_samples", facts.failed_samples},
+              {"failed_warm_runs", facts.failed_warm_runs}};
+}
+
+}  // namespace
+
+json judgement_to_json(const verdict::Judgement& judgement) {
+  json counts = json::object();
+  for (const auto& count : judgement.counts) {
+    counts[std::string(to_string(count.count))] = {{"baseline", or_null(count.baseline)},
+                                                   {"candidate", or_null(count.candidate)}};
+  }
+  json modules = json::array();
+  for (const auto& row : judgement.modules) {
+    modules.push_back({{"module", row.module},
+                       {"baseline_hashes", row.baseline_hashes},
+                       {"candidate_hashes", row.candidate_hashes},
+                       {"changed", row.changed}});
+  }
+  const auto& workload = judgement.workload;
+  json differences = json::array();
+  for (const auto& entry : workload.count_differences) {
+    differences.push_back({{"signature", entry.signature}, {"baseline", entry.baseline}, {"candidate", entry.candidate}});
+  }
+  json renames = json::array();
+  for (const auto& rename : workload.renames) renames.push_back({{"baseline", rename.baseline}, {"candidate", rename.candidate}});
+  json workload_json{{"status", verdict::to_string(workload.status)},
+                     {"reason", workload.reason},
+                     {"baseline_launches", or_null(workload.baseline_launches)},
+                     {"candidate_launches", or_null(workload.candidate_launches)},
+                     {"count_differences", differences},
+                     {"renames", renames}};
+  workload_json["first_divergence"] = workload.first_divergence
+                                          ? json{{"index", workload.first_divergence->index},
+                                                 {"launch_number", workload.first_divergence->index + 1},
+                                                 {"baseline", workload.first_divergence->baseline},
+                                                 {"candidate", workload.first_divergence->candidate}}
+                                          : json(nullptr);
+  return json{{"verdict", std::string(verdict::to_string(judgement.verdict))},
+              {"exit_code", judgement.exit_code},
+              {"reason", judgement.reason},
+              {"notes", judgement.notes},
+              {"warnings", judgement.warnings},
+              {"same_work", judgement.same_work},
+              {"workload", workload_json},
+              {"cold_module_work", clock_json(judgement.module_work)},
+              {"compile_elapsed", clock_json(judgement.compile_elapsed)},
+              {"counts", counts},
+              {"modules", modules},
+              {"baseline", side_json(judgement.baseline)},
+              {"candidate", side_json(judgement.candidate)}};
+}
+
+}  // namespace wcp::render

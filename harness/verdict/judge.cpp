@@ -1,0 +1,322 @@
+#include "verdict/judge.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "model/queries.h"
+
+namespace wcp::verdict {
+namespace {
+
+std::string ms(double value) { return fmt::format("{:.1f} ms", value); }
+
+std::string signed_change(const ClockComparison& clock) {
+  std::string text = fmt::format("{:+.1f} ms", *clock.delta_ms);
+  if (clock.delta_percent) text += fmt::format(" ({:+.1f}%)", *clock.delta_percent);
+  return text;
+}
+
+std::string_view movement(Direction direction) {
+  switch (direction) {
+    case Direction::improved: return "fell by";
+    case Direction::regressed: return "rose by";
+    default: return "changed by";
+  }
+}
+
+std::vector<ModuleHashRow> hash_table(const Report& baseline, const Report& candidate) {
+  std::map<std::string, ModuleHashRow> rows;
+  auto add = [&rows](const Report& report, bool is_baseline) {
+    for (const ModuleEvent* event : cold_compiled_events(report)) {
+      const std::string key = event->name + "@" + event->device;
+      auto& row = rows[key];
+      row.module = key;
+      auto& hashes = is_baseline ? row.baseline_hashes : row.candidate_hashes;
+      if (std::find(hashes.begin(), hashes.end(), event->hash) == hashes.end()) hashes.push_back(event->hash);
+    }
+  };
+  add(baseline, true);
+  add(candidate, false);
+  std::vector<ModuleHashRow> table;
+  for (auto& [key, row] : rows) {
+    row.changed = row.baseline_hashes != row.candidate_hashes;
+    table.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::vector<CountComparison> count_table(const Report& baseline, const Report& candidate) {
+  const auto counts_of = [](const Report& report, Count count) -> std::optional<std::uint64_t> {
+    if (!report.measured()) return std::nullopt;
+    switch (count) {
+      case Count::identities: return report.identities;
+      case Count::modules: return report.modules;
+      case Count::compiled_events: return report.compiled_events;
+      case Count::warm_compiles: return warm_compiles(report);
+      case Count::generated_source_bytes: return report.cache.generated_source_bytes;
+      case Count::lto_artifacts: return report.cache.lto_artifacts;
+    }
+    return std::nullopt;
+  };
+  std::vector<CountComparison> table;
+  for (Count count : {Count::identities, Count::modules, Count::compiled_events, Count::warm_compiles,
+                      Count::generated_source_bytes, Count::lto_artifacts}) {
+    table.push_back({count, counts_of(baseline, count), counts_of(candidate, count)});
+  }
+  return table;
+}
+
+bool same_work_compiled(const Report& baseline, const Report& candidate, const Judgement& judgement) {
+  if (judgement.workload.status != WorkloadStatus::equivalent) return false;
+  if (compiled_identity_set(baseline) != compiled_identity_set(candidate)) return false;
+  for (const auto& count : judgement.counts) {
+    if (count.count == Count::warm_compiles) continue;  // the warm pass is not the work compiled
+    if (count.baseline != count.candidate) return false;
+  }
+  return true;
+}
+
+SideFacts facts_of(const Report& report) {
+  SideFacts facts;
+  facts.overlap_factor = report.overlap_factor;
+  facts.builds_overlapped = builds_overlapped(report);
+  facts.compiled_nothing = compiled_nothing(report);
+  facts.samples = report.samples;
+  facts.failed_samples = report.failed_samples;
+  for (const auto& sample : report.sample_results) {
+    facts.failed_warm_runs += sample.cold_ok && !sample.warm_wall_ms ? 1 : 0;
+  }
+  return facts;
+}
+
+// Notes the reader needs beside the verdict: structure, the other clock, how each side was
+// measured. None of them changes the verdict.
+void add_notes(Judgement& judgement) {
+  const auto& elapsed = judgement.compile_elapsed;
+  const auto& work = judgement.module_work;
+  if (judgement.verdict != Verdict::invalid) {
+    std::vector<std::string> fewer, more;
+    for (const auto& count : judgement.counts) {
+      if (count.count == Count::generated_source_bytes || !count.baseline || !count.candidate) continue;
+      const std::string change = fmt::format("{} {} → {}", to_string(count.count), *count.baseline, *count.candidate);
+      if (*count.candidate < *count.baseline) fewer.push_back(change);
+      if (*count.candidate > *count.baseline) more.push_back(change);
+    }
+    if (!fewer.empty() && judgement.verdict != Verdict::improved) {
+      judgement.notes.push_back(fmt::format(
+          "{}: less work, not yet measurable against the noise — take 5 or more samples per side", fmt::join(fewer, ", ")));
+    } else if (!fewer.empty()) {
+      judgement.notes.push_back(fmt::format("{}: less work compiled", fmt::join(fewer, ", ")));
+    }
+    if (!more.empty()) judgement.notes.push_back(fmt::format("{}: more work compiled", fmt::join(more, ", ")));
+  }
+  if (elapsed.direction == Direction::regressed && work.direction != Direction::regressed &&
+      judgement.rule != Rule::regressed) {
+    judgement.notes.push_back(fmt::format("compile elapsed rose beyond its noise band ({}) while module work did not",
+                                          signed_change(elapsed)));
+  }
+  if (elapsed.direction == Direction::unavailable && judgement.verdict != Verdict::invalid) {
+    judgement.notes.push_back(
+        fmt::format("compile elapsed is unavailable ({}): it needs a successful warm run on both sides, and a failed "
+                    "warm run credits nothing",
+                    !elapsed.baseline && !elapsed.candidate ? "both sides"
+                    : !elapsed.baseline                     ? "baseline"
+                                                            : "candidate"));
+  }
+  for (const auto& [side, facts] : {std::pair{"baseline", &judgement.baseline}, std::pair{"candidate", &judgement.candidate}}) {
+    if (facts->failed_warm_runs > 0) {
+      judgement.notes.push_back(fmt::format("{} of the {}'s warm runs failed: those samples add nothing to its warm "
+                                            "figures or compile elapsed",
+                                            facts->failed_warm_runs, side));
+    }
+    if (facts->builds_overlapped) {
+      judgement.notes.push_back(fmt::format(
+          "BUILDS OVERLAPPED in the {} (overlap factor {:.2f}): summed module timers count concurrent builds more than "
+          "once; judge this change on compile elapsed",
+          side, *facts->overlap_factor));
+    }
+    if (facts->compiled_nothing) {
+      judgement.notes.push_back(fmt::format(
+          "NO MODULES COMPILED in the {}: the command did not reach Warp, or everything came from a cache it should "
+          "not have seen",
+          side));
+    }
+    if (facts->failed_samples > 0 && facts != &judgement.candidate && facts->failed_samples < facts->samples) {
+      judgement.notes.push_back(fmt::format("{} of {} baseline samples failed and are left out of its statistics",
+                                            facts->failed_samples, facts->samples));
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::invalid: return "INVALID";
+    case Verdict::regression: return "REGRESSION";
+    case Verdict::improved: return "IMPROVED";
+    case Verdict::inconclusive: return "INCONCLUSIVE";
+    case Verdict::unverified: return "UNVERIFIED";
+  }
+  return "";
+}
+
+int exit_code_of(Verdict verdict) { return verdict == Verdict::invalid || verdict == Verdict::regression ? 1 : 0; }
+
+std::string_view to_string(Clock clock) {
+  return clock == Clock::module_work ? "cold module work" : "compile elapsed";
+}
+
+std::string_view to_string(Direction direction) {
+  switch (direction) {
+    case Direction::improved: return "improved";
+    case Direction::within_band: return "within noise";
+    case Direction::regressed: return "regressed";
+    case Direction::unavailable: return "unavailable";
+  }
+  return "";
+}
+
+std::string_view to_string(Count count) {
+  switch (count) {
+    case Count::identities: return "compiled identities";
+    case Count::modules: return "modules";
+    case Count::compiled_events: return "compiled events (cold)";
+    case Count::warm_compiles: return "compiled events (warm)";
+    case Count::generated_source_bytes: return "generated source bytes";
+    case Count::lto_artifacts: return "LTO artifacts";
+  }
+  return "";
+}
+
+ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
+                              const std::optional<Summary>& candidate, double tolerance_percent) {
+  ClockComparison result;
+  result.clock = clock;
+  result.baseline = baseline;
+  result.candidate = candidate;
+  if (!baseline || !candidate) return result;
+  const double delta = candidate->median - baseline->median;
+  const double band = noise_band(*baseline, tolerance_percent);
+  result.delta_ms = delta;
+  result.band_ms = band;
+  if (baseline->median != 0.0) result.delta_percent = 100.0 * delta / std::fabs(baseline->median);
+  result.direction = delta < -band ? Direction::improved : delta > band ? Direction::regressed : Direction::within_band;
+  return result;
+}
+
+Judgement judge(const Report& baseline, const Report& candidate, const JudgeOptions& options) {
+  Judgement judgement;
+  if (baseline.command != candidate.command) {
+    judgement.warnings.push_back("the two reports measured different commands; make sure they run the same workload");
+  }
+  if (!baseline.warp_version.empty() && !candidate.warp_version.empty() && baseline.warp_version != candidate.warp_version) {
+    judgement.warnings.push_back(
+        fmt::format("Warp versions differ ({} vs {})", baseline.warp_version, candidate.warp_version));
+  }
+  judgement.workload = check_workload(baseline, candidate);
+  judgement.module_work =
+      compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms, options.tolerance_percent);
+  judgement.compile_elapsed = compare_clock(Clock::compile_elapsed, baseline.compile_elapsed_ms,
+                                            candidate.compile_elapsed_ms, options.tolerance_percent);
+  judgement.counts = count_table(baseline, candidate);
+  judgement.modules = hash_table(baseline, candidate);
+  judgement.same_work = same_work_compiled(baseline, candidate, judgement);
+  judgement.baseline = facts_of(baseline);
+  judgement.candidate = facts_of(candidate);
+
+  const auto decide = [&judgement](Verdict verdict, Rule rule, std::string reason) {
+    judgement.verdict = verdict;
+    judgement.rule = rule;
+    judgement.exit_code = exit_code_of(verdict);
+    judgement.reason = std::move(reason);
+    add_notes(judgement);
+    return judgement;
+  };
+
+  // 1. A candidate that failed proves nothing; neither does a baseline that measured nothing.
+  if (!candidate.measured()) {
+    return decide(Verdict::invalid, Rule::candidate_failed, "every candidate sample failed: nothing was measured");
+  }
+  if (candidate.failed_samples > 0 || candidate.error_events > 0 || judgement.candidate.failed_warm_runs > 0) {
+    std::vector<std::string> what;
+    if (candidate.failed_samples > 0) {
+      what.push_back(fmt::format("{} of {} samples failed", candidate.failed_samples, candidate.samples));
+    }
+    // A program that fails when run again against its own cache is broken, and its warm
+    // figures cannot be credited: the sample fails as a whole.
+    if (judgement.candidate.failed_warm_runs > 0) {
+      what.push_back(fmt::format("{} of {} warm runs failed", judgement.candidate.failed_warm_runs,
+                                 candidate.samples - candidate.failed_samples));
+    }
+    if (candidate.error_events > 0) what.push_back(fmt::format("{} module load error(s)", candidate.error_events));
+    return decide(Verdict::invalid, Rule::candidate_failed,
+                  fmt::format("the candidate run is not valid evidence: {}", fmt::join(what, " and ")));
+  }
+  if (!baseline.measured()) {
+    return decide(Verdict::invalid, Rule::baseline_failed,
+                  "every baseline sample failed: there is nothing to compare against");
+  }
+  // 2. Without launch records the work may have changed unseen.
+  if (judgement.workload.status == WorkloadStatus::unverified) {
+    return decide(Verdict::unverified, Rule::no_launch_record,
+                  judgement.workload.reason + "; check that the program's numeric output is unchanged by hand");
+  }
+  // 3. Less work is not a compile improvement.
+  if (judgement.workload.status == WorkloadStatus::different) {
+    std::string reason = "the workload changed: " + judgement.workload.reason;
+    if (const auto& first = judgement.workload.first_divergence) {
+      reason += fmt::format("; first divergence at launch #{}", first->index + 1);
+    }
+    return decide(Verdict::invalid, Rule::workload_changed, reason);
+  }
+  const auto& work = judgement.module_work;
+  const auto& elapsed = judgement.compile_elapsed;
+  if (work.direction == Direction::unavailable) {
+    return decide(Verdict::unverified, Rule::work_unavailable,
+                  fmt::format("cold module work is unavailable in the {} report (Warp printed no module timers), so "
+                              "there is nothing to judge",
+                              !work.baseline && !work.candidate ? "baseline and the candidate"
+                              : !work.baseline                  ? "baseline"
+                                                                : "candidate"));
+  }
+  const std::string work_change = fmt::format("cold module work {} {}, noise band ±{}", movement(work.direction),
+                                               signed_change(work), ms(*work.band_ms));
+  const std::string elapsed_change =
+      elapsed.direction == Direction::unavailable
+          ? std::string("compile elapsed unavailable")
+          : fmt::format("compile elapsed {} ({}, band ±{})", to_string(elapsed.direction), signed_change(elapsed),
+                        ms(*elapsed.band_ms));
+  // 4. The same code compiled, yet summed module time rose: contention, not new work.
+  if (work.direction == Direction::regressed && judgement.same_work) {
+    const std::string why = fmt::format(
+        "{}, but the same work was compiled (same launches, identities, counts, source bytes and LTO artifacts): "
+        "contention, not new work, so judge on elapsed; {}",
+        work_change, elapsed_change);
+    if (elapsed.direction == Direction::improved) return decide(Verdict::improved, Rule::same_work_contention, why);
+    if (elapsed.direction == Direction::unavailable) return decide(Verdict::unverified, Rule::same_work_contention, why);
+    return decide(Verdict::inconclusive, Rule::same_work_contention, why);
+  }
+  // 5.
+  if (work.direction == Direction::regressed) return decide(Verdict::regression, Rule::regressed, work_change);
+  // 6.
+  if (work.direction == Direction::within_band) {
+    if (elapsed.direction == Direction::improved) {
+      return decide(Verdict::improved, Rule::within_band,
+                    work_change + ", but " + elapsed_change + ": a change to when modules build shows up there");
+    }
+    if (options.gate_on_elapsed && elapsed.direction == Direction::regressed) {
+      return decide(Verdict::regression, Rule::within_band,
+                    work_change + ", but " + elapsed_change + " (this budget gates on elapsed)");
+    }
+    return decide(Verdict::inconclusive, Rule::within_band, work_change + "; " + elapsed_change);
+  }
+  // 7.
+  return decide(Verdict::improved, Rule::improved, work_change);
+}
+
+}  // namespace wcp::verdict

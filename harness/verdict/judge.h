@@ -1,0 +1,121 @@
+#pragma once
+// The one judgement engine: did a candidate compile less than its baseline, for the same
+// work? `compare` and the `baseline:` budget both call judge() with the same inputs and get
+// the same verdict; budgets only add their own structural ceilings on top.
+//
+// The decision rules, in order (the original probe's, which its users already follow; see
+// docs/measurement.md#decision-rules):
+//   1. the candidate has error events or failed samples            -> INVALID (exit 1)
+//   2. either side has no launch record                             -> UNVERIFIED (exit 0)
+//   3. the launch topology differs                                  -> INVALID (exit 1)
+//   4. cold module work regressed beyond its band, but the same
+//      work was compiled (contention, not new work)                 -> IMPROVED if elapsed improved,
+//                                                                      UNVERIFIED if elapsed is missing,
+//                                                                      else INCONCLUSIVE (exit 0)
+//   5. cold module work regressed beyond its band                   -> REGRESSION (exit 1)
+//   6. inside the band                                              -> IMPROVED if elapsed improved,
+//                                                                      else INCONCLUSIVE
+//   7. improved beyond the band                                     -> IMPROVED
+// Structural changes and an elapsed-only rise are notes, never the verdict. A value that was
+// not measured is never turned into a delta: a missing clock is "unavailable".
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/report.h"
+#include "verdict/workload.h"
+
+namespace wcp::verdict {
+
+enum class Verdict { invalid, regression, improved, inconclusive, unverified };
+std::string_view to_string(Verdict verdict);
+int exit_code_of(Verdict verdict);  // 1 for INVALID and REGRESSION, else 0
+
+// The rule that decided, numbered as above (baseline_failed and work_unavailable are the
+// cases the original rules never reach: nothing to compare against, or a clock missing).
+enum class Rule {
+  candidate_failed,      // 1
+  baseline_failed,       // 1, the other side
+  no_launch_record,      // 2
+  workload_changed,      // 3
+  work_unavailable,      // cold module work missing on a side
+  same_work_contention,  // 4
+  regressed,             // 5
+  within_band,           // 6
+  improved,              // 7
+};
+
+enum class Clock { module_work, compile_elapsed };
+std::string_view to_string(Clock clock);
+
+enum class Direction { improved, within_band, regressed, unavailable };
+std::string_view to_string(Direction direction);
+
+struct ClockComparison {
+  Clock clock = Clock::module_work;
+  std::optional<Summary> baseline;
+  std::optional<Summary> candidate;
+  // Absent whenever either side is unavailable.
+  std::optional<double> delta_ms;       // candidate − baseline
+  std::optional<double> delta_percent;  // of the baseline median (absent when that is 0)
+  std::optional<double> band_ms;
+  Direction direction = Direction::unavailable;
+};
+
+// Compares one clock against the baseline's noise band (exposed for unit tests).
+ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
+                              const std::optional<Summary>& candidate, double tolerance_percent = 0.0);
+
+enum class Count { identities, modules, compiled_events, warm_compiles, generated_source_bytes, lto_artifacts };
+std::string_view to_string(Count count);
+
+struct CountComparison {
+  Count count = Count::identities;
+  std::optional<std::uint64_t> baseline;  // absent when that report does not say
+  std::optional<std::uint64_t> candidate;
+};
+
+struct ModuleHashRow {
+  std::string module;  // name@device
+  std::vector<std::string> baseline_hashes;
+  std::vector<std::string> candidate_hashes;
+  bool changed = false;
+};
+
+// What each side's measurement says about itself, for the reader.
+struct SideFacts {
+  std::optional<double> overlap_factor;
+  bool builds_overlapped = false;  // overlap factor above kOverlapThreshold
+  bool compiled_nothing = false;
+  int samples = 0;
+  int failed_samples = 0;
+  int failed_warm_runs = 0;  // successful cold runs whose warm run failed: credited nothing
+};
+
+struct JudgeOptions {
+  double tolerance_percent = 0.0;  // widens both bands (a budget's baseline_tolerance_percent)
+  bool gate_on_elapsed = false;    // a budget's opt-in: elapsed regressed beyond its band -> REGRESSION
+};
+
+struct Judgement {
+  Verdict verdict = Verdict::inconclusive;
+  Rule rule = Rule::within_band;
+  int exit_code = 0;
+  std::string reason;                 // why this verdict, one or two sentences
+  std::vector<std::string> notes;     // what else matters; never the verdict
+  std::vector<std::string> warnings;  // e.g. the commands differ
+  WorkloadCheck workload;
+  ClockComparison module_work;
+  ClockComparison compile_elapsed;
+  std::vector<CountComparison> counts;
+  bool same_work = false;  // same launches, identities, counts, source bytes and LTO artifacts
+  std::vector<ModuleHashRow> modules;
+  SideFacts baseline;
+  SideFacts candidate;
+};
+
+Judgement judge(const Report& baseline, const Report& candidate, const JudgeOptions& options = {});
+
+}  // namespace wcp::verdict

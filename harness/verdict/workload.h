@@ -1,0 +1,58 @@
+#pragma once
+// Workload equivalence: did two runs launch the same work? Judged on the launch topology
+// (order, count, dim, device, dtypes, block_dim, adjoint). Kernel names are deliberately not
+// part of it: moving a closure kernel to module scope renames it without changing the work,
+// so renames are listed as an advisory instead.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/report.h"
+
+namespace wcp::verdict {
+
+enum class WorkloadStatus { equivalent, different, unverified };
+
+std::string to_string(WorkloadStatus status);
+
+// How launches are compared. The original probe records only the arguments that carry a
+// dtype, so against one of its reports the other arguments are left out on both sides.
+struct LaunchComparison {
+  bool array_arguments_only = false;
+};
+LaunchComparison comparison_for(const Report& baseline, const Report& candidate);
+
+// A launch with its kernel name left out.
+std::string launch_signature(const Launch& launch, const LaunchComparison& how = {});
+
+struct SignatureCount {
+  std::string signature;
+  std::uint64_t baseline = 0;
+  std::uint64_t candidate = 0;
+};
+
+struct Divergence {
+  std::uint64_t index = 0;  // 0-based position in the expanded launch sequence
+  std::string baseline;     // "kernel sig", or "(end)" when that side ran out
+  std::string candidate;
+};
+
+struct KernelRename {
+  std::string baseline;  // "module.kernel"
+  std::string candidate;
+};
+
+struct WorkloadCheck {
+  WorkloadStatus status = WorkloadStatus::unverified;
+  std::string reason;  // plain words, for unverified and different
+  std::optional<std::uint64_t> baseline_launches;  // absent when that side has no launch record
+  std::optional<std::uint64_t> candidate_launches;
+  std::vector<SignatureCount> count_differences;  // only signatures whose counts differ
+  std::optional<Divergence> first_divergence;
+  std::vector<KernelRename> renames;  // aligned launches whose kernel name changed
+};
+
+WorkloadCheck check_workload(const Report& baseline, const Report& candidate);
+
+}  // namespace wcp::verdict

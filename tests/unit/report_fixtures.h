@@ -1,0 +1,61 @@
+#pragma once
+// Crafted reports shared by the unit tests: small, explicit, and measured the way `measure`
+// would measure them (one successful sample, a warm run, a launch record).
+#include <string>
+
+#include "model/report.h"
+
+namespace wcp::testing {
+
+inline ModuleEvent compiled(const std::string& name, const std::string& hash, double ms, Pass pass = Pass::cold) {
+  ModuleEvent event;
+  event.name = name;
+  event.hash = hash;
+  event.device = "cpu";
+  event.ms = ms;
+  event.status = LoadStatus::compiled;
+  event.pass = pass;
+  return event;
+}
+
+inline Launch launch_of(const std::string& kernel, std::int64_t n) {
+  Launch launch;
+  launch.kernel = kernel;
+  launch.module = "__main__";
+  launch.dim = {n};
+  launch.device = "cpu";
+  return launch;
+}
+
+// One clean sample: one module, built once, cached on the warm run, three launches of one kernel.
+inline Report clean_report(double cold_ms = 3000.0) {
+  Report report;
+  report.samples = 1;
+  SampleResult sample;
+  sample.index = 1;
+  sample.cold_ok = true;
+  sample.cold_module_ms = cold_ms;
+  sample.cold_wall_ms = cold_ms + 700.0;
+  sample.warm_module_ms = 3.0;
+  sample.warm_wall_ms = 500.0;
+  sample.warm_compiled_events = 0;
+  report.sample_results = {sample};
+  report.cold_module_ms = summarize({cold_ms});
+  report.warm_module_ms = summarize({3.0});
+  report.cold_wall_ms = summarize({cold_ms + 700.0});
+  report.warm_wall_ms = summarize({500.0});
+  report.compile_elapsed_ms = summarize({cold_ms + 200.0});
+  report.overlap_factor = cold_ms / (cold_ms + 200.0);
+  report.modules = 1;
+  report.identities = 1;
+  report.compiled_events = 1;
+  report.module_events = {compiled("__main__", "aaaaaaa", cold_ms)};
+  report.cache.generated_source_bytes = 20'000;
+  report.cache.modules = {{"wp___main___aaaaaaa", 20'000, 1, 1}};
+  report.instrumentation.attached = true;
+  report.instrumentation.launches_recorded = true;
+  append_launch(report.launches, launch_of("k", 16), 3);
+  return report;
+}
+
+}  // namespace wcp::testing
