@@ -1,5 +1,7 @@
 #include "budget/budget_keys.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <array>
 #include <stdexcept>
 #include <type_traits>
@@ -111,12 +113,12 @@ const KeySpec* find_key(std::string_view name) {
 }
 
 std::string known_keys(bool with_name) {
-  std::string text = with_name ? "name" : "";
+  std::vector<std::string_view> names;
+  if (with_name) names.push_back("name");
   for (const auto& spec : kKeys) {
-    if (!with_name && !spec.in_defaults) continue;
-    text += (text.empty() ? "" : ", ") + std::string(spec.name);
+    if (with_name || spec.in_defaults) names.push_back(spec.name);
   }
-  return text;
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 }  // namespace wcp::budget

@@ -1,5 +1,7 @@
 #include "budget/evaluate.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -51,10 +53,7 @@ BudgetOutcome builds_per_module(const Settings& budgets, const Report& report) {
   BudgetOutcome outcome =
       ceiling(key::max_builds_per_module, static_cast<double>(worst), static_cast<double>(limit), Unit::count);
   outcome.offenders = std::move(offenders);
-  if (!allowed.empty()) {
-    outcome.note = "exempt: ";
-    for (std::size_t i = 0; i < allowed.size(); ++i) outcome.note += (i ? "; " : "") + allowed[i];
-  }
+  if (!allowed.empty()) outcome.note = fmt::format("exempt: {}", fmt::join(allowed, "; "));
   return outcome;
 }
 

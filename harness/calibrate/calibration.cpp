@@ -245,7 +245,7 @@ void write_calibration(const Calibration& calibration, const std::filesystem::pa
   std::error_code error;
   std::filesystem::create_directories(target.parent_path(), error);
   if (error) {
-    throw UsageError("cannot create directory " + target.parent_path().string() + ": " + error.message());
+    throw RunError("cannot create directory " + target.parent_path().string() + ": " + error.message());
   }
   write_file_atomically(target, json(calibration).dump(2) + "\n");
 }

@@ -99,7 +99,7 @@ std::optional<Calibration> load_calibration(const std::filesystem::path& path);
 std::optional<Calibration> load_default_calibration();
 
 // Writes through a temporary file in the same directory and renames it into place, so a
-// reader never sees half a file. Creates missing parent directories. Throws UsageError.
+// reader never sees half a file. Creates missing parent directories. Throws RunError.
 void write_calibration(const Calibration& calibration, const std::filesystem::path& path);
 
 std::string utc_timestamp_now();

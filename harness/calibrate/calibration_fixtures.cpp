@@ -1,5 +1,7 @@
 #include "calibrate/calibration_fixtures.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -53,12 +55,13 @@ std::filesystem::path find_fixtures_dir(const std::optional<std::filesystem::pat
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) candidates.push_back(exe.parent_path().parent_path() / "share" / "warp-compile-probe" / "cuda_fixtures");
   if (*WCP_CUDA_FIXTURES_SOURCE_DIR != '\0') candidates.emplace_back(WCP_CUDA_FIXTURES_SOURCE_DIR);
-  std::string tried;
+  std::vector<std::string> tried;
   for (const auto& candidate : candidates) {
     if (has_fixtures(candidate)) return candidate;
-    tried += (tried.empty() ? "" : ", ") + candidate.string();
+    tried.push_back(candidate.string());
   }
-  throw UsageError("cannot find the calibration fixtures (looked in " + tried + "); pass --fixtures-dir DIR");
+  throw UsageError(fmt::format("cannot find the calibration fixtures (looked in {}); pass --fixtures-dir DIR",
+                               fmt::join(tried, ", ")));
 }
 
 FixtureTexts load_fixture_texts(const std::filesystem::path& dir) {

@@ -27,7 +27,7 @@ struct CalibrationInputs {
 
 using ProgressSink = std::function<void(const std::string& line)>;
 
-// Throws UsageError when a fixture fails to compile (with NVRTC's log) or the target is
+// Throws RunError when a fixture fails to compile (with NVRTC's log) or the target is
 // unusable; Interrupted when `interrupts` (may be null) reports a signal between compiles.
 // The result's machine, tool_version, created_at and wall_ms are filled in too.
 Calibration run_calibration(const NvrtcLibrary& nvrtc, const CalibrationInputs& inputs, const ProgressSink& progress,

@@ -17,7 +17,7 @@ class Program {
     const int status = nvrtc_.api().create_program(&program_, request.source.c_str(), request.name.c_str(), 0,
                                                    nullptr, nullptr);
     if (status != kNvrtcSuccess) {
-      throw UsageError("NVRTC cannot create program " + request.name + ": " + nvrtc_.error_string(status));
+      throw RunError("NVRTC cannot create program " + request.name + ": " + nvrtc_.error_string(status));
     }
   }
   ~Program() {
@@ -41,7 +41,7 @@ std::string fetch(const NvrtcLibrary& nvrtc, NvrtcProgram program, SizeFunction 
   std::string buffer(size, '\0');
   if (status == kNvrtcSuccess && size > 0) status = data_of(program, buffer.data());
   if (status != kNvrtcSuccess) {
-    throw UsageError(std::string("NVRTC cannot return the ") + what + " of " + name + ": " +
+    throw RunError(std::string("NVRTC cannot return the ") + what + " of " + name + ": " +
                      nvrtc.error_string(status));
   }
   // Logs and PTX are NUL-terminated and NVRTC counts the terminator in their size.
@@ -98,7 +98,7 @@ CompileOutcome compile(const NvrtcLibrary& nvrtc, const CompileRequest& request)
   if (!outcome.succeeded()) {
     std::string message = "NVRTC failed to compile calibration fixture " + request.name + " (" +
                           nvrtc.error_string(outcome.status) + "); NVRTC log:\n" + trim(outcome.log);
-    throw UsageError(message);
+    throw RunError(message);
   }
   return outcome;
 }

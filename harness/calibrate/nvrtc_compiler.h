@@ -37,10 +37,10 @@ struct CompileOutcome {
 };
 
 // Never throws for a failed compile: option probing needs to see INVALID_OPTION.
-// Throws UsageError when NVRTC cannot even create the program or return its output.
+// Throws RunError when NVRTC cannot even create the program or return its output.
 CompileOutcome try_compile(const NvrtcLibrary& nvrtc, const CompileRequest& request);
 
-// As try_compile, but a failed compile throws UsageError: one line naming the program and
+// As try_compile, but a failed compile throws RunError: one line naming the program and
 // NVRTC's status, then NVRTC's log on the following lines.
 CompileOutcome compile(const NvrtcLibrary& nvrtc, const CompileRequest& request);
 

@@ -1,5 +1,7 @@
 #include "calibrate/nvrtc_library.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -73,14 +75,15 @@ NvrtcLibrary NvrtcLibrary::load(const std::optional<std::filesystem::path>& expl
     }
     return NvrtcLibrary(std::move(handle), explicit_path->string());
   }
-  std::string tried;
+  std::vector<std::string> tried;
   for (const auto& candidate : candidate_paths()) {
     std::unique_ptr<void, HandleCloser> handle(::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL));
     if (handle) return NvrtcLibrary(std::move(handle), candidate);
-    tried += (tried.empty() ? "" : ", ") + candidate;
+    tried.push_back(candidate);
   }
-  throw UsageError("cannot find NVRTC (tried " + tried +
-                   "); install the CUDA toolkit, set CUDA_HOME, or pass --nvrtc-library PATH");
+  throw UsageError(fmt::format(
+      "cannot find NVRTC (tried {}); install the CUDA toolkit, set CUDA_HOME, or pass --nvrtc-library PATH",
+      fmt::join(tried, ", ")));
 }
 
 NvrtcVersion NvrtcLibrary::version() const {

@@ -37,7 +37,7 @@ std::string module_source(const std::string& name, int kernels) {
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::ofstream file(path);
   file << text;
-  if (!file) throw UsageError("cannot write " + path.string());
+  if (!file) throw RunError("cannot write " + path.string());
 }
 
 double median_of(const std::vector<WarpCpuSample>& samples, double WarpCpuSample::*field) {
@@ -67,7 +67,7 @@ CostModel run_configuration(const WarpCpuInputs& inputs, const std::filesystem::
                          inputs.samples));
     const auto record = measure::run_sample(options, index, interrupts, silent);
     if (!record.cold.run.succeeded()) {
-      throw UsageError("the Warp CPU calibration app failed (" + std::to_string(record.cold.run.exit_code) +
+      throw RunError("the Warp CPU calibration app failed (" + std::to_string(record.cold.run.exit_code) +
                        "); is warp-lang installed for " + inputs.python + "? Output:\n" + record.cold.run.output_tail);
     }
     std::vector<double> module_ms;
@@ -75,7 +75,7 @@ CostModel run_configuration(const WarpCpuInputs& inputs, const std::filesystem::
       if (event.status == LoadStatus::compiled) module_ms.push_back(event.ms);
     }
     if (module_ms.size() != std::size(kWarpCpuFamily) + 1) {
-      throw UsageError(fmt::format("the Warp CPU calibration app compiled {} modules, expected {}: Warp's module "
+      throw RunError(fmt::format("the Warp CPU calibration app compiled {} modules, expected {}: Warp's module "
                                    "timers may be silenced in this environment",
                                    module_ms.size(), std::size(kWarpCpuFamily) + 1));
     }

@@ -1,6 +1,8 @@
 // `check BUDGET.yaml`: measure each command of a budget file and gate it on its budgets.
 // Exit codes: 0 all pass, 1 a budget failed, 2 configuration error, 77 (kNotRun) nothing was
 // run because every selected command needs a device this machine lacks (CTest SKIP_RETURN_CODE).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,12 +66,14 @@ measure::MeasureOptions measure_options_for(const budget::CommandEntry& entry) {
 
 std::vector<const budget::CommandEntry*> select(const budget::BudgetFile& file, const std::string& only) {
   std::vector<const budget::CommandEntry*> selected;
-  std::string names;
+  std::vector<std::string> names;
   for (const auto& entry : file.commands) {
     if (only.empty() || entry.name == only) selected.push_back(&entry);
-    names += (names.empty() ? "" : ", ") + entry.name;
+    names.push_back(entry.name);
   }
-  if (selected.empty()) throw UsageError("--only " + only + ": no such command in " + file.path.string() + " (has: " + names + ")");
+  if (selected.empty()) {
+    throw UsageError(fmt::format("--only {}: no such command in {} (has: {})", only, file.path.string(), fmt::join(names, ", ")));
+  }
   return selected;
 }
 

@@ -1,6 +1,8 @@
 #include "render/report_text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fmt/format.h>
 
 #include <ostream>
 
@@ -71,13 +73,12 @@ void render_rebuilds(const ReportView& view, std::ostream& out) {
   if (view.rebuilt.empty()) return;
   out << "\nModules built more than once\n";
   for (const auto& module : view.rebuilt) {
-    std::string hashes;
-    for (const auto& hash : module.hashes) hashes += (hashes.empty() ? "" : " → ") + (hash.empty() ? "-" : hash);
-    std::string block_dims;
-    for (int block_dim : module.block_dims) block_dims += (block_dims.empty() ? "" : ", ") + std::to_string(block_dim);
+    std::vector<std::string> hashes;
+    for (const auto& hash : module.hashes) hashes.push_back(hash.empty() ? "-" : hash);
     out << fmt::format("  {} on {}: {} builds, {:.1f} ms — {}\n", module.name, module.device, module.builds,
                        module.total_ms, to_string(module.cause));
-    out << fmt::format("      hashes {}{}\n", hashes, block_dims.empty() ? "" : "; block_dims " + block_dims);
+    out << fmt::format("      hashes {}{}\n", fmt::join(hashes, " → "),
+                       module.block_dims.empty() ? "" : fmt::format("; block_dims {}", fmt::join(module.block_dims, ", ")));
   }
 }
 
