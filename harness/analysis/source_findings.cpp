@@ -51,8 +51,9 @@ void check_lto(const Report& report, Diagnosis& out) {
 }
 
 bool module_launched_adjoint(const Report& report, const std::string& module) {
-  return std::any_of(report.launches.begin(), report.launches.end(),
-                     [&](const LaunchRun& run) { return run.launch.adjoint && run.launch.module == module; });
+  const auto& launched = report.launches.signatures;
+  return std::any_of(launched.begin(), launched.end(),
+                     [&](const LaunchSignature& launch) { return launch.adjoint && launch.module == module; });
 }
 
 void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& out) {
@@ -60,7 +61,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     not_checked(out, Mechanism::unused_backward, "the instrumentation did not attach: launches are unknown");
     return;
   }
-  if (report.launches.empty()) {
+  if (!has_launch_record(report) || report.launches.sequence.empty()) {
     not_checked(out, Mechanism::unused_backward, "no launches were recorded, so adjoint use is unknown");
     return;
   }
@@ -76,7 +77,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     if (finding.mechanism == Mechanism::config_deadline) explained.insert(finding.module);
   }
   std::set<std::string> launched;
-  for (const auto& run : report.launches) launched.insert(run.launch.module);
+  for (const auto& launch : report.launches.signatures) launched.insert(launch.module);
   Finding finding = make_finding(Mechanism::unused_backward);
   bool any_backward = false;
   // The module's last build is the code the program actually ran with.

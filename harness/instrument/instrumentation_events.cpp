@@ -55,8 +55,8 @@ InstrumentedLoad load_of(const json& record) {
   return load;
 }
 
-Launch launch_of(const json& item) {
-  Launch launch;
+LaunchSignature launch_of(const json& item) {
+  LaunchSignature launch;
   launch.kernel = text_of(item, "kernel");
   launch.module = text_of(item, "module");
   if (const auto dim = item.find("dim"); dim != item.end() && dim->is_array()) {
@@ -97,7 +97,7 @@ void apply(InstrumentationEvents& events, const json& record) {
         if (!item.is_object()) continue;
         const auto count = item.find("count");
         const std::uint64_t times = count != item.end() && count->is_number_unsigned() ? count->get<std::uint64_t>() : 1;
-        append_launch(events.launches, launch_of(item), times);
+        events.launches.append(launch_of(item), times);
       }
     }
     if (const auto missing = record.find("missing"); missing != record.end() && missing->is_array()) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "model/launch.h"
+#include "model/launch_record.h"
 #include "model/module_event.h"
 
 namespace wcp::instrument {
@@ -25,7 +25,7 @@ struct InstrumentationEvents {
   bool attached = false;
   std::string warp_version;
   std::vector<InstrumentedLoad> loads;
-  std::vector<LaunchRun> launches;
+  LaunchRecord launches;
   bool launches_recorded = false;  // an exit record arrived (launches are written at exit)
   std::vector<std::string> missing;
   std::vector<CacheClear> cache_clears;

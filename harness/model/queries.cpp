@@ -61,7 +61,7 @@ bool compiled_nothing(const Report& report) {
 }
 
 bool has_launch_record(const Report& report) {
-  if (report.origin == ReportOrigin::original_probe) return !report.launches.empty();
+  if (report.origin == ReportOrigin::original_probe) return !report.launches.sequence.empty();
   return report.instrumentation.launches_recorded;
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "model/launch.h"
+#include "model/launch_record.h"
 #include "model/module_event.h"
 #include "model/stats.h"
 
@@ -105,7 +105,7 @@ struct Report {
   std::uint64_t error_events = 0;
   CacheInventory cache;
   std::vector<ModuleEvent> module_events;
-  std::vector<LaunchRun> launches;
+  LaunchRecord launches;  // the main process's launch record
 
   // Log signals the diagnosis needs that are not module loads.
   std::vector<HashChange> hash_changes;

@@ -5,6 +5,7 @@
 #include "errors.h"
 #include "io/file_io.h"
 #include "io/json_fields.h"
+#include "model/launch_record_json.h"
 
 namespace wcp {
 
@@ -127,29 +128,6 @@ void from_json(const json& in, SampleResult& sample) {
 
 namespace {
 
-json launch_to_json(const LaunchRun& run) {
-  return {{"kernel", run.launch.kernel}, {"module", run.launch.module}, {"dim", run.launch.dim},
-          {"device", run.launch.device}, {"dtypes", run.launch.dtypes}, {"block_dim", run.launch.block_dim},
-          {"adjoint", run.launch.adjoint}, {"count", run.count}};
-}
-
-LaunchRun launch_from_json(const json& item) {
-  LaunchRun run;
-  run.launch.kernel = get<std::string>(item, "kernel", "");
-  run.launch.module = get<std::string>(item, "module", "");
-  if (const auto dim = item.find("dim"); dim != item.end() && dim->is_number_integer()) {
-    run.launch.dim = {get<std::int64_t>(item, "dim", 0)};
-  } else {
-    run.launch.dim = get<std::vector<std::int64_t>>(item, "dim", {});
-  }
-  run.launch.device = get<std::string>(item, "device", "");
-  run.launch.dtypes = get<std::vector<std::string>>(item, "dtypes", {});
-  run.launch.block_dim = get<int>(item, "block_dim", 0);  // the original probe writes null for "not given"
-  run.launch.adjoint = get<bool>(item, "adjoint", false);
-  run.count = get<std::uint64_t>(item, "count", 1);
-  return run;
-}
-
 // A summary is stored flat: <stem>_median, <stem>_mad, <stem>_values, <stem>_n. All null (and
 // an empty list) when nothing was measured.
 void put_summary(json& out, const std::string& stem, const std::optional<Summary>& summary) {
@@ -218,7 +196,7 @@ void apply_schema_1_conventions(Report& report) {
   }
   // Schema 1 had no launches_recorded: a record exists when launches were listed or the
   // instrumentation attached (and then recorded them at exit).
-  report.instrumentation.launches_recorded = report.instrumentation.attached || !report.launches.empty();
+  report.instrumentation.launches_recorded = report.instrumentation.attached || !report.launches.sequence.empty();
 }
 
 // The original probe: per-sample values only for cold module work and cold wall, warm and
@@ -230,8 +208,8 @@ void apply_original_probe_conventions(Report& report) {
   if (report.native_compile_ms && report.native_compile_ms->median == 0.0 && report.compiled_events > 0) {
     report.native_compile_ms.reset();  // 0.0 there means "not recognised", not "no native compile"
   }
-  report.instrumentation.attached = !report.launches.empty();
-  report.instrumentation.launches_recorded = !report.launches.empty();
+  report.instrumentation.attached = !report.launches.sequence.empty();
+  report.instrumentation.launches_recorded = !report.launches.sequence.empty();
 }
 
 void read_document(const json& document, Report& report) {
@@ -281,10 +259,15 @@ void read_document(const json& document, Report& report) {
   });
   json_fields::each(document, "module_events",
                     [&](const json& item, std::size_t) { report.module_events.push_back(item.get<ModuleEvent>()); });
-  json_fields::each(document, "launches", [&](const json& item, std::size_t) {
-    const LaunchRun run = launch_from_json(item);
-    append_launch(report.launches, run.launch, run.count);
-  });
+  if (const auto record = document.find("launch_record"); record != document.end() && !record->is_null()) {
+    try {
+      report.launches = record->get<LaunchRecord>();
+    } catch (const FieldError& error) {
+      throw FieldError(std::string("launch_record: ") + error.what());
+    }
+  } else if (const auto flat = document.find("launches"); flat != document.end() && !flat->is_null()) {
+    report.launches = record_from_flat_list(*flat);  // the original probe's and schema 1's list
+  }
   json_fields::each(document, "sample_results",
                     [&](const json& item, std::size_t) { report.sample_results.push_back(item.get<SampleResult>()); });
   json_fields::each(document, "hash_changes",
@@ -347,9 +330,7 @@ json report_to_json(const Report& report) {
   }
   out["module_sources"] = sources;
   out["module_events"] = report.module_events;
-  json launches = json::array();
-  for (const auto& run : report.launches) launches.push_back(launch_to_json(run));
-  out["launches"] = launches;
+  out["launch_record"] = report.launches;
   out["launch_count"] = total_launches(report.launches);
   out["sample_results"] = report.sample_results;
   json changes = json::array();

@@ -5,55 +5,75 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <unordered_map>
 
 #include "model/queries.h"
 
 namespace wcp::verdict {
 namespace {
 
-std::string kernel_name(const Launch& launch) {
+std::string kernel_name(const LaunchSignature& launch) {
   return launch.module.empty() ? launch.kernel : launch.module + "." + launch.kernel;
 }
 
-std::string describe(const Launch& launch, const LaunchComparison& how) {
+std::string describe(const LaunchSignature& launch, const LaunchComparison& how) {
   return kernel_name(launch) + " " + launch_signature(launch, how);
 }
 
-std::map<std::string, std::uint64_t> signature_counts(const std::vector<LaunchRun>& runs, const LaunchComparison& how) {
-  std::map<std::string, std::uint64_t> counts;
-  for (const auto& run : runs) counts[launch_signature(run.launch, how)] += run.count;
-  return counts;
+// Both records' signatures in one id space of comparable keys (names left out), so the two
+// sequences can be walked as integers.
+struct SharedSignatures {
+  std::vector<std::uint32_t> baseline;   // signature index -> shared id
+  std::vector<std::uint32_t> candidate;
+  std::vector<std::string> keys;         // shared id -> key
+};
+
+SharedSignatures share(const LaunchRecord& base, const LaunchRecord& cand, const LaunchComparison& how) {
+  SharedSignatures shared;
+  std::unordered_map<std::string, std::uint32_t> ids;
+  const auto id_of = [&](const LaunchSignature& launch) {
+    const auto [found, added] = ids.try_emplace(launch_signature(launch, how), static_cast<std::uint32_t>(ids.size()));
+    if (added) shared.keys.push_back(found->first);
+    return found->second;
+  };
+  for (const auto& launch : base.signatures) shared.baseline.push_back(id_of(launch));
+  for (const auto& launch : cand.signatures) shared.candidate.push_back(id_of(launch));
+  return shared;
 }
 
-// Walks both run-length streams in step, never expanding them: a million identical launches
+// Walks both records in step as runs, never expanding them: a million identical launches
 // stay one comparison. Records renames on the aligned prefix and the first divergence.
-void align(const std::vector<LaunchRun>& base, const std::vector<LaunchRun>& cand, const LaunchComparison& how,
-           WorkloadCheck& check) {
-  std::size_t i = 0, j = 0;
-  std::uint64_t used_i = 0, used_j = 0, position = 0;
-  while (i < base.size() && j < cand.size()) {
-    const Launch& a = base[i].launch;
-    const Launch& b = cand[j].launch;
-    if (launch_signature(a, how) != launch_signature(b, how)) {
-      check.first_divergence = Divergence{position, describe(a, how), describe(b, how)};
+void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSignatures& shared,
+           const LaunchComparison& how, WorkloadCheck& check) {
+  LaunchStream base_stream(base), cand_stream(cand);
+  auto a = base_stream.next();
+  auto b = cand_stream.next();
+  std::uint64_t position = 0;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> seen_renames;
+  while (a && b) {
+    const auto& left = base.signatures[a->first];
+    const auto& right = cand.signatures[b->first];
+    if (shared.baseline[a->first] != shared.candidate[b->first]) {
+      check.first_divergence = Divergence{position, describe(left, how), describe(right, how)};
       return;
     }
-    if (kernel_name(a) != kernel_name(b)) {
-      const KernelRename rename{kernel_name(a), kernel_name(b)};
-      const bool known = std::any_of(check.renames.begin(), check.renames.end(), [&](const KernelRename& seen) {
-        return seen.baseline == rename.baseline && seen.candidate == rename.candidate;
+    if (seen_renames.insert({a->first, b->first}).second && kernel_name(left) != kernel_name(right)) {
+      const KernelRename rename{kernel_name(left), kernel_name(right)};
+      const bool known = std::any_of(check.renames.begin(), check.renames.end(), [&](const KernelRename& other) {
+        return other.baseline == rename.baseline && other.candidate == rename.candidate;
       });
       if (!known) check.renames.push_back(rename);
     }
-    const std::uint64_t step = std::min(base[i].count - used_i, cand[j].count - used_j);
-    used_i += step;
-    used_j += step;
+    const std::uint64_t step = std::min(a->second, b->second);
     position += step;
-    if (used_i == base[i].count) ++i, used_i = 0;
-    if (used_j == cand[j].count) ++j, used_j = 0;
+    a->second -= step;
+    b->second -= step;
+    if (a->second == 0) a = base_stream.next();
+    if (b->second == 0) b = cand_stream.next();
   }
-  if (i < base.size()) check.first_divergence = Divergence{position, describe(base[i].launch, how), "(end)"};
-  if (j < cand.size()) check.first_divergence = Divergence{position, "(end)", describe(cand[j].launch, how)};
+  if (a) check.first_divergence = Divergence{position, describe(base.signatures[a->first], how), "(end)"};
+  if (b) check.first_divergence = Divergence{position, "(end)", describe(cand.signatures[b->first], how)};
 }
 
 }  // namespace
@@ -74,13 +94,16 @@ LaunchComparison comparison_for(const Report& baseline, const Report& candidate)
   return {baseline.origin == ReportOrigin::original_probe || candidate.origin == ReportOrigin::original_probe};
 }
 
-std::string launch_signature(const Launch& launch, const LaunchComparison& how) {
+std::string launch_signature(const LaunchSignature& launch, const LaunchComparison& how) {
   std::vector<std::string> dtypes;
   for (const auto& dtype : launch.dtypes) {
     if (!how.array_arguments_only || !dtype.empty()) dtypes.push_back(dtype);
   }
-  return fmt::format("dim=({}) device={} dtypes=[{}] block_dim={}{}", fmt::join(launch.dim, ","), launch.device,
-                     fmt::join(dtypes, ","), launch.block_dim, launch.adjoint ? " adjoint" : "");
+  // How a kernel launch was issued (launch, launch_tiled, a replayed Launch object) does not
+  // change the work; a graph replay is another kind of entry altogether.
+  return fmt::format("{}dim=({}) device={} dtypes=[{}] block_dim={}{}", launch.entry == "graph" ? "graph " : "",
+                     fmt::join(launch.dim, ","), launch.device, fmt::join(dtypes, ","), launch.block_dim,
+                     launch.adjoint ? " adjoint" : "");
 }
 
 WorkloadCheck check_workload(const Report& baseline, const Report& candidate) {
@@ -100,18 +123,19 @@ WorkloadCheck check_workload(const Report& baseline, const Report& candidate) {
     return check;
   }
   const LaunchComparison how = comparison_for(baseline, candidate);
-  const auto base_counts = signature_counts(baseline.launches, how);
-  const auto cand_counts = signature_counts(candidate.launches, how);
-  std::map<std::string, SignatureCount> merged;
-  for (const auto& [signature, count] : base_counts) merged[signature] = {signature, count, 0};
-  for (const auto& [signature, count] : cand_counts) {
-    merged.try_emplace(signature, SignatureCount{signature, 0, 0});
-    merged[signature].candidate = count;
-  }
-  for (const auto& [signature, entry] : merged) {
+  const SharedSignatures shared = share(baseline.launches, candidate.launches, how);
+  std::vector<SignatureCount> counts(shared.keys.size());
+  for (std::size_t id = 0; id < counts.size(); ++id) counts[id].signature = shared.keys[id];
+  const auto base_counts = launches_per_signature(baseline.launches);
+  const auto cand_counts = launches_per_signature(candidate.launches);
+  for (std::size_t i = 0; i < base_counts.size(); ++i) counts[shared.baseline[i]].baseline += base_counts[i];
+  for (std::size_t i = 0; i < cand_counts.size(); ++i) counts[shared.candidate[i]].candidate += cand_counts[i];
+  for (const auto& entry : counts) {
     if (entry.baseline != entry.candidate) check.count_differences.push_back(entry);
   }
-  align(baseline.launches, candidate.launches, how, check);
+  std::sort(check.count_differences.begin(), check.count_differences.end(),
+            [](const auto& x, const auto& y) { return x.signature < y.signature; });
+  align(baseline.launches, candidate.launches, shared, how, check);
   if (check.first_divergence || !check.count_differences.empty()) {
     check.status = WorkloadStatus::different;
     check.reason = check.count_differences.empty()

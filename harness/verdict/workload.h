@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/launch_record.h"
 #include "model/report.h"
 
 namespace wcp::verdict {
@@ -24,7 +25,7 @@ struct LaunchComparison {
 LaunchComparison comparison_for(const Report& baseline, const Report& candidate);
 
 // A launch with its kernel name left out.
-std::string launch_signature(const Launch& launch, const LaunchComparison& how = {});
+std::string launch_signature(const LaunchSignature& launch, const LaunchComparison& how = {});
 
 struct SignatureCount {
   std::string signature;

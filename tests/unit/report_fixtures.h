@@ -18,8 +18,8 @@ inline ModuleEvent compiled(const std::string& name, const std::string& hash, do
   return event;
 }
 
-inline Launch launch_of(const std::string& kernel, std::int64_t n) {
-  Launch launch;
+inline LaunchSignature launch_of(const std::string& kernel, std::int64_t n) {
+  LaunchSignature launch;
   launch.kernel = kernel;
   launch.module = "__main__";
   launch.dim = {n};
@@ -54,7 +54,7 @@ inline Report clean_report(double cold_ms = 3000.0) {
   report.cache.modules = {{"wp___main___aaaaaaa", 20'000, 1, 1}};
   report.instrumentation.attached = true;
   report.instrumentation.launches_recorded = true;
-  append_launch(report.launches, launch_of("k", 16), 3);
+  report.launches.append(launch_of("k", 16), 3);
   return report;
 }
 

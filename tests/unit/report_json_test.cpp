@@ -33,7 +33,7 @@ Report sample_report() {
   event.detail = detail;
   report.module_events.push_back(event);
   report.module_events.push_back({"__main__", "b43a5cc", "cpu", std::nullopt, 5.0, LoadStatus::cached, Pass::warm, std::nullopt, false, std::nullopt});
-  append_launch(report.launches, Launch{"k1", "__main__", {8, 2}, "cpu", {"float32", ""}, 0, false}, 5);
+  report.launches.append(LaunchSignature{"k1", "__main__", {8, 2}, "cpu", {"float32", ""}, 0, false}, 5);
   SampleResult sample;
   sample.index = 1;
   sample.cold_ok = true;
@@ -69,15 +69,15 @@ TEST(ReportJson, ContractFieldNames) {
         "warm_module_ms_median", "cold_wall_ms_median", "cold_wall_ms_mad", "cold_wall_ms_values",
         "warm_wall_ms_median", "compile_elapsed_ms_median", "compile_elapsed_ms_mad", "overlap_factor", "identities",
         "modules", "compiled_events", "cached_events", "error_events", "generated_source_bytes", "lto_artifacts",
-        "lto_bytes", "module_events", "launches", "samples", "failed_samples", "command", "cwd", "label",
+        "lto_bytes", "module_events", "launch_record", "launch_count", "samples", "failed_samples", "command", "cwd", "label",
         "schema_version"}) {
     EXPECT_TRUE(document.contains(field)) << field;
   }
   for (const char* field : {"name", "hash", "device", "block_dim", "ms", "status", "label"}) {
     EXPECT_TRUE(document["module_events"][0].contains(field)) << field;
   }
-  for (const char* field : {"kernel", "module", "dim", "device", "dtypes", "block_dim", "adjoint", "count"}) {
-    EXPECT_TRUE(document["launches"][0].contains(field)) << field;
+  for (const char* field : {"kernel", "module", "dim", "device", "dtypes", "block_dim", "adjoint", "entry"}) {
+    EXPECT_TRUE(document["launch_record"]["signatures"][0].contains(field)) << field;
   }
 }
 
@@ -105,9 +105,9 @@ TEST(ReportJson, OriginalProbeFormatParses) {
   EXPECT_FALSE(report.warm_module_ms->mad.has_value());
   ASSERT_EQ(report.module_events.size(), 1u);
   EXPECT_EQ(*report.module_events[0].block_dim, 256);
-  ASSERT_EQ(report.launches.size(), 1u);
-  EXPECT_EQ(report.launches[0].launch.dim, (std::vector<std::int64_t>{1024}));
-  EXPECT_EQ(report.launches[0].count, 1u);
+  ASSERT_EQ(report.launches.signatures.size(), 1u);
+  EXPECT_EQ(report.launches.signatures.at(0).dim, (std::vector<std::int64_t>{1024}));
+  EXPECT_EQ(total_launches(report.launches), 1u);
 }
 
 TEST(ReportJson, MissingIsNullNeverZero) {

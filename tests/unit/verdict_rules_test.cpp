@@ -97,13 +97,13 @@ std::vector<Case> cases() {
        [] {
          Report r = baseline_report();
          r.instrumentation = {};
-         r.launches.clear();
+         r.launches = {};
          return r;
        },
        [] {
          Report r = other_work(500, 700);
          r.instrumentation = {};
-         r.launches.clear();
+         r.launches = {};
          return r;
        },
        Verdict::unverified, Rule::no_launch_record, "neither report has a launch record"},
@@ -111,7 +111,7 @@ std::vector<Case> cases() {
        [] {
          Report r = baseline_report();
          r.instrumentation.launches_recorded = false;
-         r.launches.clear();
+         r.launches = {};
          return r;
        },
        [] { return other_work(500, 700); }, Verdict::unverified, Rule::no_launch_record,
@@ -120,23 +120,23 @@ std::vector<Case> cases() {
        [] {
          Report r = other_work(500, 700);
          r.instrumentation.launches_recorded = false;
-         r.launches.clear();
+         r.launches = {};
          return r;
        },
        Verdict::unverified, Rule::no_launch_record, "the candidate report has no launch record"},
       {"workload_changed", baseline_report,
        [] {
          Report r = other_work(500, 700);
-         r.launches.clear();
-         append_launch(r.launches, launch_of("k", 16), 2);  // one launch fewer
+         r.launches = {};
+         r.launches.append(launch_of("k", 16), 2);  // one launch fewer
          return r;
        },
        Verdict::invalid, Rule::workload_changed, "first divergence at launch #3"},
       {"renamed_kernel_is_the_same_workload", baseline_report,
        [] {
          Report r = other_work(500, 700);
-         r.launches.clear();
-         append_launch(r.launches, launch_of("renamed", 16), 3);
+         r.launches = {};
+         r.launches.append(launch_of("renamed", 16), 3);
          return r;
        },
        Verdict::improved, Rule::improved, "cold module work fell by"},

@@ -6,15 +6,15 @@
 namespace wcp::verdict {
 namespace {
 
-Launch launch(const std::string& kernel, std::int64_t dim, bool adjoint = false) {
-  return Launch{kernel, "__main__", {dim}, "cpu", {"float32"}, 0, adjoint};
+LaunchSignature launch(const std::string& kernel, std::int64_t dim, bool adjoint = false) {
+  return LaunchSignature{kernel, "__main__", {dim}, "cpu", {"float32"}, 0, adjoint};
 }
 
-Report with_launches(const std::vector<std::pair<Launch, std::uint64_t>>& runs) {
+Report with_launches(const std::vector<std::pair<LaunchSignature, std::uint64_t>>& runs) {
   Report report;
   report.instrumentation.attached = true;
   report.instrumentation.launches_recorded = true;
-  for (const auto& [item, count] : runs) append_launch(report.launches, item, count);
+  for (const auto& [item, count] : runs) report.launches.append(item, count);
   return report;
 }
 
@@ -31,7 +31,7 @@ TEST(WorkloadEquivalence, SameTopologyIsEquivalentAndRenamesAreAdvisory) {
 TEST(WorkloadEquivalence, RunLengthsThatSplitDifferentlyStillMatch) {
   const Report base = with_launches({{launch("a", 64), 1000000}});
   Report cand = with_launches({{launch("a", 64), 400000}});
-  append_launch(cand.launches, launch("b", 64), 600000);  // a different name, the same launch
+  cand.launches.append(launch("b", 64), 600000);  // a different name, the same launch
   EXPECT_EQ(check_workload(base, cand).status, WorkloadStatus::equivalent);
 }
 
@@ -58,7 +58,7 @@ TEST(WorkloadEquivalence, AdjointDimDtypeAndOrderAllCount) {
   EXPECT_TRUE(reordered.count_differences.empty());
   EXPECT_EQ(reordered.reason, "the same launches in a different order");
   Report other_dtype = base;
-  other_dtype.launches[0].launch.dtypes = {"float64"};
+  other_dtype.launches.signatures[0].dtypes = {"float64"};
   EXPECT_EQ(check_workload(base, other_dtype).status, WorkloadStatus::different);
 }
 
@@ -78,14 +78,14 @@ TEST(WorkloadEquivalence, OnlyAMissingRecordIsUnverified) {
 
 TEST(WorkloadEquivalence, TheOriginalProbesRecordMatchesOursForTheSameLaunches) {
   // The original probe lists only the arguments that carry a dtype; ours lists "" for the rest.
-  Report ours = with_launches({{Launch{"scale", "__main__", {64}, "cpu", {"float32", ""}, 0, false}, 2}});
+  Report ours = with_launches({{LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32", ""}, 0, false}, 2}});
   Report original;
   original.origin = ReportOrigin::original_probe;
-  for (int i = 0; i < 2; ++i) append_launch(original.launches, Launch{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  for (int i = 0; i < 2; ++i) original.launches.append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
   EXPECT_EQ(check_workload(original, ours).status, WorkloadStatus::equivalent);
   EXPECT_EQ(check_workload(ours, original).status, WorkloadStatus::equivalent);
   // Between two of our reports every argument counts: a scalar that became an array is new work.
-  Report other = with_launches({{Launch{"scale", "__main__", {64}, "cpu", {"float32", "float32"}, 0, false}, 2}});
+  Report other = with_launches({{LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32", "float32"}, 0, false}, 2}});
   EXPECT_EQ(check_workload(ours, other).status, WorkloadStatus::different);
   // An original-probe report with no launches has no record at all.
   Report silent;
