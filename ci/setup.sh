@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
   python3 python3-venv
+  chromium  # renders the HTML results report in the browser test
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -10,7 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "budget/budget_settings.h"
-#include "budget/yaml_reader.h"
+#include "io/yaml_reader.h"
 
 namespace wcp::budget {
 

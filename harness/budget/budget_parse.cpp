@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "budget/budget_keys.h"
-#include "budget/yaml_reader.h"
+#include "io/yaml_reader.h"
 #include "errors.h"
 #include "io/environment.h"
 #include "io/executable.h"

@@ -12,5 +12,7 @@ void add_compare_command(CLI::App& root, CliContext& context);
 void add_diagnose_command(CLI::App& root, CliContext& context);
 void add_check_command(CLI::App& root, CliContext& context);
 void add_calibrate_command(CLI::App& root, CliContext& context);
+void add_ab_command(CLI::App& root, CliContext& context);
+void add_report_command(CLI::App& root, CliContext& context);
 
 }  // namespace wcp::cli

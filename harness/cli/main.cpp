@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     add_measure_command(app, context);
     add_compare_command(app, context);
+    add_ab_command(app, context);
+    add_report_command(app, context);
     add_diagnose_command(app, context);
     add_check_command(app, context);
     add_calibrate_command(app, context);

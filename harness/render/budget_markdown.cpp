@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "render/markdown.h"
+
 #include <algorithm>
 
 #include "render/budget_text.h"
@@ -13,17 +15,6 @@ struct Row {
   int rank;  // failures first, then not run, improvements, passes
   std::string status, command, budget, measured, limit, note;
 };
-
-// Table cells must stay on one line and must not close the cell early.
-std::string cell(std::string text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '|') escaped += "\\|";
-    else if (c == '\n') escaped += ' ';
-    else escaped += c;
-  }
-  return escaped;
-}
 
 std::vector<Row> rows_of(const budget::CheckResult& result) {
   std::vector<Row> rows;
@@ -56,8 +47,8 @@ std::string render_budget_markdown(const budget::CheckResult& result) {
   text += result.failed() ? "**Failed.**\n\n" : "**All budgets passed.**\n\n";
   text += "| Status | Command | Budget | Measured | Limit | Note |\n|---|---|---|---|---|---|\n";
   for (const auto& row : rows_of(result)) {
-    text += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", row.status, cell(row.command), cell(row.budget),
-                        row.measured, row.limit, cell(row.note));
+    text += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", row.status, markdown_cell(row.command), markdown_cell(row.budget),
+                        row.measured, row.limit, markdown_cell(row.note));
   }
   for (const auto& command : result.commands) {
     for (const auto& outcome : command.outcomes) {

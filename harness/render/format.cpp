@@ -10,6 +10,8 @@
 #include "render/judgement_json.h"
 #include "render/judgement_text.h"
 #include "render/report_text.h"
+#include "render/results_html.h"
+#include "render/results_markdown.h"
 
 namespace wcp::render {
 namespace {
@@ -23,6 +25,7 @@ std::string_view to_string(Format format) {
     case Format::text: return "text";
     case Format::json: return "json";
     case Format::markdown: return "markdown";
+    case Format::html: return "html";
   }
   return "";
 }
@@ -60,6 +63,16 @@ void write(const budget::CheckResult& result, Format format, std::ostream& out) 
       return;
     case Format::json: out << budget_result_to_json(result).dump(2) << '\n'; return;
     case Format::markdown: out << render_budget_markdown(result); return;
+    default: unsupported("a budget check", format);
+  }
+}
+
+void write(const results::ResultsReport& results, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text:
+    case Format::markdown: out << render_results_markdown(results); return;
+    case Format::html: out << render_results_html(results); return;
+    default: unsupported("a results report", format);
   }
 }
 

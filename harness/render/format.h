@@ -18,11 +18,14 @@ struct Judgement;
 namespace budget {
 struct CheckResult;
 }
+namespace results {
+struct ResultsReport;
+}
 }  // namespace wcp
 
 namespace wcp::render {
 
-enum class Format { text, json, markdown };
+enum class Format { text, json, markdown, html };
 std::string_view to_string(Format format);
 
 // Throws std::invalid_argument for a format that kind of result has no writer for (a bug:
@@ -31,5 +34,6 @@ void write(const Report& report, Format format, std::ostream& out);
 void write(const analysis::Diagnosis& diagnosis, Format format, std::ostream& out);
 void write(const verdict::Judgement& judgement, Format format, std::ostream& out);
 void write(const budget::CheckResult& result, Format format, std::ostream& out);
+void write(const results::ResultsReport& results, Format format, std::ostream& out);  // text is the Markdown
 
 }  // namespace wcp::render

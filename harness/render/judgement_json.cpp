@@ -23,6 +23,11 @@ json clock_json(const verdict::ClockComparison& clock) {
            {"delta_percent", or_null(clock.delta_percent)},
            {"band_ms", or_null(clock.band_ms)},
            {"direction", std::string(to_string(clock.direction))}};
+  if (clock.paired) {
+    out["paired"] = json{{"pairs", clock.paired->pairs},     {"median_delta_ms", clock.paired->median_delta},
+                         {"mad_delta_ms", clock.paired->mad_delta}, {"faster", clock.paired->faster},
+                         {"slower", clock.paired->slower},   {"equal", clock.paired->equal}};
+  }
   // The flat fields of schema 1, kept for readers of it: null when unavailable.
   out["baseline_median_ms"] = clock.baseline ? json(clock.baseline->median) : json(nullptr);
   out["baseline_mad_ms"] = clock.baseline ? or_null(clock.baseline->mad) : json(nullptr);

@@ -27,6 +27,13 @@ void render_clock(const ClockComparison& clock, std::ostream& out) {
   const std::string band = clock.band_ms ? fmt::format("±{:.1f}", *clock.band_ms) : "—";
   out << fmt::format("  {:<18} {:<26} {:<26} {:<20} {:<12} {}\n", to_string(clock.clock), side(clock.baseline),
                      side(clock.candidate), delta, band, to_string(clock.direction));
+  if (clock.paired) {
+    const auto& paired = *clock.paired;
+    out << fmt::format("  {:<18} paired over {} pairs: median delta {:+.1f} ms, MAD {:.1f}; candidate faster in {}, "
+                       "slower in {}, equal in {}\n",
+                       "", paired.pairs, paired.median_delta, paired.mad_delta, paired.faster, paired.slower,
+                       paired.equal);
+  }
 }
 
 void render_workload(const verdict::WorkloadCheck& workload, std::ostream& out) {

@@ -17,8 +17,8 @@ void ProgressLine::pass_started(int sample, int samples, Pass pass) {
   if (finished_passes_ > 0) {
     eta = fmt::format("ETA ~{:.0f} s", finished_ms_ / finished_passes_ * remaining_passes / 1000.0);
   }
-  const auto line = fmt::format("sample {}/{} {}  elapsed {:.1f} s  {}", sample, samples,
-                                pass == Pass::cold ? "cold" : "warm", elapsed, eta);
+  const auto line = fmt::format("{}sample {}/{} {}  elapsed {:.1f} s  {}", arm_.empty() ? "" : arm_ + " ", sample,
+                                samples, pass == Pass::cold ? "cold" : "warm", elapsed, eta);
   if (interactive_) {
     out_ << "\r\033[K" << line << std::flush;
   } else {

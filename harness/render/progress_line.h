@@ -3,6 +3,7 @@
 // line per pass otherwise (CI logs).
 #include <chrono>
 #include <iosfwd>
+#include <string>
 
 #include "measure/progress.h"
 
@@ -14,6 +15,7 @@ class ProgressLine final : public measure::ProgressListener {
   void pass_started(int sample, int samples, Pass pass) override;
   void pass_finished(int sample, int samples, Pass pass, double wall_ms, bool ok) override;
   void done() override;
+  void arm(std::string_view name) override { arm_ = name; }
 
  private:
   std::ostream& out_;
@@ -21,6 +23,7 @@ class ProgressLine final : public measure::ProgressListener {
   std::chrono::steady_clock::time_point started_;
   double finished_ms_ = 0.0;
   int finished_passes_ = 0;
+  std::string arm_;
 };
 
 }  // namespace wcp::render

@@ -209,6 +209,60 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
   return result;
 }
 
+ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& baseline,
+                                     const std::optional<Summary>& candidate,
+                                     const std::vector<std::pair<double, double>>& pairs, double tolerance_percent) {
+  ClockComparison result;
+  result.clock = clock;
+  result.baseline = baseline;
+  result.candidate = candidate;
+  if (!baseline || !candidate || pairs.empty()) return result;
+  PairedStats stats;
+  std::vector<double> deltas;
+  for (const auto& [a, b] : pairs) {
+    deltas.push_back(b - a);
+    stats.faster += b < a ? 1 : 0;
+    stats.slower += b > a ? 1 : 0;
+    stats.equal += b == a ? 1 : 0;
+  }
+  stats.pairs = deltas.size();
+  stats.median_delta = median(deltas);
+  stats.mad_delta = median_absolute_deviation(deltas);
+  const double band = std::max({0.01 * std::fabs(baseline->median), 2.0 * stats.mad_delta,
+                                tolerance_percent / 100.0 * std::fabs(baseline->median)});
+  result.delta_ms = stats.median_delta;
+  result.band_ms = band;
+  if (baseline->median != 0.0) result.delta_percent = 100.0 * stats.median_delta / std::fabs(baseline->median);
+  result.direction = stats.median_delta < -band  ? Direction::improved
+                     : stats.median_delta > band ? Direction::regressed
+                                                 : Direction::within_band;
+  result.paired = stats;
+  return result;
+}
+
+namespace {
+
+// (baseline, candidate) values of one clock for every sample index both arms measured.
+std::vector<std::pair<double, double>> pairs_of(const Report& baseline, const Report& candidate, Clock clock) {
+  const auto value = [clock](const SampleResult& sample) -> std::optional<double> {
+    if (!sample.cold_ok) return std::nullopt;
+    if (clock == Clock::module_work) return sample.cold_module_ms;
+    if (!sample.warm_wall_ms) return std::nullopt;
+    return sample.cold_wall_ms - *sample.warm_wall_ms;
+  };
+  std::vector<std::pair<double, double>> pairs;
+  for (const auto& a : baseline.sample_results) {
+    for (const auto& b : candidate.sample_results) {
+      if (a.index != b.index) continue;
+      const auto x = value(a), y = value(b);
+      if (x && y) pairs.emplace_back(*x, *y);
+    }
+  }
+  return pairs;
+}
+
+}  // namespace
+
 Judgement judge(const Report& baseline, const Report& candidate, const JudgeOptions& options) {
   Judgement judgement;
   if (baseline.command != candidate.command) {
@@ -219,10 +273,19 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         fmt::format("Warp versions differ ({} vs {})", baseline.warp_version, candidate.warp_version));
   }
   judgement.workload = check_workload(baseline, candidate);
-  judgement.module_work =
-      compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms, options.tolerance_percent);
-  judgement.compile_elapsed = compare_clock(Clock::compile_elapsed, baseline.compile_elapsed_ms,
-                                            candidate.compile_elapsed_ms, options.tolerance_percent);
+  if (options.paired) {
+    judgement.module_work =
+        compare_clock_paired(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
+                             pairs_of(baseline, candidate, Clock::module_work), options.tolerance_percent);
+    judgement.compile_elapsed =
+        compare_clock_paired(Clock::compile_elapsed, baseline.compile_elapsed_ms, candidate.compile_elapsed_ms,
+                             pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
+  } else {
+    judgement.module_work =
+        compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms, options.tolerance_percent);
+    judgement.compile_elapsed = compare_clock(Clock::compile_elapsed, baseline.compile_elapsed_ms,
+                                              candidate.compile_elapsed_ms, options.tolerance_percent);
+  }
   judgement.counts = count_table(baseline, candidate);
   judgement.modules = hash_table(baseline, candidate);
   judgement.same_work = same_work_compiled(baseline, candidate, judgement);

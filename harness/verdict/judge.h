@@ -53,8 +53,21 @@ std::string_view to_string(Clock clock);
 enum class Direction { improved, within_band, regressed, unavailable };
 std::string_view to_string(Direction direction);
 
+// The pairs of an interleaved A/B run (`ab`): sample k of each arm, taken back to back.
+struct PairedStats {
+  std::size_t pairs = 0;        // pairs where both arms measured this clock
+  double median_delta = 0.0;    // of candidate − baseline, per pair
+  double mad_delta = 0.0;
+  int faster = 0;               // pairs where the candidate took less
+  int slower = 0;
+  int equal = 0;
+};
+
 struct ClockComparison {
   Clock clock = Clock::module_work;
+  // Set when judged on pairs: delta is then the median paired delta, and the band
+  // max(1% of the baseline median, 2 × the MAD of the paired deltas).
+  std::optional<PairedStats> paired;
   std::optional<Summary> baseline;
   std::optional<Summary> candidate;
   // Absent whenever either side is unavailable.
@@ -67,6 +80,10 @@ struct ClockComparison {
 // Compares one clock against the baseline's noise band (exposed for unit tests).
 ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
                               const std::optional<Summary>& candidate, double tolerance_percent = 0.0);
+// The same on paired samples: `pairs` holds (baseline, candidate) values of each pair.
+ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& baseline,
+                                     const std::optional<Summary>& candidate,
+                                     const std::vector<std::pair<double, double>>& pairs, double tolerance_percent = 0.0);
 
 enum class Count { identities, modules, compiled_events, warm_compiles, generated_source_bytes, lto_artifacts };
 std::string_view to_string(Count count);
@@ -97,6 +114,9 @@ struct SideFacts {
 struct JudgeOptions {
   double tolerance_percent = 0.0;  // widens both bands (a budget's baseline_tolerance_percent)
   bool gate_on_elapsed = false;    // a budget's opt-in: elapsed regressed beyond its band -> REGRESSION
+  // The two reports come from one interleaved `ab` run: judge the clocks on paired samples
+  // (sample k of each arm), which cancels the drift both arms shared.
+  bool paired = false;
 };
 
 struct Judgement {

@@ -1,11 +1,11 @@
-#include "budget/yaml_reader.h"
+#include "io/yaml_reader.h"
 
 #include <charconv>
 #include <cmath>
 
 #include "errors.h"
 
-namespace wcp::budget {
+namespace wcp {
 namespace {
 
 std::string describe(const YAML::Node& node) {
@@ -98,4 +98,4 @@ std::vector<std::string> YamlReader::string_list(const YAML::Node& node, const s
   return values;
 }
 
-}  // namespace wcp::budget
+}  // namespace wcp

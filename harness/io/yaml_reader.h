@@ -9,7 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-namespace wcp::budget {
+namespace wcp {
 
 class YamlReader {
  public:
@@ -50,4 +50,4 @@ class YamlReader {
   std::filesystem::path file_;
 };
 
-}  // namespace wcp::budget
+}  // namespace wcp

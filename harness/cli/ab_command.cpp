@@ -1,0 +1,128 @@
+// `ab [OPTIONS] -- BASELINE_CMD... --vs CANDIDATE_CMD...`: measure two commands interleaved
+// (A B B A …, each sample isolated) and judge the candidate on paired samples. With
+// --baseline-cwd and --candidate-cwd and no --vs, one command is measured in two checkouts.
+// Exit codes as `compare`: 1 for INVALID and REGRESSION.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "errors.h"
+#include "io/file_io.h"
+#include "measure/ab.h"
+#include "model/report_json.h"
+#include "render/format.h"
+#include "render/judgement_json.h"
+#include "render/progress_line.h"
+#include "render/report_text.h"
+#include "verdict/judge.h"
+
+namespace wcp::cli {
+namespace {
+
+struct AbArguments {
+  int samples = 5;
+  std::string json_path;
+  std::string baseline_json;
+  std::string candidate_json;
+  std::string cwd;
+  std::string baseline_cwd;
+  std::string candidate_cwd;
+  double timeout_s = 900;
+  bool quiet = false;
+  std::vector<std::string> commands;  // BASELINE_CMD... [--vs CANDIDATE_CMD...]
+};
+
+std::filesystem::path directory(const std::string& specific, const std::string& shared) {
+  const std::string& chosen = specific.empty() ? shared : specific;
+  return std::filesystem::absolute(chosen.empty() ? std::filesystem::current_path() : std::filesystem::path(chosen));
+}
+
+int run_ab(const AbArguments& arguments, CliContext& context) {
+  const auto separator = std::find(arguments.commands.begin(), arguments.commands.end(), "--vs");
+  measure::MeasureOptions a, b;
+  a.command.assign(arguments.commands.begin(), separator);
+  if (separator != arguments.commands.end()) {
+    b.command.assign(separator + 1, arguments.commands.end());
+  } else if (!arguments.baseline_cwd.empty() && !arguments.candidate_cwd.empty()) {
+    b.command = a.command;  // one command, two checkouts
+  } else {
+    throw UsageError("give the candidate after `--vs` (-- BASELINE_CMD... --vs CANDIDATE_CMD...), or one command with "
+                     "--baseline-cwd and --candidate-cwd");
+  }
+  if (a.command.empty() || b.command.empty()) throw UsageError("both arms need a command");
+  a.cwd = directory(arguments.baseline_cwd, arguments.cwd);
+  b.cwd = directory(arguments.candidate_cwd, arguments.cwd);
+  if (a.command == b.command && a.cwd == b.cwd) {
+    context.err << "warp-compile-probe: note: both arms run the same command in the same directory (an A/A run: "
+                   "the verdict should be INCONCLUSIVE)\n";
+  }
+  for (auto* options : {&a, &b}) {
+    options->timeout = std::chrono::milliseconds(static_cast<long long>(arguments.timeout_s * 1000.0));
+  }
+  a.label = "A";
+  b.label = "B";
+  for (const auto& [path, flag] : {std::pair{arguments.json_path, "--json"}, std::pair{arguments.baseline_json, "--baseline-json"},
+                                   std::pair{arguments.candidate_json, "--candidate-json"}}) {
+    if (!path.empty()) require_writable_destination(path, flag);
+  }
+
+  render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
+  measure::SilentProgress silent;
+  measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
+  const measure::AbReports reports = measure::measure_ab(a, b, arguments.samples, context.interrupts, listener);
+  verdict::JudgeOptions options;
+  options.paired = true;
+  const verdict::Judgement judgement = verdict::judge(reports.baseline, reports.candidate, options);
+
+  // Keep what was measured before anything else can fail.
+  if (!arguments.baseline_json.empty()) write_file_atomically(arguments.baseline_json, report_to_json_text(reports.baseline));
+  if (!arguments.candidate_json.empty()) write_file_atomically(arguments.candidate_json, report_to_json_text(reports.candidate));
+  if (!arguments.json_path.empty()) {
+    nlohmann::json order = nlohmann::json::array();
+    for (int pair = 0; pair < arguments.samples; ++pair) {
+      order.push_back(measure::baseline_first(pair) ? "AB" : "BA");
+    }
+    const nlohmann::json document{{"schema_version", kReportSchemaVersion},
+                                  {"kind", "ab"},
+                                  {"order", order},
+                                  {"baseline", report_to_json(reports.baseline)},
+                                  {"candidate", report_to_json(reports.candidate)},
+                                  {"comparison", render::judgement_to_json(judgement)}};
+    write_file_atomically(arguments.json_path, document.dump(2) + "\n");
+  }
+  context.out << "A (baseline)   " << render::format_command(a.command) << "   in " << a.cwd.string() << "\n";
+  context.out << "B (candidate)  " << render::format_command(b.command) << "   in " << b.cwd.string() << "\n";
+  context.out << "Interleaved A B B A …, " << arguments.samples << " pair(s); clocks judged on paired samples\n\n";
+  render::write(judgement, render::Format::text, context.out);
+  return judgement.exit_code;
+}
+
+}  // namespace
+
+void add_ab_command(CLI::App& root, CliContext& context) {
+  auto arguments = std::make_shared<AbArguments>();
+  CLI::App* command = root.add_subcommand(
+      "ab", "Measure a baseline and a candidate command interleaved (A B B A …) and judge them on paired samples");
+  command->add_option("--samples", arguments->samples, "Pairs of samples to take (default 5)")->check(CLI::PositiveNumber);
+  command->add_option("--json", arguments->json_path, "Write both reports and the comparison as one JSON document");
+  command->add_option("--baseline-json", arguments->baseline_json, "Also write arm A's report (a `measure` report)");
+  command->add_option("--candidate-json", arguments->candidate_json, "Also write arm B's report");
+  command->add_option("--cwd", arguments->cwd, "Run both commands in this directory (default: current)")
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--baseline-cwd", arguments->baseline_cwd, "Run arm A here (e.g. a checkout of the baseline)")
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--candidate-cwd", arguments->candidate_cwd, "Run arm B here")->check(CLI::ExistingDirectory);
+  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
+  command->add_option("commands", arguments->commands, "-- BASELINE_CMD... --vs CANDIDATE_CMD...")->required();
+  command->positionals_at_end(true);
+  command->callback([arguments, &context] { context.exit_code = run_ab(*arguments, context); });
+}
+
+}  // namespace wcp::cli

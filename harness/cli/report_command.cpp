@@ -1,0 +1,85 @@
+// `report BASELINE.json CANDIDATE.json | report AB.json  [--ledger L.yaml] [--markdown OUT.md] [--html OUT.html]`:
+// the results report a reviewer needs (the seed's step 6). Prints the Markdown; exits like
+// `compare` (1 for INVALID and REGRESSION), since the verdict is part of the result.
+#include <sstream>
+
+#include "analysis/diagnose.h"
+#include "cli/commands.h"
+#include "cli/fixed_cost_input.h"
+#include "errors.h"
+#include "io/file_io.h"
+#include "model/report_json.h"
+#include "render/format.h"
+#include "results/ledger.h"
+#include "results/results_report.h"
+#include "verdict/judge.h"
+
+namespace wcp::cli {
+namespace {
+
+struct ReportArguments {
+  std::string baseline_path;
+  std::string candidate_path;
+  std::string ledger_path;
+  std::string markdown_path;
+  std::string html_path;
+};
+
+int run_report(const ReportArguments& arguments, CliContext& context) {
+  for (const auto& [path, flag] : {std::pair{arguments.markdown_path, "--markdown"}, std::pair{arguments.html_path, "--html"}}) {
+    if (!path.empty()) require_writable_destination(path, flag);
+  }
+  // One `ab --json` document holds both arms, measured interleaved: judge them on pairs.
+  Report baseline, candidate;
+  verdict::JudgeOptions options;
+  if (arguments.candidate_path.empty()) {
+    const auto document = nlohmann::json::parse(read_text_file(arguments.baseline_path, "report"), nullptr, false);
+    if (document.is_discarded() || !document.is_object() || document.value("kind", "") != "ab") {
+      throw UsageError(arguments.baseline_path + " is not an `ab --json` document: give BASELINE.json CANDIDATE.json");
+    }
+    baseline = report_from_json(document.at("baseline"), arguments.baseline_path + " (baseline)");
+    candidate = report_from_json(document.at("candidate"), arguments.baseline_path + " (candidate)");
+    options.paired = true;
+  } else {
+    baseline = load_report(arguments.baseline_path);
+    candidate = load_report(arguments.candidate_path);
+  }
+  results::Ledger ledger;
+  if (!arguments.ledger_path.empty()) ledger = results::load_ledger(arguments.ledger_path);
+
+  const verdict::Judgement judgement = verdict::judge(baseline, candidate, options);
+  analysis::DiagnoseInputs before_inputs, after_inputs;
+  before_inputs.fixed_cost = calibrated_fixed_cost(baseline, context);
+  after_inputs.fixed_cost = calibrated_fixed_cost(candidate, context);
+  const auto results =
+      results::build_results_report(baseline, candidate, judgement, analysis::diagnose(baseline, before_inputs),
+                                    analysis::diagnose(candidate, after_inputs), std::move(ledger));
+  for (const auto& [path, format] : {std::pair{arguments.markdown_path, render::Format::markdown},
+                                     std::pair{arguments.html_path, render::Format::html}}) {
+    if (path.empty()) continue;
+    std::ostringstream text;
+    render::write(results, format, text);
+    write_file_atomically(path, text.str());
+  }
+  render::write(results, render::Format::text, context.out);
+  return judgement.exit_code;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& root, CliContext& context) {
+  auto arguments = std::make_shared<ReportArguments>();
+  CLI::App* command = root.add_subcommand(
+      "report", "Write the results of a change for a reviewer: clocks, residual, mechanisms, ledger, charts");
+  command->add_option("baseline", arguments->baseline_path, "The report before the change (or an `ab --json` document)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command->add_option("candidate", arguments->candidate_path, "The report after the change")->check(CLI::ExistingFile);
+  command->add_option("--ledger", arguments->ledger_path, "YAML of options measured and not taken (docs/cli.md#report)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--markdown", arguments->markdown_path, "Also write the report as Markdown here");
+  command->add_option("--html", arguments->html_path, "Also write a self-contained HTML page with charts here");
+  command->callback([arguments, &context] { context.exit_code = run_report(*arguments, context); });
+}
+
+}  // namespace wcp::cli

@@ -1,0 +1,66 @@
+#include "measure/ab.h"
+
+#include <string>
+
+#include "errors.h"
+#include "measure/measure.h"
+#include "measure/report_builder.h"
+#include "measure/sample_runner.h"
+#include "run/interrupt_watch.h"
+
+namespace wcp::measure {
+namespace {
+
+// Numbers the passes of both arms as one sequence, so the progress line's ETA covers the run.
+class ArmProgress final : public ProgressListener {
+ public:
+  ArmProgress(ProgressListener& inner, int total) : inner_(inner), total_(total) {}
+  void start(const char* arm, int sample) {
+    inner_.arm(arm);
+    sample_ = sample;
+  }
+  void pass_started(int, int, Pass pass) override { inner_.pass_started(sample_, total_, pass); }
+  void pass_finished(int, int, Pass pass, double wall_ms, bool ok) override {
+    inner_.pass_finished(sample_, total_, pass, wall_ms, ok);
+  }
+  void done() override {
+    inner_.arm("");
+    inner_.done();
+  }
+
+ private:
+  ProgressListener& inner_;
+  int total_;
+  int sample_ = 0;
+};
+
+}  // namespace
+
+AbReports measure_ab(const MeasureOptions& baseline, const MeasureOptions& candidate, int samples,
+                     InterruptWatch& interrupts, ProgressListener& progress) {
+  if (samples < 1) throw UsageError("--samples must be at least 1");
+  validate(baseline);
+  validate(candidate);
+  std::vector<SampleRecord> a, b;
+  ArmProgress arm_progress(progress, 2 * samples);
+  int taken = 0;
+  const auto take = [&](const char* arm, const MeasureOptions& options, int index, std::vector<SampleRecord>& into) {
+    arm_progress.start(arm, ++taken);
+    into.push_back(run_sample(options, index, interrupts, arm_progress));
+    interrupts.throw_if_interrupted();
+  };
+  for (int pair = 0; pair < samples; ++pair) {
+    const int index = pair + 1;
+    if (baseline_first(pair)) {
+      take("A", baseline, index, a);
+      take("B", candidate, index, b);
+    } else {
+      take("B", candidate, index, b);
+      take("A", baseline, index, a);
+    }
+  }
+  arm_progress.done();
+  return {build_report(baseline, a), build_report(candidate, b)};
+}
+
+}  // namespace wcp::measure
