@@ -121,13 +121,18 @@ class Run:
         return firsts[0]
 
 
+_runs = 0
+
+
 def run_script(tmp_path, source, probe=True, extra_path=(), env=None, args=(), name="app.py", timeout=600,
                python=None, cache=None):
     """Runs `source` (a file, since Warp reads kernel source from files) in a fresh interpreter."""
+    global _runs
+    _runs += 1
     script = tmp_path / name
     script.write_text(textwrap.dedent(source))
-    event_dir = tmp_path / ("events" if probe else "events-bare")
-    event_dir.mkdir(exist_ok=True)
+    event_dir = tmp_path / ("events-%d" % _runs)
+    event_dir.mkdir()
     environment = dict(os.environ)
     for key in ("WCP_EVENT_DIR", "WCP_EVENT_FILE", "WCP_PROBE_FAULT"):
         environment.pop(key, None)
@@ -141,7 +146,7 @@ def run_script(tmp_path, source, probe=True, extra_path=(), env=None, args=(), n
         environment["PYTHONPATH"] = os.pathsep.join(str(p) for p in paths)
     else:
         environment.pop("PYTHONPATH", None)
-    environment["WARP_CACHE_PATH"] = str(cache or (tmp_path / "warp-cache"))
+    environment["WARP_CACHE_PATH"] = str(cache or (tmp_path / ("warp-cache-%d" % _runs)))
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
     environment.update(env or {})
     proc = subprocess.run([python or sys.executable, str(script), *args], cwd=str(tmp_path), env=environment,

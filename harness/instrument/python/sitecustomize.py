@@ -392,9 +392,9 @@ def _wcp_install():
     def write_line(data):
         nonlocal fd
         if fd is None:
+            first = dumps(process_record()).encode("utf-8") + b"\n"
             fd = _os.open(_os.path.join(event_dir, "events-%d.jsonl" % pid),
                           _os.O_WRONLY | _os.O_CREAT | _os.O_APPEND | getattr(_os, "O_CLOEXEC", 0), 0o600)
-            first = dumps(process_record()).encode("utf-8") + b"\n"
             _os.write(fd, first)
         view = memoryview(data)
         while view:
