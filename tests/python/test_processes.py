@@ -90,23 +90,27 @@ if __name__ == "__main__":
 
 @pytest.mark.parametrize("method", ["spawn", "fork"])
 def test_pool_workers_are_recorded(tmp_path, warp_cache, method):
+    bare = run_script(tmp_path, POOL, probe=False, cache=warp_cache, args=[method])
     run = run_script(tmp_path, POOL, cache=warp_cache, args=[method])
-    assert run.proc.returncode == 0, run.proc.stderr
+    assert run.proc.returncode == bare.proc.returncode == 0, run.proc.stderr
     assert "RESULTS [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]" in run.proc.stdout
     main = run.main
     workers = [records for pid, records in run.events.items() if records is not main]
-    assert len(workers) == 2
+    # A spawn worker that got no task may be terminated before it even imported Warp.
+    assert 1 <= len(workers) <= 2
     total = 0
     for records in workers:
         process = records[0]
         assert process["mp_child"] is True
+        assert "multiprocessing idle snapshots" in of_type(records, "attach")[-1]["hooks"]
         if method == "fork":
             assert process["forked_from"] == main[0]["pid"]
+        # Pool.terminate() kills idle workers with SIGTERM: their record is the snapshot they
+        # wrote when they went back to wait for a task (final only if they exited themselves).
+        for exit_ in of_type(records, "exit"):
+            assert exit_["how"] in ("os._exit", "atexit")
         snapshot = last_launches(records)
-        exits = of_type(records, "exit")
-        assert exits and exits[0]["how"] in ("SIGTERM", "os._exit", "atexit")
         if snapshot is not None:
-            assert snapshot["final"]
             total += snapshot["total"]
     assert total == 6
     assert keys(main) == ["fill"]
@@ -134,12 +138,16 @@ if __name__ == "__main__":
 
 
 @pytest.mark.parametrize("method", ["spawn", "fork"])
-def test_sigterm_exit_status_and_timing_unchanged(tmp_path, warp_cache, method):
+@pytest.mark.parametrize("handler", [False, True], ids=["default", "WCP_MP_SIGTERM"])
+def test_sigterm_exit_status_and_timing_unchanged(tmp_path, warp_cache, method, handler):
     # The child needs time to import Warp and launch before it is terminated.
     wait = "8" if method == "spawn" else "3"
-    bare = run_script(tmp_path, SLEEPER, probe=False, cache=warp_cache, args=[method, wait])
+    env = {"OPENBLAS_NUM_THREADS": "1"}  # the opt-in handler is only safe in one-thread children
+    if handler:
+        env["WCP_MP_SIGTERM"] = "1"
+    bare = run_script(tmp_path, SLEEPER, probe=False, cache=warp_cache, args=[method, wait], env=env)
     start = time.monotonic()
-    run = run_script(tmp_path, SLEEPER, cache=warp_cache, args=[method, wait])
+    run = run_script(tmp_path, SLEEPER, cache=warp_cache, args=[method, wait], env=env)
     assert time.monotonic() - start < 120
     for result in (bare, run):
         assert result.proc.returncode == 0, result.proc.stderr
@@ -149,5 +157,8 @@ def test_sigterm_exit_status_and_timing_unchanged(tmp_path, warp_cache, method):
     assert join_probe < join_bare + 1.0
     child = [records for records in run.events.values() if records is not run.main]
     assert len(child) == 1
-    assert of_type(child[0], "exit")[0]["how"] == "SIGTERM"
-    assert last_launches(child[0])["final"] and last_launches(child[0])["total"] == 1
+    assert last_launches(child[0])["total"] == 1
+    if handler:
+        assert of_type(child[0], "exit")[0]["how"] == "SIGTERM" and last_launches(child[0])["final"]
+    else:
+        assert of_type(child[0], "exit") == []  # killed: its last snapshot is its record

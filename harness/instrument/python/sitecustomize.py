@@ -381,6 +381,7 @@ def _wcp_install():
     snap_total = 0
     snap_t = 0.0
     snap_interval = 0.5
+    idle_interval = [0.0]  # between snapshots of a multiprocessing worker going idle
     pending_loads = {}  # thread id -> context of a load that has started (exec strategy)
     capturing = 0
     capture_counts = {}
@@ -579,7 +580,8 @@ def _wcp_install():
         snap_total = total
         snap_t = monotonic()
         # Back off when serialising is slow (a long aperiodic record): at most ~5% of the time.
-        snap_interval = max(0.5, 20 * (snap_t - start))
+        idle_interval[0] = 20 * (snap_t - start)
+        snap_interval = max(0.5, idle_interval[0])
 
     def maybe_snapshot():
         if total != snap_total and (monotonic() - snap_t >= snap_interval):
@@ -690,7 +692,7 @@ def _wcp_install():
         except Exception as e:
             fail("fork children", e)
         if info["mp_child"]:
-            install_sigterm()
+            mp_child_hooks()
         emit_attach()
 
     def emit_attach():
@@ -1493,9 +1495,51 @@ def _wcp_install():
         _os._exit = wrap_like(_exit, original)
         hooks.append("os._exit")
 
+    def mp_child_hooks():
+        # Pool.terminate() (and `with Pool(...)`) ends workers with SIGTERM, which loses
+        # whatever the worker recorded since its last snapshot. A Python SIGTERM handler would
+        # write it, but it is not safe: Python runs the handler only when the main thread runs
+        # bytecode, and a worker blocked on the task queue's semaphore when the signal arrives
+        # (the race the tests caught) or whose signal lands on another thread (OpenBLAS starts
+        # some) then never dies, and the pool hangs in join(). So, by default, a worker writes
+        # its snapshot each time it goes back to wait for a task instead: nothing is lost when
+        # it is terminated while idle. The handler stays available with WCP_MP_SIGTERM=1.
+        try:
+            import multiprocessing.queues as queues
+
+            def idle_snapshot():
+                # Small records are written every time; a slow one backs off (20x its cost).
+                if total != snap_total and (idle_interval[0] < 0.02 or monotonic() - snap_t >= idle_interval[0]):
+                    with lock:
+                        write_snapshot(False)
+
+            def before(original):
+                def method(self, *args, **kwargs):
+                    try:
+                        idle_snapshot()
+                    except Exception:
+                        pass
+                    return original(self, *args, **kwargs)
+
+                method._wcp_idle = True
+                return wrap_like(method, original)
+
+            # A pool worker puts each result (the parent may terminate it as soon as it has
+            # them all) and then gets the next task: snapshot before both.
+            for name in ("put", "get"):
+                for queue_class in (queues.SimpleQueue, queues.Queue):
+                    original = queue_class.__dict__.get(name)
+                    if original is not None and not getattr(original, "_wcp_idle", False):
+                        setattr(queue_class, name, before(original))
+            if "multiprocessing idle snapshots" not in hooks:
+                hooks.append("multiprocessing idle snapshots")
+        except Exception as e:
+            fail("multiprocessing idle snapshots", e)
+        if _os.environ.get("WCP_MP_SIGTERM") == "1":
+            install_sigterm()
+
     def install_sigterm():
-        # Only in multiprocessing children: Pool.terminate() ends workers with SIGTERM, which
-        # would lose their record. Write it, then die of SIGTERM exactly as before.
+        # Opt-in (see mp_child_hooks): write the final snapshot on SIGTERM, then die of SIGTERM.
         nonlocal sigterm_installed
         try:
             import signal
@@ -1551,7 +1595,7 @@ def _wcp_install():
                 frame = frame.f_back
             info["mp_child"] = mp_child or is_mp_child_by_argv()
             if info["mp_child"]:
-                install_sigterm()
+                mp_child_hooks()
             emit_attach()
         except Exception:
             pass
