@@ -230,3 +230,21 @@ sys.exit(7)
         assert any("probe error" in k for k in last_launches(run.main)["unrecorded"])
     if fault == "load":
         assert any(m.startswith("module loads (probe error") for m in of_type(run.main, "exit")[0]["missing"])
+
+
+def test_record_cmd_replays_follow_set_dim(tmp_path, warp_cache):
+    body = PRELUDE + KERNELS + """
+x = wp.zeros(8, dtype=float, device="cpu")
+cmd = wp.launch(fill, dim=8, inputs=[x], record_cmd=True)
+cmd.launch()
+cmd.set_dim(4)
+cmd.launch()
+cmd.launch()
+print("INVOKED " + json.dumps(INVOKED))
+"""
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == 0, run.proc.stderr
+    sigs = launched(run.main)
+    assert [(s["kernel"], s["entry"], s["dim"]) for s in sigs] == [("fill", "cmd", [8]), ("fill", "cmd", [4]),
+                                                                  ("fill", "cmd", [4])]
+    assert len(json.loads(run.proc.stdout.split("INVOKED ", 1)[1])) == 3

@@ -86,7 +86,7 @@ class _WcpLaunchRecord:
         self.shapes = []  # their shape ids, in step with items
         self.shape_ids = {}  # shape key -> id
         self.shape_keys = []  # id -> shape key: ("L", S) or ("P", body shape ids)
-        self.starts = {}  # loop shape id -> set of shape ids an instance can start with
+        self.leaf_sids = {}  # signature -> its leaf shape id
         self.open_sig = -1  # the open leaf run
         self.open_count = 0
         self.frames = None  # absorption state of the last item when it is a loop: [[loop_shape_id, body, pos, vec, iters], ...]
@@ -114,8 +114,40 @@ class _WcpLaunchRecord:
         if sig == self.open_sig:
             self.open_count += n
             return
-        if self.open_count:
-            self.close_open()
+        count = self.open_count
+        if count:
+            # Close the open run. The common case, inlined: it is the next body item of the
+            # expected top-level loop (two kernels alternating come here on every launch).
+            previous = self.open_sig
+            sid = self.leaf_sids.get(previous)
+            if sid is None:
+                sid = self.leaf_sids[previous] = self.shape(("L", previous))
+            frames = self.frames
+            if frames is not None and len(frames) == 1:
+                frame = frames[0]
+                body = frame[1]
+                pos = frame[2]
+                if body[pos] == sid:
+                    frame[3].append(count)
+                    pos += 1
+                    if pos == len(body):
+                        vec = tuple(frame[3])
+                        iters = frame[4]
+                        last = iters[-1]
+                        if last[0] == vec:
+                            last[1] += 1
+                        else:
+                            iters.append([vec, 1])
+                        frame[2] = 0
+                        frame[3] = []
+                    else:
+                        frame[2] = pos
+                    self.open_sig = sig
+                    self.open_count = n
+                    return
+            self.open_sig = -1
+            self.open_count = 0
+            self.push(["L", previous, count], sid)
         self.open_sig = sig
         self.open_count = n
 
@@ -587,6 +619,13 @@ def _wcp_install():
         if total != snap_total and (monotonic() - snap_t >= snap_interval):
             write_snapshot(False)
 
+    def eager_snapshot():
+        # At a module load and when a multiprocessing worker hands back work: no 0.5 s floor,
+        # only the back-off for a record that is slow to serialise (20x its last cost).
+        if total != snap_total and (idle_interval[0] < 0.02 or monotonic() - snap_t >= idle_interval[0]):
+            with lock:
+                write_snapshot(False)
+
     def count_unrecorded(what):
         unrecorded[what] = unrecorded.get(what, 0) + 1
 
@@ -632,8 +671,7 @@ def _wcp_install():
         if error is not None:
             fields["error"] = ("%s: %s" % (type(error).__name__, error)).replace("\n", " ")[:2000]
         emit(kind, fields)
-        with lock:
-            maybe_snapshot()
+        eager_snapshot()
 
     def flush_pending(error=None, thread=None):
         # A load that started but produced no executable: report it as failed.
@@ -1235,8 +1273,10 @@ def _wcp_install():
         hooks.append("Launch.launch")
 
     def launch_dims(bounds):
+        # Warp's launch bounds: the dims padded or folded to the kernel's dimensionality.
         try:
-            return tuple(int(x) for x in bounds.shape[:bounds.ndim])
+            shape = bounds.shape
+            return tuple(int(x) for x in shape[:getattr(bounds, "ndim", len(shape))])
         except Exception:
             return ()
 
@@ -1507,16 +1547,10 @@ def _wcp_install():
         try:
             import multiprocessing.queues as queues
 
-            def idle_snapshot():
-                # Small records are written every time; a slow one backs off (20x its cost).
-                if total != snap_total and (idle_interval[0] < 0.02 or monotonic() - snap_t >= idle_interval[0]):
-                    with lock:
-                        write_snapshot(False)
-
             def before(original):
                 def method(self, *args, **kwargs):
                     try:
-                        idle_snapshot()
+                        eager_snapshot()
                     except Exception:
                         pass
                     return original(self, *args, **kwargs)
