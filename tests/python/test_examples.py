@@ -39,7 +39,9 @@ runpy.run_module(module, run_name="__main__", alter_sys=True)
 
 EXAMPLES = [
     ("warp.examples.fem.example_diffusion", ["--device", "cpu", "--headless", "--quiet", "--resolution", "10"]),
-    ("warp.examples.core.example_wave", ["--device", "cpu", "--stage-path", "None", "--num-frames", "10"]),
+    # Both spellings: Warp 1.19 has --stage-path/--num-frames, 1.9 --stage_path/--num_frames.
+    ("warp.examples.core.example_wave", ["--device", "cpu", "--stage-path", "None", "--stage_path", "None",
+                                         "--num-frames", "10", "--num_frames", "10"]),
 ]
 
 
