@@ -141,6 +141,8 @@ def final_record(event_dir):
     """(bytes of the last launches line, its total) of the one process that wrote there."""
     size, total = 0, 0
     for name in os.listdir(event_dir):
+        if not (name.startswith("events-") and name.endswith(".jsonl")):
+            continue
         with open(os.path.join(event_dir, name), encoding="utf-8") as handle:
             for line in handle:
                 record = json.loads(line)
@@ -194,6 +196,7 @@ def main():
     parser.add_argument("--size-launches", type=int, default=1_000_000, help="launches for the record-size runs")
     parser.add_argument("--fixtures", nargs="*", default=["clean/app.py", "late_kernel/app.py"])
     args = parser.parse_args()
+    args.python = os.path.abspath(args.python)  # the programs run in scratch directories
     print("machine:", os.uname().nodename, "cores", os.cpu_count(), "load", os.getloadavg())
 
     if args.cli and os.path.exists(args.cli):

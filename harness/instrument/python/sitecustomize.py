@@ -87,6 +87,7 @@ class _WcpLaunchRecord:
         self.shape_ids = {}  # shape key -> id
         self.shape_keys = []  # id -> shape key: ("L", S) or ("P", body shape ids)
         self.leaf_sids = {}  # signature -> its leaf shape id
+        self.vectors = {}  # iteration vector -> the one shared instance of it
         self.open_sig = -1  # the open leaf run
         self.open_count = 0
         self.frames = None  # absorption state of the last item when it is a loop: [[loop_shape_id, body, pos, vec, iters], ...]
@@ -132,6 +133,7 @@ class _WcpLaunchRecord:
                     pos += 1
                     if pos == len(body):
                         vec = tuple(frame[3])
+                        vec = self.vectors.setdefault(vec, vec)
                         iters = frame[4]
                         last = iters[-1]
                         if last[0] == vec:
@@ -181,7 +183,7 @@ class _WcpLaunchRecord:
                     body = tuple(shapes[n - k:])
                     first = tuple(self.value(x) for x in items[n - 2 * k:n - k])
                     second = tuple(self.value(x) for x in items[n - k:])
-                    iters = [[first, 1]]
+                    iters = [[self.vectors.setdefault(first, first), 1]]
                     self.rle_append(iters, second)
                     loop_sid = self.shape(("P", body))
                     loop = ["P", loop_sid, iters]
@@ -199,8 +201,9 @@ class _WcpLaunchRecord:
         else:
             self.frames = None
 
-    @staticmethod
-    def rle_append(iters, vec):
+    def rle_append(self, iters, vec):
+        # Equal vectors are shared: a data-dependent count costs a list entry, not a new tuple.
+        vec = self.vectors.setdefault(vec, vec)
         last = iters[-1] if iters else None
         if last is not None and last[0] == vec:
             last[1] += 1
@@ -407,6 +410,8 @@ def _wcp_install():
     dead_ids = []
     unrecorded = {}
     last_key = None
+    # The same key as separate values, for the explicit launch wrapper's allocation-free compare.
+    l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = l_entry = None
     open_sig = -1
     open_n = 0
     total = 0
@@ -547,9 +552,9 @@ def _wcp_install():
 
     def kernel_gone(kid):
         # Weakref callback (any thread, maybe inside GC): no lock, just note it.
-        nonlocal last_key
+        nonlocal last_key, l_kid
         dead_ids.append(kid)
-        last_key = None
+        last_key = l_kid = None
 
     def purge_dead():
         while dead_ids:
@@ -560,7 +565,7 @@ def _wcp_install():
 
     def new_signature(key, kernel, name, module, dim, dev, dtypes, block_dim, adjoint, entry):
         # Slow path, under the lock: a launch whose key differs from the previous one.
-        nonlocal last_key, open_sig, open_n
+        nonlocal last_key, open_sig, open_n, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry
         if dead_ids:
             purge_dead()
         cache_key = key if (dev is None or isinstance(dev, str)) else key[:2] + (id(dev),) + key[3:]
@@ -572,6 +577,8 @@ def _wcp_install():
             if kernel is not None:
                 name = str(getattr(kernel, "key", kernel))
                 module = str(getattr(getattr(kernel, "module", None), "name", ""))
+            if not isinstance(dtypes, tuple):
+                dtypes = (dtypes,)  # the explicit launch wrapper's single-argument form
             value = (name, module, tuple(dims_of(dim)), device_name(dev),
                      tuple(x if isinstance(x, str) else dtype_name(x) for x in dtypes),
                      block_dim if isinstance(block_dim, int) and not isinstance(block_dim, bool) else 0,
@@ -592,6 +599,10 @@ def _wcp_install():
         open_sig = index
         open_n = 1
         last_key = key if kernel is None or key[0] in kernel_refs else None
+        if last_key is not None and len(key) == 7:
+            l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry = key
+        else:
+            l_kid = None
         maybe_snapshot()
 
     def flush_open():
@@ -1137,20 +1148,24 @@ def _wcp_install():
                     dev = stream.device
                 if dim.__class__ is not int:
                     dim = _dim_key(dim)
-                if outputs:
+                # No container is allocated for an identical launch (allocations drive the
+                # garbage collector, which then costs more than the compare itself).
+                if outputs or len(inputs) != 1:
                     dtypes = tuple(map(getattr, inputs, R_DTYPE, R_NONE)) + tuple(map(getattr, outputs, R_DTYPE, R_NONE))
                 else:
-                    dtypes = tuple(map(getattr, inputs, R_DTYPE, R_NONE))
-                key = (id(kernel), dim, dev, dtypes, block_dim, adjoint, "launch")
+                    dtypes = getattr(inputs[0], "dtype", None)
+                kid = id(kernel)
                 lock.acquire()  # read each time: a fork child gets a new lock
                 try:
                     total += 1
-                    if key == last_key:
+                    if (kid == l_kid and dtypes == l_dtypes and dev is l_dev and dim == l_dim
+                            and block_dim == l_block_dim and adjoint == l_adjoint and l_entry == "launch"):
                         open_n += 1
                         if not total & 1023:
                             maybe_snapshot()
                     else:
-                        new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, "launch")
+                        new_signature((kid, dim, dev, dtypes, block_dim, adjoint, "launch"), kernel, None, None, dim,
+                                      dev, dtypes, block_dim, adjoint, "launch")
                 finally:
                     lock.release()
             except Exception as e:
@@ -1599,7 +1614,7 @@ def _wcp_install():
     def after_fork_child():
         # A fork child is a new process: its own file, an empty launch record.
         nonlocal lock, pid, forked_from, fd, record, signatures, sig_by_value, sig_cache, last_key, open_sig
-        nonlocal open_n, total, snap_total, snap_t, snap_interval, final_done, unrecorded, capturing
+        nonlocal open_n, total, snap_total, snap_t, snap_interval, final_done, unrecorded, capturing, l_kid
         try:
             forked_from = pid
             pid = _os.getpid()
@@ -1612,7 +1627,7 @@ def _wcp_install():
             lock = threading.RLock()
             record = _WcpLaunchRecord()
             signatures, sig_by_value, sig_cache = [], {}, {}
-            last_key, open_sig, open_n, total = None, -1, 0, 0
+            last_key, open_sig, open_n, total, l_kid = None, -1, 0, 0, None
             snap_total, snap_t, snap_interval = 0, 0.0, 0.5
             final_done = False
             unrecorded = {}
