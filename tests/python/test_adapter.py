@@ -349,3 +349,23 @@ def test_a_failing_hook_changes_nothing(tmp_path, era, fault):
         assert any("probe error" in what for what in snapshot["unrecorded"])
     elif fault in ("load", "attach"):
         assert any("probe error" in what for what in exit_["missing"])
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_cache_clears_and_process_record(tmp_path, era):
+    root = fake(tmp_path, era)
+    (tmp_path / "pkgapp").mkdir()
+    (tmp_path / "pkgapp" / "__init__.py").write_text("")
+    (tmp_path / "pkgapp" / "main.py").write_text(
+        "import warp as wp\nwp.clear_kernel_cache()\nwp.clear_lto_cache()\n")
+    # Run the package module with -m semantics through a tiny launcher script.
+    run = run_script(tmp_path, "import os, sys\nos.execv(sys.executable, [sys.executable, '-m', 'pkgapp.main', 'x'])\n",
+                     extra_path=[root, tmp_path])
+    assert run.proc.returncode == 0, run.proc.stderr
+    process = run.main[0]
+    assert process["main"] == "pkgapp.main"
+    assert process["argv"][1:] == ["x"]
+    assert process["cwd"] == str(tmp_path) and process["forked_from"] is None and process["mp_child"] is False
+    clears = [(c["what"], c["site"]["file"], c["site"]["line"]) for c in of_type(run.main, "cache_clear")]
+    main_py = str(tmp_path / "pkgapp" / "main.py")
+    assert clears == [("clear_kernel_cache", main_py, 2), ("clear_lto_cache", main_py, 3)]
