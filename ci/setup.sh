@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prepares a fresh Debian machine: system packages, the pinned Warp venv (.venv), and the
-# build (build/). Idempotent: a second run installs nothing new and rebuilds incrementally.
+# Prepares a fresh Debian machine: system packages, the pinned Warp venvs (.venv, and
+# .venv-warp-old for the instrumentation's adapter tests), and the build (build/).
+# Idempotent: a second run installs nothing new and rebuilds incrementally.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -24,22 +25,31 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if [ ! -x .venv/bin/python ]; then
-  echo "setup: creating .venv"
-  python3 -m venv .venv
-fi
-# Every pinned requirement must be installed exactly (read into a variable: under pipefail a
-# `pip freeze | grep -q` pipeline fails when grep stops reading early).
-installed="$(.venv/bin/python -m pip freeze 2>/dev/null || true)"
-needs_install=0
-while read -r requirement; do
-  [[ -z "$requirement" || "$requirement" == \#* ]] && continue
-  grep -qxF "$requirement" <<<"$installed" || needs_install=1
-done < ci/requirements.txt
-if ((needs_install)); then
-  echo "setup: installing ci/requirements.txt into .venv"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -r ci/requirements.txt
-fi
+# Each venv gets its pinned requirements exactly, and nothing is reinstalled when they already
+# are (read pip freeze into a variable: under pipefail a `pip freeze | grep -q` pipeline fails
+# when grep stops reading early).
+ensure_venv() {
+  local venv="$1" requirements="$2"
+  if [ ! -x "$venv/bin/python" ]; then
+    echo "setup: creating $venv"
+    python3 -m venv "$venv"
+  fi
+  local installed needs_install=0
+  installed="$("$venv/bin/python" -m pip freeze 2>/dev/null || true)"
+  while read -r requirement; do
+    [[ -z "$requirement" || "$requirement" == \#* ]] && continue
+    grep -qxF "$requirement" <<<"$installed" || needs_install=1
+  done < "$requirements"
+  if ((needs_install)); then
+    echo "setup: installing $requirements into $venv"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
+  fi
+}
+# .venv: the pinned Warp everything runs on. .venv-warp-old: the older Warp API era, only for
+# the instrumentation's adapter tests (CTest instrument/warp-old).
+ensure_venv .venv ci/requirements.txt
+ensure_venv .venv-warp-old ci/requirements-warp-old.txt
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWCP_PYTHON="$root/.venv/bin/python" >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWCP_PYTHON="$root/.venv/bin/python" \
+  -DWCP_PYTHON_WARP_OLD="$root/.venv-warp-old/bin/python" >/dev/null
 cmake --build build -j"$(nproc)"

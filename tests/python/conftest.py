@@ -1,0 +1,167 @@
+"""Shared helpers for the instrumentation tests (tests/python).
+
+The probe is a sitecustomize.py injected through PYTHONPATH, so every test runs a fresh
+interpreter: `run_probe` starts one with WCP_EVENT_DIR set and returns its events, grouped by
+process. WCP_EXPECT_WARP says which Warp era the interpreter running pytest has ("1.19" or
+"old"); tests that need real Warp skip when it cannot be imported.
+"""
+import glob
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+PROBE_DIR = os.path.join(ROOT, "harness", "instrument", "python")
+PROBE_FILE = os.path.join(PROBE_DIR, "sitecustomize.py")
+sys.path.insert(0, os.path.dirname(__file__))
+
+EXPECT = os.environ.get("WCP_EXPECT_WARP", "1.19")
+
+
+def load_probe_module():
+    """The probe file as a plain module (its install step only runs as `sitecustomize`)."""
+    spec = importlib.util.spec_from_file_location("wcp_probe_under_test", PROBE_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def read_events(event_dir):
+    by_pid = {}
+    for path in sorted(glob.glob(os.path.join(event_dir, "events-*.jsonl"))):
+        with open(path, encoding="utf-8") as handle:
+            records = [json.loads(line) for line in handle]
+        assert records, path
+        by_pid[records[0]["pid"]] = records
+    return by_pid
+
+
+def of_type(records, kind):
+    return [r for r in records if r["type"] == kind]
+
+
+def last_launches(records):
+    snapshots = of_type(records, "launches")
+    return snapshots[-1] if snapshots else None
+
+
+def expand(items, out=None):
+    """Reference decoder of the launch sequence grammar (docs/launch-record.md)."""
+    out = [] if out is None else out
+    for item in items:
+        if isinstance(item, int):
+            out.append(item)
+        elif isinstance(item, list):
+            assert len(item) == 2 and isinstance(item[1], int) and item[1] >= 2, item
+            out.extend([item[0]] * item[1])
+        else:
+            body = item["loop"]
+            if "times" in item:
+                assert isinstance(item["times"], int) and item["times"] >= 2, item
+                for _ in range(item["times"]):
+                    expand(body, out)
+            else:
+                for fill, k in item["iterations"]:
+                    assert k >= 1
+                    fill = list(fill)
+                    instance = [_instantiate(t, fill) for t in body]
+                    assert not fill, "fill has more values than the template has holes"
+                    for _ in range(k):
+                        expand(instance, out)
+    return out
+
+
+def _instantiate(t, fill):
+    if t == "?":
+        value = fill.pop(0)
+        assert value != "?"
+        return value
+    if isinstance(t, list):
+        if t[1] == "?":
+            count = fill.pop(0)
+            assert isinstance(count, int) and count >= 1
+            return [t[0], count] if count > 1 else t[0]
+        return t
+    if isinstance(t, dict) and "times" in t:
+        if t["times"] == "?":
+            times = fill.pop(0)
+            assert isinstance(times, int) and times >= 1
+            if times == 1:
+                return {"loop": t["loop"], "iterations": [[[], 1]]}
+            return {"loop": t["loop"], "times": times}
+        return {"loop": [_instantiate(x, fill) for x in t["loop"]], "times": t["times"]}
+    return t
+
+
+def launched(records):
+    """The process's launches as a list of signature dicts, in order."""
+    snapshot = last_launches(records)
+    if snapshot is None:
+        return []
+    return [snapshot["signatures"][i] for i in expand(snapshot["sequence"])]
+
+
+class Run:
+    def __init__(self, proc, events, event_dir):
+        self.proc = proc
+        self.events = events
+        self.event_dir = event_dir
+
+    @property
+    def main(self):
+        """Records of the process that was started (the first to write)."""
+        firsts = [records for records in self.events.values() if records[0].get("forked_from") is None
+                  and not records[0].get("mp_child")]
+        assert len(firsts) == 1, list(self.events)
+        return firsts[0]
+
+
+_runs = 0
+
+
+def run_script(tmp_path, source, probe=True, extra_path=(), env=None, args=(), name="app.py", timeout=600,
+               python=None, cache=None):
+    """Runs `source` (a file, since Warp reads kernel source from files) in a fresh interpreter."""
+    global _runs
+    _runs += 1
+    script = tmp_path / name
+    script.write_text(textwrap.dedent(source))
+    event_dir = tmp_path / ("events-%d" % _runs)
+    event_dir.mkdir()
+    environment = dict(os.environ)
+    for key in ("WCP_EVENT_DIR", "WCP_EVENT_FILE", "WCP_PROBE_FAULT"):
+        environment.pop(key, None)
+    paths = list(extra_path)
+    if probe:
+        paths.insert(0, PROBE_DIR)
+        environment["WCP_EVENT_DIR"] = str(event_dir)
+    if environment.get("PYTHONPATH"):
+        paths.append(environment["PYTHONPATH"])
+    if paths:
+        environment["PYTHONPATH"] = os.pathsep.join(str(p) for p in paths)
+    else:
+        environment.pop("PYTHONPATH", None)
+    environment["WARP_CACHE_PATH"] = str(cache or (tmp_path / ("warp-cache-%d" % _runs)))
+    environment["PYTHONDONTWRITEBYTECODE"] = "1"
+    environment.update(env or {})
+    proc = subprocess.run([python or sys.executable, str(script), *args], cwd=str(tmp_path), env=environment,
+                          capture_output=True, text=True, timeout=timeout)
+    return Run(proc, read_events(str(event_dir)), str(event_dir))
+
+
+def warp_available():
+    return importlib.util.find_spec("warp") is not None
+
+
+needs_warp = pytest.mark.skipif(not warp_available(), reason="real Warp is not installed in this interpreter")
+
+
+@pytest.fixture(scope="session")
+def warp_cache(tmp_path_factory):
+    """One kernel cache for the tests that do not care about cold builds (saves compiles)."""
+    return tmp_path_factory.mktemp("warp-cache")

@@ -1,0 +1,250 @@
+"""The probe on real Warp (whichever era this interpreter has; see WCP_EXPECT_WARP).
+
+Programs run on the CPU with a private WARP_CACHE_PATH. Where a test needs an independent
+count of what ran, the program wraps Warp's CPU entry `invoke` in its context module: every
+CPU kernel execution goes through it, and it is not something the probe wraps.
+"""
+import json
+import re
+
+import pytest
+
+from conftest import EXPECT, launched, last_launches, needs_warp, of_type, run_script
+
+pytestmark = needs_warp
+
+PRELUDE = """
+import json, os, sys
+import warp as wp
+try:
+    import warp._src.context as ctx
+except ImportError:
+    import warp.context as ctx
+
+INVOKED = []
+_invoke = ctx.invoke
+
+
+def counting_invoke(kernel, hooks, params, adjoint, *rest):
+    INVOKED.append([kernel.key, bool(adjoint)])
+    return _invoke(kernel, hooks, params, adjoint, *rest)
+
+
+ctx.invoke = counting_invoke
+"""
+
+KERNELS = """
+@wp.kernel
+def fill(x: wp.array(dtype=float)):
+    x[wp.tid()] = 1.0
+
+
+@wp.kernel
+def scale(x: wp.array(dtype=float), s: float):
+    x[wp.tid()] = x[wp.tid()] * s
+
+
+@wp.kernel
+def tiled(x: wp.array(dtype=float)):
+    i, j = wp.tid()
+    x[i] = x[i] + 1.0
+"""
+
+
+def test_era_is_the_expected_one(tmp_path, warp_cache):
+    run = run_script(tmp_path, "import warp\n", cache=warp_cache)
+    attach = of_type(run.main, "attach")[0]
+    if EXPECT == "old":
+        assert (attach["api"], attach["timers"]) == ("warp.context", "verbose")
+        assert "Module.load" in attach["hooks"]
+    else:
+        assert (attach["api"], attach["timers"]) == ("warp._src", "log_level")
+        assert {"Module._compile", "ModuleExec.__init__"} <= set(attach["hooks"])
+        assert "Module.load" not in attach["hooks"]
+    assert attach["missing"] == []
+    assert attach["warp_version"] == ("1.9.1" if EXPECT == "old" else "1.19.0")
+
+
+def test_launches_match_what_ran(tmp_path, warp_cache):
+    body = PRELUDE + KERNELS + """
+x = wp.zeros(8, dtype=float, device="cpu")
+# Defect 1: an interleaving of launch and launch_tiled.
+wp.launch(fill, dim=8, inputs=[x])
+wp.launch_tiled(tiled, dim=[8], inputs=[x], block_dim=1)
+wp.launch(fill, dim=8, inputs=[x])
+wp.launch(fill, dim=8, inputs=[x])
+# Positional and keyword mixes of one signature.
+wp.launch(scale, 8, [x, 2.0])
+wp.launch(scale, dim=8, inputs=[x, 2.0])
+wp.launch(kernel=scale, dim=8, inputs=[x, 2.0])
+wp.launch(scale, 8, [x, 2.0], [], [], [], "cpu")
+wp.launch(scale, 8, [x], [2.0], device="cpu")
+# record_cmd is not a launch; each .launch() of it is.
+cmd = wp.launch(scale, dim=8, inputs=[x, 3.0], record_cmd=True)
+cmd.launch()
+cmd.launch()
+with wp.ScopedDevice("cpu"):
+    wp.launch(fill, dim=8, inputs=[x])
+for _ in range(50):
+    wp.launch(fill, dim=8, inputs=[x])
+    wp.launch(scale, dim=8, inputs=[x, 0.5])
+print("INVOKED " + json.dumps(INVOKED))
+"""
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == 0, run.proc.stderr
+    invoked = json.loads(run.proc.stdout.split("INVOKED ", 1)[1])
+    sigs = launched(run.main)
+    assert [s["kernel"] for s in sigs] == [key for key, _ in invoked]
+    assert last_launches(run.main)["total"] == len(invoked) and last_launches(run.main)["final"]
+    assert [(s["kernel"], s["entry"]) for s in sigs[:4]] == [
+        ("fill", "launch"), ("tiled", "launch_tiled"), ("fill", "launch"), ("fill", "launch")]
+    assert len({json.dumps(s, sort_keys=True) for s in sigs[4:9]}) == 1  # one signature, five call shapes
+    assert sigs[4]["dtypes"] == ["float32", ""]
+    assert [s["entry"] for s in sigs[9:11]] == ["cmd", "cmd"]
+    assert all(s["device"] == "cpu" for s in sigs)
+    assert last_launches(run.main)["unrecorded"] == {}
+
+
+def test_loads_match_warps_own_log(tmp_path):
+    body = PRELUDE + KERNELS + """
+x = wp.zeros(8, dtype=float, device="cpu")
+wp.launch(fill, dim=8, inputs=[x])
+wp.set_module_options({"max_unroll": 3})
+wp.launch(fill, dim=8, inputs=[x])
+"""
+    run = run_script(tmp_path, body)  # a fresh cache: both loads compile
+    assert run.proc.returncode == 0, run.proc.stderr
+    pattern = re.compile(r"^Module (\S+) ([0-9a-f]{7}) load on device '([^']+)'.* took [0-9.]+ ms\s+\((\w+)\)")
+    logged = [m.groups() for m in map(pattern.match, run.proc.stdout.splitlines()) if m]
+    loads = of_type(run.main, "load")
+    recorded = [(l["name"], l["full_hash"][:7], l["device"], "compiled" if l["compiled"] else "cached") for l in loads]
+    assert recorded == logged and len(recorded) == 2
+    for load in loads:
+        assert load["trigger"]["file"] == str(tmp_path / "app.py")
+        files = [frame["file"] for frame in load["stack"]]
+        assert str(tmp_path / "app.py") in files
+        assert any("/warp/" in f for f in files)  # Warp frames are kept for the reader to classify
+        assert not any(f.endswith("sitecustomize.py") for f in files)
+        assert sorted(k["key"] for k in load["kernels"]) == ["fill", "scale", "tiled"]
+        assert load["t_start"] <= load["t_end"]
+    assert loads[1]["options"]["max_unroll"] == "3"
+    created = [m for m in of_type(run.main, "module_created") if m["name"] == "__main__"]
+    assert created and created[0]["config"]["max_unroll"] == "16"
+
+
+def test_option_writes_and_where_they_land(tmp_path, warp_cache):
+    body = """
+import warp as wp
+wp.set_module_options({"max_unroll": 2})
+wp.set_module_options({"fast_math": True}, module=__import__("sys").modules[__name__])
+wp.get_module(__name__).options.update({"lineinfo": True})
+
+
+@wp.kernel(enable_backward=False)
+def k(x: wp.array(dtype=float)):
+    x[wp.tid()] = 1.0
+
+
+wp.config.max_unroll = 3
+try:
+    if hasattr(wp, "DeterministicMode"):  # Warp 1.19 validates this one
+        wp.config.deterministic = 3
+    print("ACCEPTED")
+except ValueError as error:
+    print("REJECTED", type(error).__name__)
+print("OPTIONS", sorted((k, repr(v)) for k, v in wp.get_module(__name__).options.items()))
+"""
+    bare = run_script(tmp_path, body, probe=False, cache=warp_cache)
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == bare.proc.returncode == 0, run.proc.stderr
+    app_lines = lambda out: [l for l in out.splitlines() if l.startswith(("OPTIONS", "REJECTED", "ACCEPTED"))]
+    assert app_lines(run.proc.stdout) == app_lines(bare.proc.stdout)
+    if EXPECT != "old":
+        assert "REJECTED ValueError" in run.proc.stdout
+    writes = [(w["api"], w["target"], w["key"]) for w in of_type(run.main, "option_write") if not w["by_warp"]]
+    assert ("set_module_options", "__main__", "max_unroll") in writes
+    assert ("set_module_options", "__main__", "fast_math") in writes
+    assert ("module.options", "__main__", "lineinfo") in writes
+    assert ("kernel", "__main__", "enable_backward") in writes
+    assert ("config", "warp.config", "max_unroll") in writes
+    assert not [w for w in writes if w[0] == "module.options" and w[2] in ("max_unroll", "fast_math")]
+    if EXPECT != "old":
+        assert not [w for w in writes if w[2] == "deterministic"]  # rejected: nothing was written
+
+
+@pytest.mark.skipif(EXPECT == "old", reason="module='unique' with module_options is Warp 1.19 API")
+def test_unique_module_options(tmp_path, warp_cache):
+    body = """
+import warp as wp
+
+
+@wp.kernel(module="unique", module_options={"max_unroll": 1})
+def k(x: wp.array(dtype=float)):
+    x[wp.tid()] = 1.0
+
+
+print("NAME", k.module.name)
+"""
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == 0, run.proc.stderr
+    name = run.proc.stdout.split("NAME ", 1)[1].split()[0]
+    writes = [(w["api"], w["target"], w["key"], w.get("scope")) for w in of_type(run.main, "option_write")
+              if w["api"] != "config"]
+    assert writes == [("kernel", name, "max_unroll", "module")]
+
+
+def test_cuda_cache_disable_set_in_process(tmp_path, warp_cache):
+    body = PRELUDE + KERNELS + """
+os.environ["CUDA_CACHE_DISABLE"] = "1"
+x = wp.zeros(8, dtype=float, device="cpu")
+wp.launch(fill, dim=8, inputs=[x])
+"""
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == 0, run.proc.stderr
+    load = of_type(run.main, "load")[0]
+    assert load["cache"]["CUDA_CACHE_DISABLE"] == "1"
+    assert load["cache"]["WARP_CACHE_PATH"] == str(warp_cache)
+    assert load["cache"]["cache_kernels"] is True
+    exit_ = of_type(run.main, "exit")[0]
+    assert exit_["environ"] == {"CUDA_CACHE_DISABLE": "1", "WARP_CACHE_PATH": str(warp_cache)}
+
+
+@pytest.mark.parametrize("fault", [None, "record", "load", "site"])
+def test_app_output_and_status_unchanged(tmp_path, warp_cache, fault):
+    body = PRELUDE + KERNELS + """
+x = wp.zeros(8, dtype=float, device="cpu")
+for i in range(20):
+    wp.launch(fill if i % 3 else scale, dim=8, inputs=[x] if i % 3 else [x, 2.0])
+wp.set_module_options({"max_unroll": 5})
+wp.launch(fill, dim=8, inputs=[x])
+print("APP", x.numpy().tolist(), len(INVOKED))
+sys.exit(7)
+"""
+    bare = run_script(tmp_path, body, probe=False, cache=warp_cache)
+    run = run_script(tmp_path, body, cache=warp_cache, env={"WCP_PROBE_FAULT": fault} if fault else None)
+    app = lambda out: [l for l in out.splitlines() if l.startswith("APP")]
+    assert run.proc.returncode == bare.proc.returncode == 7
+    assert app(run.proc.stdout) == app(bare.proc.stdout) and app(bare.proc.stdout)
+    assert "Traceback" not in run.proc.stderr and "sitecustomize" not in run.proc.stderr
+    if fault == "record":
+        assert any("probe error" in k for k in last_launches(run.main)["unrecorded"])
+    if fault == "load":
+        assert any(m.startswith("module loads (probe error") for m in of_type(run.main, "exit")[0]["missing"])
+
+
+def test_record_cmd_replays_follow_set_dim(tmp_path, warp_cache):
+    body = PRELUDE + KERNELS + """
+x = wp.zeros(8, dtype=float, device="cpu")
+cmd = wp.launch(fill, dim=8, inputs=[x], record_cmd=True)
+cmd.launch()
+cmd.set_dim(4)
+cmd.launch()
+cmd.launch()
+print("INVOKED " + json.dumps(INVOKED))
+"""
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == 0, run.proc.stderr
+    sigs = launched(run.main)
+    assert [(s["kernel"], s["entry"], s["dim"]) for s in sigs] == [("fill", "cmd", [8]), ("fill", "cmd", [4]),
+                                                                  ("fill", "cmd", [4])]
+    assert len(json.loads(run.proc.stdout.split("INVOKED ", 1)[1])) == 3
