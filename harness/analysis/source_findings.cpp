@@ -51,9 +51,14 @@ void check_lto(const Report& report, Diagnosis& out) {
 }
 
 bool module_launched_adjoint(const Report& report, const std::string& module) {
-  const auto& launched = report.launches.signatures;
-  return std::any_of(launched.begin(), launched.end(),
-                     [&](const LaunchSignature& launch) { return launch.adjoint && launch.module == module; });
+  for (const auto& process : report.processes) {
+    const auto& launched = process.launches.signatures;
+    if (std::any_of(launched.begin(), launched.end(),
+                    [&](const LaunchSignature& launch) { return launch.adjoint && launch.module == module; })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& out) {
@@ -61,7 +66,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     not_checked(out, Mechanism::unused_backward, "the instrumentation did not attach: launches are unknown");
     return;
   }
-  if (!has_launch_record(report) || report.launches.sequence.empty()) {
+  if (!has_launch_record(report) || total_launches(report) == 0) {
     not_checked(out, Mechanism::unused_backward, "no launches were recorded, so adjoint use is unknown");
     return;
   }
@@ -77,7 +82,9 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     if (finding.mechanism == Mechanism::config_deadline) explained.insert(finding.module);
   }
   std::set<std::string> launched;
-  for (const auto& launch : report.launches.signatures) launched.insert(launch.module);
+  for (const auto& process : report.processes) {
+    for (const auto& launch : process.launches.signatures) launched.insert(launch.module);
+  }
   Finding finding = make_finding(Mechanism::unused_backward);
   bool any_backward = false;
   // The module's last build is the code the program actually ran with.
@@ -100,7 +107,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
                           : "no backward code in the generated source");
     return;
   }
-  finding.evidence.push_back(fmt::format("{} launch(es) recorded, none adjoint", total_launches(report.launches)));
+  finding.evidence.push_back(fmt::format("{} launch(es) recorded, none adjoint", total_launches(report)));
   finding.cost_basis = "not computable from one run: compare against a run with enable_backward=False";
   out.findings.push_back(std::move(finding));
 }

@@ -1,6 +1,7 @@
 #pragma once
 // How the instrumentation reaches the target: a `sitecustomize.py` in a private directory put
-// first on PYTHONPATH, and an event file named by WCP_EVENT_FILE.
+// first on PYTHONPATH, and a private directory named by WCP_EVENT_DIR where each Python process
+// writes its own event file.
 #include <filesystem>
 #include <map>
 #include <string>
@@ -8,7 +9,7 @@
 
 namespace wcp::instrument {
 
-inline constexpr const char* kEventFileVariable = "WCP_EVENT_FILE";
+inline constexpr const char* kEventDirVariable = "WCP_EVENT_DIR";
 
 // Writes sitecustomize.py into `directory` (which must exist).
 // Throws RunError when it cannot (a full temp directory).

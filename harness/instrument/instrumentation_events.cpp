@@ -1,14 +1,21 @@
 #include "instrument/instrumentation_events.h"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "io/json_fields.h"
+#include "model/launch_record_json.h"
+#include "model/report_json.h"
 
 namespace wcp::instrument {
 namespace {
 
 using nlohmann::json;
 
+// Tolerant reads: a field of the wrong type is absent, never an error (the file is ours, but a
+// crashing process can leave anything).
 std::string text_of(const json& object, const char* key) {
   const auto found = object.find(key);
   if (found == object.end() || found->is_null()) return {};
@@ -21,105 +28,161 @@ std::optional<int> int_of(const json& object, const char* key) {
   return found->get<int>();
 }
 
-std::optional<SourceLocation> location_of(const json& object) {
-  const auto found = object.find("trigger");
+std::optional<double> number_of(const json& object, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number()) return std::nullopt;
+  return found->get<double>();
+}
+
+std::optional<bool> bool_of(const json& object, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_boolean()) return std::nullopt;
+  return found->get<bool>();
+}
+
+std::vector<std::string> strings_of(const json& object, const char* key) {
+  std::vector<std::string> values;
+  if (const auto found = object.find(key); found != object.end() && found->is_array()) {
+    for (const auto& value : *found) values.push_back(value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return values;
+}
+
+std::map<std::string, std::string> reprs_of(const json& object, const char* key) {
+  std::map<std::string, std::string> values;
+  if (const auto found = object.find(key); found != object.end() && found->is_object()) {
+    for (const auto& [name, value] : found->items()) values[name] = value.is_string() ? value.get<std::string>() : value.dump();
+  }
+  return values;
+}
+
+std::optional<SourceLocation> location_of(const json& object, const char* key) {
+  const auto found = object.find(key);
   if (found == object.end() || !found->is_object()) return std::nullopt;
   return SourceLocation{text_of(*found, "file"), int_of(*found, "line").value_or(0), text_of(*found, "function")};
 }
 
-InstrumentedLoad load_of(const json& record) {
+InstrumentedLoad load_of(const json& record, int pid) {
   InstrumentedLoad load;
   load.name = text_of(record, "name");
   load.device = text_of(record, "device");
   load.block_dim = int_of(record, "block_dim");
-  load.pid = int_of(record, "pid").value_or(0);
+  load.t_start = number_of(record, "t_start").value_or(0.0);
+  load.t_end = number_of(record, "t_end").value_or(load.t_start);
+  load.detail.pid = pid;
   load.detail.full_hash = text_of(record, "full_hash");
+  load.detail.compiled = bool_of(record, "compiled");
+  load.detail.error = text_of(record, "error");
   if (const auto kernels = record.find("kernels"); kernels != record.end() && kernels->is_array()) {
     for (const auto& item : *kernels) {
       if (!item.is_object()) continue;
-      KernelInfo kernel{text_of(item, "key"), text_of(item, "file"), int_of(item, "line").value_or(0), {}};
-      if (const auto overloads = item.find("overloads"); overloads != item.end() && overloads->is_array()) {
-        for (const auto& overload : *overloads) kernel.overloads.push_back(overload.is_string() ? overload.get<std::string>() : overload.dump());
+      try {
+        load.detail.kernels.push_back(kernel_from_json(item));
+      } catch (const std::exception&) {
+        // a malformed kernel entry is left out; the load still counts
       }
-      load.detail.kernels.push_back(std::move(kernel));
     }
   }
-  for (const char* section : {"options", "config"}) {
-    const auto found = record.find(section);
-    if (found == record.end() || !found->is_object()) continue;
-    auto& target = std::string_view(section) == "options" ? load.detail.options : load.detail.config_at_load;
-    for (const auto& [key, value] : found->items()) target[key] = value.is_string() ? value.get<std::string>() : value.dump();
+  load.detail.options = reprs_of(record, "options");
+  load.detail.config_at_load = reprs_of(record, "config");
+  load.detail.trigger = location_of(record, "trigger");
+  if (const auto stack = record.find("stack"); stack != record.end() && stack->is_array()) {
+    for (const auto& frame : *stack) {
+      if (frame.is_object()) {
+        load.detail.stack.push_back({text_of(frame, "file"), int_of(frame, "line").value_or(0), text_of(frame, "function")});
+      }
+    }
   }
-  load.detail.trigger = location_of(record);
-  if (const auto t = record.find("t"); t != record.end() && t->is_number()) load.detail.end_s = t->get<double>();
+  if (const auto cache = record.find("cache"); cache != record.end() && cache->is_object()) {
+    for (const auto& [name, value] : cache->items()) {
+      if (!value.is_null()) load.cache[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+  }
   return load;
 }
 
-LaunchSignature launch_of(const json& item) {
-  LaunchSignature launch;
-  launch.kernel = text_of(item, "kernel");
-  launch.module = text_of(item, "module");
-  if (const auto dim = item.find("dim"); dim != item.end() && dim->is_array()) {
-    for (const auto& extent : *dim) launch.dim.push_back(extent.is_number_integer() ? extent.get<std::int64_t>() : 0);
-  }
-  launch.device = text_of(item, "device");
-  if (const auto dtypes = item.find("dtypes"); dtypes != item.end() && dtypes->is_array()) {
-    for (const auto& dtype : *dtypes) launch.dtypes.push_back(dtype.is_string() ? dtype.get<std::string>() : dtype.dump());
-  }
-  launch.block_dim = int_of(item, "block_dim").value_or(0);
-  const auto adjoint = item.find("adjoint");
-  launch.adjoint = adjoint != item.end() && adjoint->is_boolean() && adjoint->get<bool>();
-  return launch;
-}
-
-void apply(InstrumentationEvents& events, const json& record) {
+void apply(ProcessEvents& process, InstrumentationEvents& run, const json& record) {
   const std::string type = text_of(record, "type");
-  if (type == "attach") {
-    events.attached = true;
-    if (events.warp_version.empty()) events.warp_version = text_of(record, "warp_version");
+  const int pid = int_of(record, "pid").value_or(process.pid);
+  const double t = number_of(record, "t").value_or(0.0);
+  if (type == "process") {
+    process.pid = pid;
+    process.t = t;
+    process.ppid = int_of(record, "ppid").value_or(0);
+    process.argv = strings_of(record, "argv");
+    process.executable = text_of(record, "executable");
+    process.cwd = text_of(record, "cwd");
+    if (const auto main = record.find("main"); main != record.end() && main->is_string()) process.main = main->get<std::string>();
+    process.mp_child = bool_of(record, "mp_child").value_or(false);
+    process.forked_from = int_of(record, "forked_from");
+  } else if (type == "attach") {
+    process.attached = true;
+    process.warp_version = text_of(record, "warp_version");
+    process.warp_dir = text_of(record, "warp_dir");
+    process.api = text_of(record, "api");
+    process.timers = text_of(record, "timers");
+    for (auto& what : strings_of(record, "missing")) process.missing.push_back(std::move(what));
   } else if (type == "load" || type == "load_error") {
-    InstrumentedLoad load = load_of(record);
+    InstrumentedLoad load = load_of(record, pid);
     load.failed = type == "load_error";
-    events.loads.push_back(std::move(load));
+    run.loads.push_back(std::move(load));
+  } else if (type == "launches") {
+    try {
+      process.launches = record.get<LaunchRecord>();
+      process.launches_final = bool_of(record, "final").value_or(false);
+    } catch (const std::exception&) {
+      ++process.malformed_lines;  // an earlier snapshot, if any, stands
+    }
+  } else if (type == "option_write") {
+    run.option_writes.push_back({pid, t, text_of(record, "api"), text_of(record, "target"), text_of(record, "key"),
+                                 text_of(record, "value"), location_of(record, "site"), text_of(record, "kernel"),
+                                 text_of(record, "scope"), bool_of(record, "by_warp").value_or(false)});
+  } else if (type == "module_created") {
+    run.modules_created.push_back({pid, t, text_of(record, "name"), reprs_of(record, "config"),
+                                   reprs_of(record, "options"), location_of(record, "site")});
   } else if (type == "cache_clear") {
-    events.cache_clears.push_back({text_of(record, "what"), location_of(record)});
+    run.cache_clears.push_back({text_of(record, "what"), location_of(record, "site")});
   } else if (type == "tape_backward") {
-    events.tape_backward = true;
-    if (const auto kernels = record.find("kernels"); kernels != record.end() && kernels->is_array()) {
-      for (const auto& kernel : *kernels) {
-        if (kernel.is_string()) events.tape_kernels.insert(kernel.get<std::string>());
-      }
-    }
+    run.tape_backward = true;
+    for (auto& kernel : strings_of(record, "kernels")) run.tape_kernels.insert(std::move(kernel));
   } else if (type == "exit") {
-    events.launches_recorded = true;
-    if (const auto launches = record.find("launches"); launches != record.end() && launches->is_array()) {
-      for (const auto& item : *launches) {
-        if (!item.is_object()) continue;
-        const auto count = item.find("count");
-        const std::uint64_t times = count != item.end() && count->is_number_unsigned() ? count->get<std::uint64_t>() : 1;
-        events.launches.append(launch_of(item), times);
+    ExitRecord exit;
+    exit.t = t;
+    exit.how = text_of(record, "how");
+    if (const auto dir = record.find("kernel_cache_dir"); dir != record.end() && dir->is_string()) {
+      exit.kernel_cache_dir = dir->get<std::string>();
+    }
+    exit.cache_kernels = bool_of(record, "cache_kernels");
+    exit.use_precompiled_headers = bool_of(record, "use_precompiled_headers");
+    exit.cuda_toolkit = text_of(record, "cuda_toolkit");
+    if (const auto environ = record.find("environ"); environ != record.end() && environ->is_object()) {
+      for (const auto& [name, value] : environ->items()) {
+        exit.environ[name] = value.is_string() ? std::optional<std::string>(value.get<std::string>()) : std::nullopt;
       }
     }
-    if (const auto missing = record.find("missing"); missing != record.end() && missing->is_array()) {
-      for (const auto& what : *missing) {
-        if (what.is_string()) events.missing.push_back(what.get<std::string>());
+    for (auto& what : strings_of(record, "missing")) {
+      if (std::find(process.missing.begin(), process.missing.end(), what) == process.missing.end()) {
+        process.missing.push_back(std::move(what));
       }
     }
-    events.kernel_cache_dir = text_of(record, "kernel_cache_dir");
-    if (const auto cache = record.find("cache_kernels"); cache != record.end() && cache->is_boolean()) {
-      events.cache_kernels = cache->get<bool>();
-    }
-    if (const auto pch = record.find("use_precompiled_headers"); pch != record.end() && pch->is_boolean()) {
-      events.use_precompiled_headers = pch->get<bool>();
-    }
-    events.cuda_toolkit = text_of(record, "cuda_toolkit");
+    process.exit = std::move(exit);
   }
 }
 
 }  // namespace
 
-InstrumentationEvents parse_instrumentation_events(std::string_view text) {
-  InstrumentationEvents events;
+bool InstrumentationEvents::attached() const {
+  return std::any_of(processes.begin(), processes.end(), [](const ProcessEvents& process) { return process.attached; });
+}
+
+std::size_t InstrumentationEvents::malformed_lines() const {
+  std::size_t total = 0;
+  for (const auto& process : processes) total += process.malformed_lines;
+  return total;
+}
+
+ProcessEvents parse_process_events(std::string_view text, InstrumentationEvents& run) {
+  ProcessEvents process;
   std::size_t start = 0;
   while (start < text.size()) {
     auto end = text.find('\n', start);
@@ -129,24 +192,37 @@ InstrumentationEvents parse_instrumentation_events(std::string_view text) {
     if (line.empty()) continue;
     const json record = json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!record.is_object()) {
-      ++events.malformed_lines;
+      ++process.malformed_lines;
       continue;
     }
     try {
-      apply(events, record);
+      apply(process, run, record);
     } catch (const json::exception&) {
-      ++events.malformed_lines;
+      ++process.malformed_lines;
     }
   }
-  return events;
+  return process;
 }
 
-InstrumentationEvents read_instrumentation_events(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return {};
-  std::ostringstream content;
-  content << file.rdbuf();
-  return parse_instrumentation_events(content.str());
+InstrumentationEvents read_instrumentation_events(const std::filesystem::path& directory) {
+  InstrumentationEvents run;
+  std::error_code error;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    const auto name = entry.path().filename().string();
+    if (name.starts_with("events-") && name.ends_with(".jsonl")) files.push_back(entry.path());
+  }
+  for (const auto& path : files) {
+    std::ifstream file(path, std::ios::binary);
+    std::ostringstream content;
+    content << file.rdbuf();
+    run.processes.push_back(parse_process_events(content.str(), run));
+  }
+  std::sort(run.processes.begin(), run.processes.end(),
+            [](const ProcessEvents& a, const ProcessEvents& b) { return a.t < b.t; });
+  std::stable_sort(run.loads.begin(), run.loads.end(),
+                   [](const InstrumentedLoad& a, const InstrumentedLoad& b) { return a.t_end < b.t_end; });
+  return run;
 }
 
 }  // namespace wcp::instrument

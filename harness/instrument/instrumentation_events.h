@@ -1,10 +1,13 @@
 #pragma once
-// What the instrumentation wrote: the JSON-lines event file, read back tolerantly (a line
-// cut short by a crashing target is skipped and counted, never fatal).
+// What the instrumentation wrote in one run: one JSON-lines file per Python process that
+// imported Warp (docs/instrumentation.md), read back tolerantly — a line cut short by a crashing
+// process is skipped and counted, never fatal.
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/launch_record.h"
@@ -12,35 +15,91 @@
 
 namespace wcp::instrument {
 
+// A real module load (not the per-launch lookup), with its process and monotonic times.
 struct InstrumentedLoad {
   std::string name;
   std::string device;
   std::optional<int> block_dim;
   bool failed = false;
-  int pid = 0;
-  LoadDetail detail;
+  double t_start = 0.0;  // CLOCK_MONOTONIC seconds
+  double t_end = 0.0;
+  LoadDetail detail;     // pid, kernels, options, config, stack, compiled, error (times filled by the reader's caller)
+  std::map<std::string, std::string> cache;  // kernel_cache_dir, cache_kernels, CUDA_CACHE_DISABLE, WARP_CACHE_PATH
 };
 
-struct InstrumentationEvents {
-  bool attached = false;
-  std::string warp_version;
-  std::vector<InstrumentedLoad> loads;
-  LaunchRecord launches;
-  bool launches_recorded = false;  // an exit record arrived (launches are written at exit)
-  std::vector<std::string> missing;
-  std::vector<CacheClear> cache_clears;
+// An option or warp.config write, with where the application made it.
+struct OptionWrite {
+  int pid = 0;
+  double t = 0.0;
+  std::string api;     // "set_module_options", "module.options", "kernel", "config"
+  std::string target;  // the Warp module, or "warp.config"
+  std::string key;
+  std::string value;   // repr
+  std::optional<SourceLocation> site;
+  std::string kernel;  // api "kernel": the kernel key
+  std::string scope;   // api "kernel": "kernel" or "module"
+  bool by_warp = false;
+};
+
+// A Warp module object came into being (it copied warp.config's values then).
+struct ModuleCreated {
+  int pid = 0;
+  double t = 0.0;
+  std::string name;
+  std::map<std::string, std::string> config;
+  std::map<std::string, std::string> options;
+  std::optional<SourceLocation> site;
+};
+
+struct ExitRecord {
+  double t = 0.0;
+  std::string how;  // "atexit", "os._exit", "SIGTERM"
   std::optional<std::string> kernel_cache_dir;
   std::optional<bool> cache_kernels;
   std::optional<bool> use_precompiled_headers;
   std::string cuda_toolkit;
-  std::set<std::string> tape_kernels;
-  bool tape_backward = false;
+  std::map<std::string, std::optional<std::string>> environ;  // CUDA_CACHE_DISABLE, WARP_CACHE_PATH at exit
+};
+
+// One process's file.
+struct ProcessEvents {
+  int pid = 0;
+  int ppid = 0;
+  double t = 0.0;  // when it opened its file
+  std::vector<std::string> argv;
+  std::string executable;
+  std::string cwd;
+  std::optional<std::string> main;  // `-m` module name, or the main file's absolute path
+  bool mp_child = false;
+  std::optional<int> forked_from;
+  bool attached = false;
+  std::string warp_version;
+  std::string warp_dir;
+  std::string api;
+  std::string timers;
+  std::vector<std::string> missing;
+  std::optional<LaunchRecord> launches;  // the last snapshot
+  bool launches_final = false;
+  std::optional<ExitRecord> exit;
   std::size_t malformed_lines = 0;
 };
 
-// Parses event-file text (one JSON object per line).
-InstrumentationEvents parse_instrumentation_events(std::string_view text);
-// Reads the file; a missing file means the instrumentation never attached.
-InstrumentationEvents read_instrumentation_events(const std::filesystem::path& path);
+struct InstrumentationEvents {
+  std::vector<ProcessEvents> processes;  // in the order they opened their files
+  std::vector<InstrumentedLoad> loads;   // every process's, by end time
+  std::vector<OptionWrite> option_writes;
+  std::vector<ModuleCreated> modules_created;
+  std::vector<CacheClear> cache_clears;
+  std::set<std::string> tape_kernels;
+  bool tape_backward = false;
+
+  bool attached() const;
+  std::size_t malformed_lines() const;
+};
+
+// One process's file; its records of loads, writes and clears go into `run`.
+ProcessEvents parse_process_events(std::string_view text, InstrumentationEvents& run);
+// Every `events-<pid>.jsonl` in `directory`; none (or no directory) means no process attached.
+InstrumentationEvents read_instrumentation_events(const std::filesystem::path& directory);
 
 }  // namespace wcp::instrument

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 namespace wcp::measure {
@@ -63,49 +64,147 @@ std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds ti
 
 std::vector<ModuleEvent> pass_events(const PassRecord& record, Pass pass) {
   std::vector<ModuleEvent> events = record.log.module_events;
-  attach_load_details(events, record.instrumentation.loads);
+  attach_load_details(events, record.instrumentation.loads, record.run.started_monotonic_s);
   for (auto& event : events) event.pass = pass;
   return events;
 }
 
 bool inside(const std::string& path, const std::string& root) { return !root.empty() && path.starts_with(root); }
 
+// On/off from an environment value the way CUDA reads CUDA_CACHE_DISABLE: set and not "0".
+std::optional<bool> flag_value(const std::optional<std::string>& value) {
+  if (!value) return false;
+  return !value->empty() && *value != "0";
+}
+
+std::string program_of(const instrument::ProcessEvents& process, const std::string& cwd) {
+  if (process.main) {
+    std::string main = *process.main;
+    if (!cwd.empty() && main.starts_with(cwd + "/")) main = main.substr(cwd.size() + 1);
+    return main;
+  }
+  return process.argv.empty() ? process.executable : process.argv.front();
+}
+
+// Roles: the process the tool started is main (or, when that was a shell or launcher that
+// never imported Warp, the first Python process with no instrumented parent); multiprocessing
+// children are workers; any other Python process is a child.
+std::vector<ProcessRecord> processes_of(const PassRecord& pass, const std::string& cwd) {
+  const auto& events = pass.instrumentation;
+  std::set<int> pids;
+  for (const auto& process : events.processes) pids.insert(process.pid);
+  const bool leader_instrumented = pids.contains(pass.run.pid);
+  std::vector<ProcessRecord> records;
+  std::string main_program;
+  bool have_main = false;
+  for (const auto& process : events.processes) {
+    ProcessRecord record;
+    record.pid = process.pid;
+    record.ppid = process.ppid;
+    record.argv = process.argv;
+    const bool root = !pids.contains(process.ppid);
+    if (process.mp_child) {
+      record.role = ProcessRole::worker;
+    } else if (process.pid == pass.run.pid || (!leader_instrumented && root && !have_main)) {
+      record.role = ProcessRole::main;
+      have_main = true;
+    } else {
+      record.role = ProcessRole::child;
+    }
+    record.program = program_of(process, cwd);
+    if (record.role == ProcessRole::main) main_program = record.program;
+    if (process.t > 0.0) record.started_s = process.t - pass.run.started_monotonic_s;
+    if (process.exit) {
+      record.exit_how = process.exit->how;
+      record.ended_s = process.exit->t - pass.run.started_monotonic_s;
+    }
+    record.launches_recorded = process.launches.has_value();
+    record.launches_final = process.launches_final;
+    if (process.launches) record.launches = *process.launches;
+    records.push_back(std::move(record));
+  }
+  // Workers are told apart by whose work they do, not by their pid.
+  for (auto& record : records) {
+    if (record.role == ProcessRole::worker) record.program = "multiprocessing worker of " + main_program;
+  }
+  std::stable_sort(records.begin(), records.end(), [](const ProcessRecord& a, const ProcessRecord& b) {
+    return static_cast<int>(a.role) < static_cast<int>(b.role);
+  });
+  return records;
+}
+
 void describe_instrumentation(Report& report, const SampleRecord& sample) {
   const auto& events = sample.cold.instrumentation;
   auto& status = report.instrumentation;
-  status.attached = events.attached;
-  status.launches_recorded = events.launches_recorded;
-  status.missing = events.missing;
+  status.attached = events.attached();
   status.cache_clears = events.cache_clears;
-  status.use_precompiled_headers = events.use_precompiled_headers;
-  status.cuda_toolkit_version = events.cuda_toolkit;
-  status.cache_kernels_disabled = events.cache_kernels.has_value() && !*events.cache_kernels;
-  if (events.kernel_cache_dir && !events.kernel_cache_dir->empty() &&
-      !inside(*events.kernel_cache_dir, sample.private_cache_dir)) {
-    status.app_kernel_cache_dir = events.kernel_cache_dir;
+  std::optional<bool> cuda_cache_disabled;
+  for (const auto& process : events.processes) {
+    for (const auto& what : process.missing) {
+      if (std::find(status.missing.begin(), status.missing.end(), what) == status.missing.end()) status.missing.push_back(what);
+    }
+    if (status.warp_api.empty()) status.warp_api = process.api;
+    if (status.timers.empty()) status.timers = process.timers;
+    if (!process.exit) continue;
+    const auto& exit = *process.exit;
+    if (!status.use_precompiled_headers) status.use_precompiled_headers = exit.use_precompiled_headers;
+    if (status.cuda_toolkit_version.empty()) status.cuda_toolkit_version = exit.cuda_toolkit;
+    if (exit.cache_kernels == false) status.cache_kernels_disabled = true;
+    if (exit.kernel_cache_dir && !exit.kernel_cache_dir->empty() && !inside(*exit.kernel_cache_dir, sample.private_cache_dir)) {
+      status.app_kernel_cache_dir = exit.kernel_cache_dir;
+    }
+    if (const auto found = exit.environ.find("CUDA_CACHE_DISABLE"); found != exit.environ.end()) {
+      cuda_cache_disabled = cuda_cache_disabled.value_or(false) || *flag_value(found->second);
+    }
+  }
+  // The cache as each load saw it: an application that disables the CUDA cache or caching
+  // itself part-way is seen here even when it exits without an exit record.
+  for (const auto& load : events.loads) {
+    if (const auto found = load.cache.find("CUDA_CACHE_DISABLE"); found != load.cache.end()) {
+      cuda_cache_disabled = cuda_cache_disabled.value_or(false) || *flag_value(found->second);
+    }
+    if (const auto found = load.cache.find("cache_kernels"); found != load.cache.end() && found->second == "false") {
+      status.cache_kernels_disabled = true;
+    }
+  }
+  status.cuda_cache_disabled = cuda_cache_disabled;
+  if (status.app_kernel_cache_dir) {
     report.notes.push_back(fmt::format(
         "The application set warp.config.kernel_cache_dir to {}: cache isolation and the cache inventory depend on the "
         "application.",
-        *events.kernel_cache_dir));
+        *status.app_kernel_cache_dir));
   }
-  if (!events.attached) {
+  if (!status.attached) {
     report.notes.push_back(
         "The instrumentation did not attach (the command never imported warp through Python's import system, or a "
         "sitecustomize could not run): figures come from Warp's log alone; launches and per-load details are missing.");
-  } else if (!events.launches_recorded) {
-    report.notes.push_back("The target exited without running Python's exit handlers: launches were not recorded.");
   }
-  for (const auto& what : events.missing) report.notes.push_back("Instrumentation could not observe: " + what + ".");
-  if (events.attached && sample.cold.log.module_events.empty() && !events.loads.empty()) {
+  for (const auto& process : report.processes) {
+    if (!process.launches_recorded) {
+      report.notes.push_back(fmt::format("Process {} ({} {}) wrote no launch record: its launches are unknown.",
+                                         process.pid, to_string(process.role), process.program));
+    } else if (!process.launches_final) {
+      report.notes.push_back(fmt::format(
+          "Process {} ({} {}) ended without a final launch record (killed or crashed): its launches are recorded up to "
+          "its last snapshot.",
+          process.pid, to_string(process.role), process.program));
+    }
+  }
+  for (const auto& what : status.missing) report.notes.push_back("Instrumentation could not observe: " + what + ".");
+  if (events.attached() && sample.cold.log.module_events.empty() && !events.loads.empty()) {
     report.notes.push_back(
         "Warp printed no module load timers although modules loaded (the application silenced Warp's log): module "
         "times are unavailable in this report.");
+  }
+  if (const auto malformed = events.malformed_lines(); malformed > 0) {
+    report.notes.push_back(fmt::format("{} line(s) of the instrumentation's event files could not be read.", malformed));
   }
 }
 
 }  // namespace
 
-void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::InstrumentedLoad>& loads) {
+void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::InstrumentedLoad>& loads,
+                         double spawn_monotonic_s) {
   std::vector<bool> used(loads.size(), false);
   for (auto& event : events) {
     for (std::size_t i = 0; i < loads.size(); ++i) {
@@ -117,6 +216,8 @@ void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<ins
       used[i] = true;
       if (!event.block_dim && load.block_dim) event.block_dim = load.block_dim;
       event.detail = load.detail;
+      event.detail->start_s = std::max(0.0, load.t_start - spawn_monotonic_s);
+      event.detail->end_s = std::max(0.0, load.t_end - spawn_monotonic_s);
       break;
     }
   }
@@ -216,11 +317,13 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
   report.cached_events = count_status(cold_events, LoadStatus::cached);
   report.error_events = count_status(cold_events, LoadStatus::error);
   report.cache = sample.inventory;
-  report.launches = sample.cold.instrumentation.launches;
+  report.processes = processes_of(sample.cold, options.cwd.string());
   report.hash_changes = sample.cold.log.hash_changes;
   report.find_failures = sample.cold.log.find_failures;
-  report.warp_version = !sample.cold.log.warp_version.empty() ? sample.cold.log.warp_version
-                                                               : sample.cold.instrumentation.warp_version;
+  report.warp_version = sample.cold.log.warp_version;
+  for (const auto& process : sample.cold.instrumentation.processes) {
+    if (report.warp_version.empty()) report.warp_version = process.warp_version;
+  }
   describe_instrumentation(report, sample);
   return report;
 }

@@ -13,7 +13,9 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
 
 // Log events carry timings; the instrumentation's loads carry kernels, options and the user
 // frame. Pairs them by module name, device and hash prefix, in order.
-void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::InstrumentedLoad>& loads);
+// `spawn_monotonic_s` places the loads' monotonic times on the run's clock.
+void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::InstrumentedLoad>& loads,
+                         double spawn_monotonic_s);
 
 // Distinct (name, hash, device, block_dim) among compiled events.
 std::uint64_t count_identities(const std::vector<ModuleEvent>& events);

@@ -11,7 +11,7 @@ namespace {
 
 PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, const std::filesystem::path& cache_dir,
                     const std::filesystem::path& instrumentation_dir, Pass pass, InterruptWatch& interrupts) {
-  const auto event_file = scratch.path() / ("events-" + std::string(to_string(pass)) + ".jsonl");
+  const auto event_dir = scratch.make_subdir("events-" + std::string(to_string(pass)));
   std::map<std::string, std::string> variables = options.extra_environment;
   // The documented variables (docs/measurement.md#isolation): private Warp and CUDA caches,
   // the event file, and no bytecode writes so the measured tree is never written to. (A private
@@ -21,7 +21,7 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   variables["WARP_CACHE_ROOT"] = cache_dir.string();
   variables["CUDA_CACHE_PATH"] = (scratch.path() / "cuda-cache").string();
   variables.insert_or_assign("PYTHONDONTWRITEBYTECODE", std::string("1"));
-  variables[instrument::kEventFileVariable] = event_file.string();
+  variables[instrument::kEventDirVariable] = event_dir.string();
   const auto spec = instrument::inject(options.command, current_environment(), variables, instrumentation_dir.string());
 
   PassRecord record;
@@ -30,7 +30,7 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   record.run = run_process(request, [&scanner](std::string_view chunk) { scanner.feed(chunk); }, interrupts);
   scanner.finish();
   record.log = scanner.facts();
-  record.instrumentation = instrument::read_instrumentation_events(event_file);
+  record.instrumentation = instrument::read_instrumentation_events(event_dir);
   return record;
 }
 

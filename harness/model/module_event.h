@@ -14,12 +14,23 @@ enum class LoadStatus { compiled, cached, error };
 std::string to_string(LoadStatus status);
 std::optional<LoadStatus> load_status_from_string(std::string_view text);
 
+// An installed distribution (a dependency), as the instrumentation named it.
+struct Package {
+  std::string name;     // e.g. "warp-lang"
+  std::string version;  // e.g. "1.19.0"
+  bool operator==(const Package&) const = default;
+};
+
 // A kernel as the instrumentation saw it in a module at load time.
 struct KernelInfo {
   std::string key;
   std::string file;
   int line = 0;
   std::vector<std::string> overloads;  // generic instances, as type signatures
+  std::optional<bool> adjoint;         // backward code generated for it, when known
+  std::string qualname;                // the function's __qualname__ ("<locals>" in it: made inside a function)
+  std::string python_module;           // the function's __module__
+  std::optional<Package> package;      // the distribution it ships in; absent for the application's own code
   bool operator==(const KernelInfo&) const = default;
 };
 
@@ -38,7 +49,15 @@ struct LoadDetail {
   std::map<std::string, std::string> options;        // module option values (repr)
   std::map<std::string, std::string> config_at_load; // warp.config values that modules copy
   std::optional<SourceLocation> trigger;             // first frame outside Warp on the loading stack
-  double end_s = 0.0;                                // seconds since the process started
+  std::vector<SourceLocation> stack;                 // the loading stack, innermost first (Warp frames kept)
+  int pid = 0;                                       // the process that loaded it
+  // On the run's clock: seconds since the tool started the command. The start is where Warp's
+  // load timer starts (after hashing); 0 when unknown (reports of schema 1 kept only the end,
+  // in seconds since the instrumentation attached).
+  double start_s = 0.0;
+  double end_s = 0.0;
+  std::optional<bool> compiled;                      // built (true) or taken from the cache (false)
+  std::string error;                                 // for a failed load, "Type: message"
   bool operator==(const LoadDetail&) const = default;
 };
 

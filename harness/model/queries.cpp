@@ -61,8 +61,21 @@ bool compiled_nothing(const Report& report) {
 }
 
 bool has_launch_record(const Report& report) {
-  if (report.origin == ReportOrigin::original_probe) return !report.launches.sequence.empty();
-  return report.instrumentation.launches_recorded;
+  return std::any_of(report.processes.begin(), report.processes.end(),
+                     [](const ProcessRecord& process) { return process.launches_recorded; });
+}
+
+std::uint64_t total_launches(const Report& report) {
+  std::uint64_t total = 0;
+  for (const auto& process : report.processes) total += total_launches(process.launches);
+  return total;
+}
+
+const ProcessRecord* main_process(const Report& report) {
+  for (const auto& process : report.processes) {
+    if (process.role == ProcessRole::main) return &process;
+  }
+  return nullptr;
 }
 
 bool loads_on_cuda(const Report& report) {

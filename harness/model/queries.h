@@ -43,6 +43,10 @@ bool compiled_nothing(const Report& report);
 // both when nothing launched and when its instrumentation did not attach, so for its reports
 // only a non-empty list counts.
 bool has_launch_record(const Report& report);
+// Launches of every process of the cold run.
+std::uint64_t total_launches(const Report& report);
+// The main process, when the report has one.
+const ProcessRecord* main_process(const Report& report);
 
 enum class Backend { cpu, cuda };
 bool loads_on_cuda(const Report& report);

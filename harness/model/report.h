@@ -12,6 +12,7 @@
 
 #include "model/launch_record.h"
 #include "model/module_event.h"
+#include "model/process.h"
 #include "model/stats.h"
 
 namespace wcp {
@@ -46,13 +47,17 @@ struct CacheInventory {
 // What the injected instrumentation could and could not do in a run.
 struct InstrumentationStatus {
   bool attached = false;            // a process that imported warp wrote events
-  bool launches_recorded = false;   // a launch record arrived (it may be empty: no launches)
+  std::string warp_api;             // the internal layout it attached to: "warp._src" (1.10+) or "warp.context"
+  std::string timers;               // how Warp's module timers were switched on: "log_level" or "verbose"
   std::vector<std::string> missing; // hooks that could not be installed, in plain words
   std::optional<std::string> app_kernel_cache_dir;  // set when the app pointed the cache elsewhere
   bool cache_kernels_disabled = false;
   std::vector<CacheClear> cache_clears;
   std::optional<bool> use_precompiled_headers;
   std::string cuda_toolkit_version;
+  // CUDA_CACHE_DISABLE as the measured processes saw it (set by the tool's caller or by the
+  // application itself); absent when no process said.
+  std::optional<bool> cuda_cache_disabled;
   bool operator==(const InstrumentationStatus&) const = default;
 };
 
@@ -105,7 +110,7 @@ struct Report {
   std::uint64_t error_events = 0;
   CacheInventory cache;
   std::vector<ModuleEvent> module_events;
-  LaunchRecord launches;  // the main process's launch record
+  std::vector<ProcessRecord> processes;  // the cold run's processes that imported Warp, main first
 
   // Log signals the diagnosis needs that are not module loads.
   std::vector<HashChange> hash_changes;

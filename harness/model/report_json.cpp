@@ -32,24 +32,52 @@ namespace {
 void to_json_detail(json& out, const LoadDetail& detail) {
   json kernels = json::array();
   for (const auto& kernel : detail.kernels) {
-    kernels.push_back({{"key", kernel.key}, {"file", kernel.file}, {"line", kernel.line}, {"overloads", kernel.overloads}});
+    json item{{"key", kernel.key},         {"file", kernel.file},         {"line", kernel.line},
+              {"overloads", kernel.overloads}, {"adjoint", or_null(kernel.adjoint)}, {"qualname", kernel.qualname},
+              {"python_module", kernel.python_module}};
+    item["package"] = kernel.package ? json::array({kernel.package->name, kernel.package->version}) : json(nullptr);
+    kernels.push_back(std::move(item));
   }
-  out = json{{"full_hash", detail.full_hash}, {"kernels", kernels}, {"options", detail.options},
-             {"config_at_load", detail.config_at_load}, {"end_s", detail.end_s}};
+  out = json{{"full_hash", detail.full_hash}, {"kernels", kernels},          {"options", detail.options},
+             {"config_at_load", detail.config_at_load}, {"pid", detail.pid}, {"start_s", detail.start_s},
+             {"end_s", detail.end_s},       {"compiled", or_null(detail.compiled)}, {"error", detail.error},
+             {"stack", detail.stack}};
   if (detail.trigger) out["trigger"] = *detail.trigger;
 }
+
+}  // namespace
+
+KernelInfo kernel_from_json(const json& kernel) {
+  KernelInfo info;
+  info.key = get<std::string>(kernel, "key", "");
+  info.file = get<std::string>(kernel, "file", "");
+  info.line = get<int>(kernel, "line", 0);
+  info.overloads = get<std::vector<std::string>>(kernel, "overloads", {});
+  info.adjoint = get_optional<bool>(kernel, "adjoint");
+  info.qualname = get<std::string>(kernel, "qualname", "");
+  info.python_module = get<std::string>(kernel, "python_module", "");
+  if (const auto package = kernel.find("package"); package != kernel.end() && package->is_array() && package->size() == 2) {
+    info.package = Package{(*package)[0].is_string() ? (*package)[0].get<std::string>() : "",
+                           (*package)[1].is_string() ? (*package)[1].get<std::string>() : ""};
+  }
+  return info;
+}
+
+namespace {
 
 LoadDetail detail_from_json(const json& in) {
   LoadDetail detail;
   detail.full_hash = get<std::string>(in, "full_hash", "");
-  json_fields::each(in, "kernels", [&](const json& kernel, std::size_t) {
-    detail.kernels.push_back({get<std::string>(kernel, "key", ""), get<std::string>(kernel, "file", ""),
-                              get<int>(kernel, "line", 0), get<std::vector<std::string>>(kernel, "overloads", {})});
-  });
+  json_fields::each(in, "kernels", [&](const json& kernel, std::size_t) { detail.kernels.push_back(kernel_from_json(kernel)); });
   detail.options = get<std::map<std::string, std::string>>(in, "options", {});
   detail.config_at_load = get<std::map<std::string, std::string>>(in, "config_at_load", {});
+  detail.pid = get<int>(in, "pid", 0);
+  detail.start_s = get<double>(in, "start_s", 0.0);
   detail.end_s = get<double>(in, "end_s", 0.0);
+  detail.compiled = get_optional<bool>(in, "compiled");
+  detail.error = get<std::string>(in, "error", "");
   detail.trigger = get_optional<SourceLocation>(in, "trigger");
+  detail.stack = get<std::vector<SourceLocation>>(in, "stack", {});
   return detail;
 }
 
@@ -149,6 +177,45 @@ std::optional<Summary> read_summary(const json& in, const std::string& stem, std
   return summary;
 }
 
+json process_to_json(const ProcessRecord& process) {
+  return json{{"pid", process.pid},
+              {"ppid", process.ppid},
+              {"role", std::string(to_string(process.role))},
+              {"program", process.program},
+              {"argv", process.argv},
+              {"started_s", or_null(process.started_s)},
+              {"ended_s", or_null(process.ended_s)},
+              {"exit_how", process.exit_how},
+              {"launches_recorded", process.launches_recorded},
+              {"launches_final", process.launches_final},
+              {"launch_record", process.launches}};
+}
+
+ProcessRecord process_from_json(const json& item) {
+  ProcessRecord process;
+  process.pid = get<int>(item, "pid", 0);
+  process.ppid = get<int>(item, "ppid", 0);
+  const std::string role = get<std::string>(item, "role", "main");
+  const auto parsed = process_role_from_string(role);
+  if (!parsed) throw FieldError("unknown process role '" + role + "'");
+  process.role = *parsed;
+  process.program = get<std::string>(item, "program", "");
+  process.argv = get<std::vector<std::string>>(item, "argv", {});
+  process.started_s = get_optional<double>(item, "started_s");
+  process.ended_s = get_optional<double>(item, "ended_s");
+  process.exit_how = get<std::string>(item, "exit_how", "");
+  process.launches_recorded = get<bool>(item, "launches_recorded", false);
+  process.launches_final = get<bool>(item, "launches_final", false);
+  if (const auto record = item.find("launch_record"); record != item.end() && !record->is_null()) {
+    try {
+      process.launches = record->get<LaunchRecord>();
+    } catch (const FieldError& error) {
+      throw FieldError(std::string("launch_record: ") + error.what());
+    }
+  }
+  return process;
+}
+
 HashChange hash_change_from_json(const json& item) {
   if (item.is_string()) {  // schema 1: "<module> (<old> -> <new>)"
     static const std::regex form(R"((.*) \((\S*) -> (\S*)\))");
@@ -194,9 +261,12 @@ void apply_schema_1_conventions(Report& report) {
   if (report.overlap_factor && (*report.overlap_factor <= 0.0 || !report.compile_elapsed_ms)) {
     report.overlap_factor.reset();
   }
-  // Schema 1 had no launches_recorded: a record exists when launches were listed or the
+  // Schema 1 had one launch list: a record exists when launches were listed or the
   // instrumentation attached (and then recorded them at exit).
-  report.instrumentation.launches_recorded = report.instrumentation.attached || !report.launches.sequence.empty();
+  if (!report.processes.empty()) {
+    report.processes.front().launches_recorded =
+        report.instrumentation.attached || !report.processes.front().launches.sequence.empty();
+  }
 }
 
 // The original probe: per-sample values only for cold module work and cold wall, warm and
@@ -208,8 +278,9 @@ void apply_original_probe_conventions(Report& report) {
   if (report.native_compile_ms && report.native_compile_ms->median == 0.0 && report.compiled_events > 0) {
     report.native_compile_ms.reset();  // 0.0 there means "not recognised", not "no native compile"
   }
-  report.instrumentation.attached = !report.launches.sequence.empty();
-  report.instrumentation.launches_recorded = !report.launches.sequence.empty();
+  const bool recorded = !report.processes.empty() && !report.processes.front().launches.sequence.empty();
+  report.instrumentation.attached = recorded;
+  if (!report.processes.empty()) report.processes.front().launches_recorded = recorded;
 }
 
 void read_document(const json& document, Report& report) {
@@ -259,14 +330,17 @@ void read_document(const json& document, Report& report) {
   });
   json_fields::each(document, "module_events",
                     [&](const json& item, std::size_t) { report.module_events.push_back(item.get<ModuleEvent>()); });
-  if (const auto record = document.find("launch_record"); record != document.end() && !record->is_null()) {
-    try {
-      report.launches = record->get<LaunchRecord>();
-    } catch (const FieldError& error) {
-      throw FieldError(std::string("launch_record: ") + error.what());
+  if (document.contains("processes")) {
+    json_fields::each(document, "processes",
+                      [&](const json& item, std::size_t) { report.processes.push_back(process_from_json(item)); });
+  } else {
+    // The original probe's and schema 1's one flat list: the main process's.
+    ProcessRecord main;
+    main.program = report.command.empty() ? "" : report.command.back();
+    if (const auto flat = document.find("launches"); flat != document.end() && !flat->is_null()) {
+      main.launches = record_from_flat_list(*flat);
     }
-  } else if (const auto flat = document.find("launches"); flat != document.end() && !flat->is_null()) {
-    report.launches = record_from_flat_list(*flat);  // the original probe's and schema 1's list
+    report.processes.push_back(std::move(main));
   }
   json_fields::each(document, "sample_results",
                     [&](const json& item, std::size_t) { report.sample_results.push_back(item.get<SampleResult>()); });
@@ -276,7 +350,9 @@ void read_document(const json& document, Report& report) {
   if (const auto found = document.find("instrumentation"); found != document.end() && found->is_object()) {
     auto& status = report.instrumentation;
     status.attached = get<bool>(*found, "attached", false);
-    status.launches_recorded = get<bool>(*found, "launches_recorded", false);
+    status.warp_api = get<std::string>(*found, "warp_api", "");
+    status.timers = get<std::string>(*found, "timers", "");
+    status.cuda_cache_disabled = get_optional<bool>(*found, "cuda_cache_disabled");
     status.missing = get<std::vector<std::string>>(*found, "missing", {});
     status.cache_kernels_disabled = get<bool>(*found, "cache_kernels_disabled", false);
     json_fields::each(*found, "cache_clears",
@@ -330,8 +406,12 @@ json report_to_json(const Report& report) {
   }
   out["module_sources"] = sources;
   out["module_events"] = report.module_events;
-  out["launch_record"] = report.launches;
-  out["launch_count"] = total_launches(report.launches);
+  json processes = json::array();
+  for (const auto& process : report.processes) processes.push_back(process_to_json(process));
+  out["processes"] = processes;
+  std::uint64_t launch_count = 0;
+  for (const auto& process : report.processes) launch_count += total_launches(process.launches);
+  out["launch_count"] = launch_count;
   out["sample_results"] = report.sample_results;
   json changes = json::array();
   for (const auto& change : report.hash_changes) {
@@ -343,7 +423,9 @@ json report_to_json(const Report& report) {
   json clears = json::array();
   for (const auto& clear : status.cache_clears) clears.push_back({{"what", clear.what}, {"site", or_null(clear.site)}});
   out["instrumentation"] = json{{"attached", status.attached},
-                                {"launches_recorded", status.launches_recorded},
+                                {"warp_api", status.warp_api},
+                                {"timers", status.timers},
+                                {"cuda_cache_disabled", or_null(status.cuda_cache_disabled)},
                                 {"missing", status.missing},
                                 {"cache_kernels_disabled", status.cache_kernels_disabled},
                                 {"cache_clears", clears},

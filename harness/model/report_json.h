@@ -12,6 +12,8 @@
 namespace wcp {
 
 void to_json(nlohmann::json& out, const SourceLocation& location);
+// A kernel of a load record, as the instrumentation and reports both write it.
+KernelInfo kernel_from_json(const nlohmann::json& kernel);
 void from_json(const nlohmann::json& in, SourceLocation& location);
 void to_json(nlohmann::json& out, const ModuleEvent& event);
 void from_json(const nlohmann::json& in, ModuleEvent& event);

@@ -71,10 +71,12 @@ json judgement_to_json(const verdict::Judgement& judgement) {
                      {"baseline_launches", or_null(workload.baseline_launches)},
                      {"candidate_launches", or_null(workload.candidate_launches)},
                      {"count_differences", differences},
-                     {"renames", renames}};
+                     {"renames", renames},
+                     {"unordered", workload.unordered}};
   workload_json["first_divergence"] = workload.first_divergence
                                           ? json{{"index", workload.first_divergence->index},
                                                  {"launch_number", workload.first_divergence->index + 1},
+                                                 {"process", workload.first_divergence->process},
                                                  {"baseline", workload.first_divergence->baseline},
                                                  {"candidate", workload.first_divergence->candidate}}
                                           : json(nullptr);

@@ -49,9 +49,11 @@ void render_workload(const verdict::WorkloadCheck& workload, std::ostream& out) 
     out << fmt::format("  {}: {} -> {}\n", entry.signature, entry.baseline, entry.candidate);
   }
   if (workload.first_divergence) {
-    out << fmt::format("  first divergent launch #{}: baseline {} | candidate {}\n", workload.first_divergence->index + 1,
+    out << fmt::format("  first divergent launch #{}{}: baseline {} | candidate {}\n", workload.first_divergence->index + 1,
+                       workload.first_divergence->process.empty() ? "" : " of " + workload.first_divergence->process,
                        workload.first_divergence->baseline, workload.first_divergence->candidate);
   }
+  for (const auto& line : workload.unordered) out << "  " << line << '\n';
   for (const auto& rename : workload.renames) {
     out << fmt::format("  advisory: kernel renamed {} -> {} (same launch; confirm it is the same computation)\n",
                        rename.baseline, rename.candidate);

@@ -50,8 +50,7 @@ void render_headline(const Report& report, std::ostream& out) {
   out << fmt::format("Identities {}  modules {}  cold events: {} compiled, {} cached, {} error\n", report.identities,
                      report.modules, report.compiled_events, report.cached_events, report.error_events);
   const std::string launches = has_launch_record(report)
-                                   ? fmt::format("{} ({} distinct)", total_launches(report.launches),
-                                                 report.launches.signatures.size())
+                                   ? fmt::format("{} in {} process(es)", total_launches(report), report.processes.size())
                                    : std::string("not recorded");
   out << fmt::format("Generated source {}  LTO artifacts {} ({})  launches {}\n",
                      format_bytes(report.cache.generated_source_bytes), report.cache.lto_artifacts,

@@ -213,6 +213,8 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   ::setpgid(leader, leader);  // also from the parent, so killpg works even before exec
 
   RunOutcome outcome;
+  outcome.pid = leader;
+  outcome.started_monotonic_s = std::chrono::duration<double>(started.time_since_epoch()).count();
   OutputTail tail;
   const auto deadline = started + request.timeout;
   std::array<char, 64 * 1024> buffer{};

@@ -29,6 +29,10 @@ struct RunOutcome {
   std::optional<int> signal;         // the signal that ended the leader, if any
   bool timed_out = false;
   double wall_ms = 0.0;              // spawn to leader exit
+  int pid = 0;                       // the leader's pid
+  // The spawn on CLOCK_MONOTONIC (steady_clock here, time.monotonic() in Python), in seconds:
+  // times the target's processes report are placed on the run's clock with it.
+  double started_monotonic_s = 0.0;
   std::string output_tail;           // the last bytes of output, for error messages
   bool succeeded() const { return !timed_out && !signal && exit_code == 0; }
 };

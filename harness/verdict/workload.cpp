@@ -55,7 +55,7 @@ void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSigna
     const auto& left = base.signatures[a->first];
     const auto& right = cand.signatures[b->first];
     if (shared.baseline[a->first] != shared.candidate[b->first]) {
-      check.first_divergence = Divergence{position, describe(left, how), describe(right, how)};
+      check.first_divergence = Divergence{"", position, describe(left, how), describe(right, how)};
       return;
     }
     if (seen_renames.insert({a->first, b->first}).second && kernel_name(left) != kernel_name(right)) {
@@ -72,8 +72,8 @@ void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSigna
     if (a->second == 0) a = base_stream.next();
     if (b->second == 0) b = cand_stream.next();
   }
-  if (a) check.first_divergence = Divergence{position, describe(base.signatures[a->first], how), "(end)"};
-  if (b) check.first_divergence = Divergence{position, "(end)", describe(cand.signatures[b->first], how)};
+  if (a) check.first_divergence = Divergence{"", position, describe(base.signatures[a->first], how), "(end)"};
+  if (b) check.first_divergence = Divergence{"", position, "(end)", describe(cand.signatures[b->first], how)};
 }
 
 }  // namespace
@@ -106,12 +106,37 @@ std::string launch_signature(const LaunchSignature& launch, const LaunchComparis
                      launch.adjoint ? " adjoint" : "");
 }
 
+namespace {
+
+// Launches per comparable key of a group of processes (names left out).
+std::map<std::string, std::uint64_t> counts_by_key(const std::vector<const ProcessRecord*>& group,
+                                                   const LaunchComparison& how) {
+  std::map<std::string, std::uint64_t> counts;
+  for (const ProcessRecord* process : group) {
+    const auto per_signature = launches_per_signature(process->launches);
+    for (std::size_t i = 0; i < per_signature.size(); ++i) {
+      if (per_signature[i] > 0) counts[launch_signature(process->launches.signatures[i], how)] += per_signature[i];
+    }
+  }
+  return counts;
+}
+
+std::map<std::string, std::vector<const ProcessRecord*>> by_match_key(const Report& report) {
+  std::map<std::string, std::vector<const ProcessRecord*>> groups;
+  for (const auto& process : report.processes) {
+    if (process.launches_recorded) groups[match_key(process)].push_back(&process);
+  }
+  return groups;
+}
+
+}  // namespace
+
 WorkloadCheck check_workload(const Report& baseline, const Report& candidate) {
   WorkloadCheck check;
   const bool base_recorded = has_launch_record(baseline);
   const bool cand_recorded = has_launch_record(candidate);
-  if (base_recorded) check.baseline_launches = total_launches(baseline.launches);
-  if (cand_recorded) check.candidate_launches = total_launches(candidate.launches);
+  if (base_recorded) check.baseline_launches = total_launches(baseline);
+  if (cand_recorded) check.candidate_launches = total_launches(candidate);
   if (!base_recorded && !cand_recorded) {
     check.reason = "neither report has a launch record, so nothing is known about the workload";
     return check;
@@ -123,19 +148,44 @@ WorkloadCheck check_workload(const Report& baseline, const Report& candidate) {
     return check;
   }
   const LaunchComparison how = comparison_for(baseline, candidate);
-  const SharedSignatures shared = share(baseline.launches, candidate.launches, how);
-  std::vector<SignatureCount> counts(shared.keys.size());
-  for (std::size_t id = 0; id < counts.size(); ++id) counts[id].signature = shared.keys[id];
-  const auto base_counts = launches_per_signature(baseline.launches);
-  const auto cand_counts = launches_per_signature(candidate.launches);
-  for (std::size_t i = 0; i < base_counts.size(); ++i) counts[shared.baseline[i]].baseline += base_counts[i];
-  for (std::size_t i = 0; i < cand_counts.size(); ++i) counts[shared.candidate[i]].candidate += cand_counts[i];
-  for (const auto& entry : counts) {
-    if (entry.baseline != entry.candidate) check.count_differences.push_back(entry);
+  const auto base_groups = by_match_key(baseline);
+  const auto cand_groups = by_match_key(candidate);
+  // One process per side, or several: each role is compared on its own, so a worker's
+  // launches never stand in for the main process's.
+  const bool several_processes = base_groups.size() > 1 || cand_groups.size() > 1;
+  std::set<std::string> keys;
+  for (const auto& [key, group] : base_groups) keys.insert(key);
+  for (const auto& [key, group] : cand_groups) keys.insert(key);
+  const std::vector<const ProcessRecord*> none;
+  for (const auto& key : keys) {
+    const auto base_found = base_groups.find(key);
+    const auto cand_found = cand_groups.find(key);
+    const auto& base_group = base_found == base_groups.end() ? none : base_found->second;
+    const auto& cand_group = cand_found == cand_groups.end() ? none : cand_found->second;
+    const std::string prefix = several_processes ? "[" + key + "] " : "";
+    const auto base_counts = counts_by_key(base_group, how);
+    const auto cand_counts = counts_by_key(cand_group, how);
+    std::set<std::string> signatures;
+    for (const auto& [signature, count] : base_counts) signatures.insert(signature);
+    for (const auto& [signature, count] : cand_counts) signatures.insert(signature);
+    for (const auto& signature : signatures) {
+      const auto b = base_counts.find(signature), c = cand_counts.find(signature);
+      const std::uint64_t before = b == base_counts.end() ? 0 : b->second, after = c == cand_counts.end() ? 0 : c->second;
+      if (before != after) check.count_differences.push_back({prefix + signature, before, after});
+    }
+    // Order is the workload within one process; across several workers the scheduler decides
+    // who does what, so only their counts are compared.
+    if (base_group.size() == 1 && cand_group.size() == 1 && !check.first_divergence) {
+      const auto& a = base_group.front()->launches;
+      const auto& c = cand_group.front()->launches;
+      align(a, c, share(a, c, how), how, check);
+      if (check.first_divergence) check.first_divergence->process = several_processes ? key : "";
+    } else if (base_group.size() > 1 || cand_group.size() > 1) {
+      check.unordered.push_back(fmt::format("{}: {} process(es) in the baseline, {} in the candidate; their launches "
+                                            "are compared as counts, since which worker runs what is the scheduler's",
+                                            key, base_group.size(), cand_group.size()));
+    }
   }
-  std::sort(check.count_differences.begin(), check.count_differences.end(),
-            [](const auto& x, const auto& y) { return x.signature < y.signature; });
-  align(baseline.launches, candidate.launches, shared, how, check);
   if (check.first_divergence || !check.count_differences.empty()) {
     check.status = WorkloadStatus::different;
     check.reason = check.count_differences.empty()

@@ -34,7 +34,8 @@ struct SignatureCount {
 };
 
 struct Divergence {
-  std::uint64_t index = 0;  // 0-based position in the expanded launch sequence
+  std::string process;      // the process (role and program) it is in, when the run had several
+  std::uint64_t index = 0;  // 0-based position in that process's expanded launch sequence
   std::string baseline;     // "kernel sig", or "(end)" when that side ran out
   std::string candidate;
 };
@@ -52,6 +53,7 @@ struct WorkloadCheck {
   std::vector<SignatureCount> count_differences;  // only signatures whose counts differ
   std::optional<Divergence> first_divergence;
   std::vector<KernelRename> renames;  // aligned launches whose kernel name changed
+  std::vector<std::string> unordered;  // groups of processes compared as counts only, and why
 };
 
 WorkloadCheck check_workload(const Report& baseline, const Report& candidate);

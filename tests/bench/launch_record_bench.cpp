@@ -20,8 +20,10 @@ wcp::Report with(wcp::LaunchRecord record) {
   wcp::Report report;
   report.samples = 1;
   report.instrumentation.attached = true;
-  report.instrumentation.launches_recorded = true;
-  report.launches = std::move(record);
+  wcp::ProcessRecord main;
+  main.launches_recorded = true;
+  main.launches = std::move(record);
+  report.processes.push_back(std::move(main));
   return report;
 }
 

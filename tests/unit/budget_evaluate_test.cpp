@@ -208,7 +208,7 @@ TEST(BudgetEvaluate, ChangedWorkloadFailsInItsOwnRight) {
   Settings budgets;
   budgets.baseline = "/b.json";
   Report candidate = clean_report(1000);
-  candidate.launches.append(launch_of("extra", 8));
+  testing::launches(candidate).append(launch_of("extra", 8));
   const auto& base = outcome(evaluate(entry_with(budgets), candidate, clean_report(1000)), "baseline");
   EXPECT_EQ(base.verdict, Verdict::fail);
   EXPECT_NE(base.note.find("workload changed"), std::string::npos);
@@ -217,12 +217,12 @@ TEST(BudgetEvaluate, ChangedWorkloadFailsInItsOwnRight) {
 
   // Renamed kernels are the same workload: fixes rename and merge modules.
   Report renamed = clean_report(1000);
-  renamed.launches = {};
-  renamed.launches.append(launch_of("renamed", 16), 3);
+  testing::launches(renamed) = {};
+  testing::launches(renamed).append(launch_of("renamed", 16), 3);
   EXPECT_EQ(outcome(evaluate(entry_with(budgets), renamed, clean_report(1000)), "baseline").verdict, Verdict::pass);
   Report reshaped = clean_report(1000);
-  reshaped.launches = {};
-  reshaped.launches.append(launch_of("k", 32), 3);
+  testing::launches(reshaped) = {};
+  testing::launches(reshaped).append(launch_of("k", 32), 3);
   const auto reshaped_outcome = outcome(evaluate(entry_with(budgets), reshaped, clean_report(1000)), "baseline");
   EXPECT_EQ(reshaped_outcome.verdict, Verdict::fail);
   EXPECT_EQ(reshaped_outcome.judgement->workload.first_divergence->index, 0u);

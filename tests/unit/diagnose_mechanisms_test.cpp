@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "report_fixtures.h"
+
 #include <algorithm>
 
 #include "analysis/diagnose.h"
@@ -47,7 +49,7 @@ Report healthy() {
   report.sample_results.back().warm_wall_ms = 3000.0;
   report.sample_results.back().warm_compiled_events = 0;
   report.instrumentation.attached = true;
-  report.instrumentation.launches_recorded = true;
+  testing::main_record(report).launches_recorded = true;
   report.instrumentation.use_precompiled_headers = true;
   report.identities = 1;
   report.modules = 1;
@@ -56,8 +58,8 @@ Report healthy() {
   first.built_pch = true;
   report.module_events.push_back(first);
   report.cache.modules.push_back({"wp___main___aaaaaaa", 9000, 2, 0});
-  report.launches.append(LaunchSignature{"fill", "__main__", {64}, "cpu", {"float32"}, 0, false});
-  report.launches.append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  testing::launches(report).append(LaunchSignature{"fill", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  testing::launches(report).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
   return report;
 }
 
@@ -269,12 +271,12 @@ TEST(DiagnoseMechanisms, UnusedBackwardNeedsLaunchesAndBackwardSourceAndNoAdjoin
   EXPECT_NE(find(diagnose(report), Mechanism::unused_backward), nullptr);  // only compared with null: no dangling use
 
   Report differentiated = report;
-  differentiated.launches.append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, true});
+  testing::launches(differentiated).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, true});
   EXPECT_EQ(find(diagnose(differentiated), Mechanism::unused_backward), nullptr);
 
   Report blind = report;
-  blind.launches = {};
-  blind.instrumentation.launches_recorded = false;
+  testing::launches(blind) = {};
+  testing::main_record(blind).launches_recorded = false;
   const Diagnosis unknown = diagnose(blind);
   EXPECT_EQ(find(unknown, Mechanism::unused_backward), nullptr);
   EXPECT_TRUE(std::any_of(unknown.not_checked.begin(), unknown.not_checked.end(),
@@ -293,8 +295,9 @@ TEST(DiagnoseMechanisms, SmallCompileShareIsStatedFirst) {
 TEST(DiagnoseMechanisms, SchemaOneReportParsesAndDiagnoses) {
   const Report report = load_report(std::string(WCP_TEST_DATA_DIR) + "/reports/schema1-cuda.json");
   EXPECT_EQ(report.identities, 3u);
-  EXPECT_EQ(total_launches(report.launches), 200u);  // two runs of 100
-  EXPECT_EQ(report.launches.signatures.size(), 2u);
+  EXPECT_EQ(total_launches(report), 200u);  // two runs of 100
+  ASSERT_EQ(report.processes.size(), 1u);
+  EXPECT_EQ(report.processes[0].launches.signatures.size(), 2u);
   const Diagnosis diagnosis = diagnose(report);
   // No per-load snapshots: the churn is reported without guessing which mechanism caused it.
   const Finding* finding = find(diagnosis, Mechanism::identity_churn);

@@ -4,6 +4,8 @@
 // agrees with equivalence on the flat list of the same launches.
 #include <gtest/gtest.h>
 
+#include "report_fixtures.h"
+
 #include <random>
 
 #include "model/launch_record.h"
@@ -223,8 +225,8 @@ TEST(LaunchRecordProperties, StreamCountsAndJsonAgreeWithTheExpansion) {
 Report report_of(LaunchRecord record) {
   Report report;
   report.instrumentation.attached = true;
-  report.instrumentation.launches_recorded = true;
-  report.launches = std::move(record);
+  testing::main_record(report).launches_recorded = true;
+  testing::launches(report) = std::move(record);
   return report;
 }
 

@@ -27,6 +27,18 @@ inline LaunchSignature launch_of(const std::string& kernel, std::int64_t n) {
   return launch;
 }
 
+// The main process of a crafted report, made (with a launch record) when it has none.
+inline ProcessRecord& main_record(Report& report) {
+  for (auto& process : report.processes) {
+    if (process.role == ProcessRole::main) return process;
+  }
+  report.processes.emplace_back();
+  report.processes.back().launches_recorded = true;
+  return report.processes.back();
+}
+
+inline LaunchRecord& launches(Report& report) { return main_record(report).launches; }
+
 // One clean sample: one module, built once, cached on the warm run, three launches of one kernel.
 inline Report clean_report(double cold_ms = 3000.0) {
   Report report;
@@ -53,8 +65,7 @@ inline Report clean_report(double cold_ms = 3000.0) {
   report.cache.generated_source_bytes = 20'000;
   report.cache.modules = {{"wp___main___aaaaaaa", 20'000, 1, 1}};
   report.instrumentation.attached = true;
-  report.instrumentation.launches_recorded = true;
-  report.launches.append(launch_of("k", 16), 3);
+  launches(report).append(launch_of("k", 16), 3);
   return report;
 }
 

@@ -1,6 +1,9 @@
+#include "model/queries.h"
 #include "model/report_json.h"
 
 #include <gtest/gtest.h>
+
+#include "report_fixtures.h"
 
 #include "errors.h"
 
@@ -33,7 +36,7 @@ Report sample_report() {
   event.detail = detail;
   report.module_events.push_back(event);
   report.module_events.push_back({"__main__", "b43a5cc", "cpu", std::nullopt, 5.0, LoadStatus::cached, Pass::warm, std::nullopt, false, std::nullopt});
-  report.launches.append(LaunchSignature{"k1", "__main__", {8, 2}, "cpu", {"float32", ""}, 0, false}, 5);
+  testing::launches(report).append(LaunchSignature{"k1", "__main__", {8, 2}, "cpu", {"float32", ""}, 0, false}, 5);
   SampleResult sample;
   sample.index = 1;
   sample.cold_ok = true;
@@ -54,7 +57,7 @@ TEST(ReportJson, RoundTrip) {
   EXPECT_FALSE(back.warm_module_ms.has_value());
   EXPECT_EQ(back.overlap_factor, original.overlap_factor);
   EXPECT_EQ(back.module_events, original.module_events);
-  EXPECT_EQ(back.launches, original.launches);
+  EXPECT_EQ(back.processes, original.processes);
   EXPECT_EQ(back.cache, original.cache);
   EXPECT_EQ(back.sample_results, original.sample_results);
   EXPECT_EQ(back.instrumentation, original.instrumentation);
@@ -69,7 +72,7 @@ TEST(ReportJson, ContractFieldNames) {
         "warm_module_ms_median", "cold_wall_ms_median", "cold_wall_ms_mad", "cold_wall_ms_values",
         "warm_wall_ms_median", "compile_elapsed_ms_median", "compile_elapsed_ms_mad", "overlap_factor", "identities",
         "modules", "compiled_events", "cached_events", "error_events", "generated_source_bytes", "lto_artifacts",
-        "lto_bytes", "module_events", "launch_record", "launch_count", "samples", "failed_samples", "command", "cwd", "label",
+        "lto_bytes", "module_events", "processes", "launch_count", "samples", "failed_samples", "command", "cwd", "label",
         "schema_version"}) {
     EXPECT_TRUE(document.contains(field)) << field;
   }
@@ -77,7 +80,7 @@ TEST(ReportJson, ContractFieldNames) {
     EXPECT_TRUE(document["module_events"][0].contains(field)) << field;
   }
   for (const char* field : {"kernel", "module", "dim", "device", "dtypes", "block_dim", "adjoint", "entry"}) {
-    EXPECT_TRUE(document["launch_record"]["signatures"][0].contains(field)) << field;
+    EXPECT_TRUE(document["processes"][0]["launch_record"]["signatures"][0].contains(field)) << field;
   }
 }
 
@@ -105,9 +108,10 @@ TEST(ReportJson, OriginalProbeFormatParses) {
   EXPECT_FALSE(report.warm_module_ms->mad.has_value());
   ASSERT_EQ(report.module_events.size(), 1u);
   EXPECT_EQ(*report.module_events[0].block_dim, 256);
-  ASSERT_EQ(report.launches.signatures.size(), 1u);
-  EXPECT_EQ(report.launches.signatures.at(0).dim, (std::vector<std::int64_t>{1024}));
-  EXPECT_EQ(total_launches(report.launches), 1u);
+  ASSERT_EQ(report.processes.size(), 1u);
+  ASSERT_EQ(report.processes[0].launches.signatures.size(), 1u);
+  EXPECT_EQ(report.processes[0].launches.signatures.at(0).dim, (std::vector<std::int64_t>{1024}));
+  EXPECT_EQ(total_launches(report), 1u);
 }
 
 TEST(ReportJson, MissingIsNullNeverZero) {
@@ -146,7 +150,7 @@ TEST(ReportJson, SchemaOneZerosWithoutValuesAreReadAsMissing) {
   EXPECT_EQ(report.hash_changes[0], (HashChange{"__main__", "aaaa0000", "bbbb1111"}));
   EXPECT_EQ(report.instrumentation.cache_clears[0].what, "clear_kernel_cache");
   EXPECT_EQ(report.instrumentation.cache_clears[0].site->line, 12);
-  EXPECT_TRUE(report.instrumentation.launches_recorded);
+  EXPECT_TRUE(has_launch_record(report));
 }
 
 TEST(ReportJson, ReadsEveryReportOfTheOriginalProbe) {
@@ -161,7 +165,7 @@ TEST(ReportJson, ReadsEveryReportOfTheOriginalProbe) {
     EXPECT_TRUE(report.warm_module_ms->values.empty()) << name;
     EXPECT_TRUE(report.compile_elapsed_ms && report.compile_elapsed_ms->mad) << name;
     EXPECT_FALSE(report.native_compile_ms.has_value()) << name << ": its 0.0 means 'not recognised'";
-    EXPECT_TRUE(report.instrumentation.launches_recorded) << name;
+    EXPECT_TRUE(has_launch_record(report)) << name;
     for (const auto& event : report.module_events) {
       EXPECT_EQ(event.pass, Pass::cold) << name;
       EXPECT_FALSE(event.name.empty()) << name;

@@ -97,21 +97,21 @@ std::vector<Case> cases() {
        [] {
          Report r = baseline_report();
          r.instrumentation = {};
-         r.launches = {};
+         r.processes.clear();  // no instrumented process: no launch record
          return r;
        },
        [] {
          Report r = other_work(500, 700);
          r.instrumentation = {};
-         r.launches = {};
+         r.processes.clear();
          return r;
        },
        Verdict::unverified, Rule::no_launch_record, "neither report has a launch record"},
       {"baseline_lacks_launch_records",
        [] {
          Report r = baseline_report();
-         r.instrumentation.launches_recorded = false;
-         r.launches = {};
+         testing::main_record(r).launches_recorded = false;
+         testing::launches(r) = {};
          return r;
        },
        [] { return other_work(500, 700); }, Verdict::unverified, Rule::no_launch_record,
@@ -119,24 +119,24 @@ std::vector<Case> cases() {
       {"candidate_lacks_launch_records", baseline_report,
        [] {
          Report r = other_work(500, 700);
-         r.instrumentation.launches_recorded = false;
-         r.launches = {};
+         testing::main_record(r).launches_recorded = false;
+         testing::launches(r) = {};
          return r;
        },
        Verdict::unverified, Rule::no_launch_record, "the candidate report has no launch record"},
       {"workload_changed", baseline_report,
        [] {
          Report r = other_work(500, 700);
-         r.launches = {};
-         r.launches.append(launch_of("k", 16), 2);  // one launch fewer
+         testing::launches(r) = {};
+         testing::launches(r).append(launch_of("k", 16), 2);  // one launch fewer
          return r;
        },
        Verdict::invalid, Rule::workload_changed, "first divergence at launch #3"},
       {"renamed_kernel_is_the_same_workload", baseline_report,
        [] {
          Report r = other_work(500, 700);
-         r.launches = {};
-         r.launches.append(launch_of("renamed", 16), 3);
+         testing::launches(r) = {};
+         testing::launches(r).append(launch_of("renamed", 16), 3);
          return r;
        },
        Verdict::improved, Rule::improved, "cold module work fell by"},

@@ -1,6 +1,8 @@
 // Workload equivalence is judged on launch topology, never on kernel names.
 #include <gtest/gtest.h>
 
+#include "report_fixtures.h"
+
 #include "verdict/workload.h"
 
 namespace wcp::verdict {
@@ -13,8 +15,8 @@ LaunchSignature launch(const std::string& kernel, std::int64_t dim, bool adjoint
 Report with_launches(const std::vector<std::pair<LaunchSignature, std::uint64_t>>& runs) {
   Report report;
   report.instrumentation.attached = true;
-  report.instrumentation.launches_recorded = true;
-  for (const auto& [item, count] : runs) report.launches.append(item, count);
+  testing::main_record(report).launches_recorded = true;
+  for (const auto& [item, count] : runs) testing::launches(report).append(item, count);
   return report;
 }
 
@@ -31,7 +33,7 @@ TEST(WorkloadEquivalence, SameTopologyIsEquivalentAndRenamesAreAdvisory) {
 TEST(WorkloadEquivalence, RunLengthsThatSplitDifferentlyStillMatch) {
   const Report base = with_launches({{launch("a", 64), 1000000}});
   Report cand = with_launches({{launch("a", 64), 400000}});
-  cand.launches.append(launch("b", 64), 600000);  // a different name, the same launch
+  testing::launches(cand).append(launch("b", 64), 600000);  // a different name, the same launch
   EXPECT_EQ(check_workload(base, cand).status, WorkloadStatus::equivalent);
 }
 
@@ -58,14 +60,14 @@ TEST(WorkloadEquivalence, AdjointDimDtypeAndOrderAllCount) {
   EXPECT_TRUE(reordered.count_differences.empty());
   EXPECT_EQ(reordered.reason, "the same launches in a different order");
   Report other_dtype = base;
-  other_dtype.launches.signatures[0].dtypes = {"float64"};
+  testing::launches(other_dtype).signatures[0].dtypes = {"float64"};
   EXPECT_EQ(check_workload(base, other_dtype).status, WorkloadStatus::different);
 }
 
 TEST(WorkloadEquivalence, OnlyAMissingRecordIsUnverified) {
   Report empty;  // instrumented, launched nothing: a record with no launches
   empty.instrumentation.attached = true;
-  empty.instrumentation.launches_recorded = true;
+  testing::main_record(empty).launches_recorded = true;
   EXPECT_EQ(check_workload(empty, empty).status, WorkloadStatus::equivalent);
   Report blind;  // no instrumentation: its missing launches say nothing
   EXPECT_EQ(check_workload(blind, blind).status, WorkloadStatus::unverified);
@@ -81,7 +83,7 @@ TEST(WorkloadEquivalence, TheOriginalProbesRecordMatchesOursForTheSameLaunches) 
   Report ours = with_launches({{LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32", ""}, 0, false}, 2}});
   Report original;
   original.origin = ReportOrigin::original_probe;
-  for (int i = 0; i < 2; ++i) original.launches.append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  for (int i = 0; i < 2; ++i) testing::launches(original).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
   EXPECT_EQ(check_workload(original, ours).status, WorkloadStatus::equivalent);
   EXPECT_EQ(check_workload(ours, original).status, WorkloadStatus::equivalent);
   // Between two of our reports every argument counts: a scalar that became an array is new work.

@@ -641,6 +641,25 @@ def _wcp_install():
         unrecorded[what] = unrecorded.get(what, 0) + 1
 
     # ---- loads -------------------------------------------------------------------------------
+    packages = {}  # top-level import name -> [distribution, version] or None, filled on first use
+
+    def package_of(python_module):
+        # Which installed distribution a kernel's code comes from (None for the application's own
+        # code): the tool tells the user's code from a dependency's and names it with its version.
+        top = str(python_module or "").split(".")[0]
+        if top in packages:
+            return packages[top]
+        found = None
+        try:
+            import importlib.metadata as metadata
+            names = metadata.packages_distributions().get(top) or []
+            if names:
+                found = [names[0], metadata.version(names[0])]
+        except Exception:
+            found = None
+        packages[top] = found
+        return found
+
     def describe_kernels(module):
         kernels = []
         live = getattr(module, "_live_kernels", None)
@@ -654,11 +673,16 @@ def _wcp_install():
                 backward = kernel_options.get("enable_backward")
                 if backward is None:
                     backward = module_options.get("enable_backward")
+                func = getattr(kernel, "func", None)
+                python_module = getattr(func, "__module__", None)
                 kernels.append({"key": str(getattr(kernel, "key", "?")),
                                 "file": code.co_filename if code else "",
                                 "line": code.co_firstlineno if code else 0,
                                 "overloads": sorted(str(key) for key in overloads),
-                                "adjoint": bool(backward) if backward is not None else None})
+                                "adjoint": bool(backward) if backward is not None else None,
+                                "qualname": str(getattr(func, "__qualname__", "") or ""),
+                                "python_module": str(python_module or ""),
+                                "package": package_of(python_module)})
             except Exception:
                 pass
         kernels.sort(key=lambda k: (k["key"], k["file"], k["line"]))
