@@ -2,7 +2,7 @@
 // filled; if it did not come out warm (model/queries.h: warm_near_zero) something stops reuse.
 // The finding names what the instrumentation saw doing it. A cold-pass rebuild of the same
 // identity alone is not enough: parallel cold misses and `__mp_main__` do that with a healthy
-// cache, so CS-2 needs the warm pass (or a named cause) to say so.
+// cache (process_findings.cpp), so CS-2 needs the warm pass (or a named cause) to say so.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

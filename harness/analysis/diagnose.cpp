@@ -75,6 +75,7 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   check_source(report, out);  // after config-deadline: CS-10 defers to it for the same module
   check_precompiled_header(report, out);
   check_race(report, out);
+  check_processes(report, out);
   return out;
 }
 

@@ -27,6 +27,7 @@ void check_structure(const Report& report, const DiagnoseInputs& inputs, Diagnos
 void check_source(const Report& report, Diagnosis& out);                                   // CS-7, CS-10, CS-11
 void check_precompiled_header(const Report& report, Diagnosis& out);                       // CS-12
 void check_race(const Report& report, Diagnosis& out);                                     // CS-8
+void check_processes(const Report& report, Diagnosis& out);  // parallel cold misses, main script twice
 void state_bottleneck(const Report& report, Diagnosis& out);
 
 }  // namespace wcp::analysis

@@ -45,6 +45,8 @@ std::string rebuild_explanation(const RebuiltModule& module, const Report& repor
       return "one module content compiled once per block_dim";
     case RebuildCause::same_identity:
       return "the same identity was built again: the kernel cache was cleared or bypassed between loads";
+    case RebuildCause::several_processes:
+      return "the same identity was built once in each of several processes that started before any had cached it";
   }
   return "";
 }
@@ -61,6 +63,7 @@ Offender rebuild_offender(const RebuiltModule& module, const Report& report) {
   offender.rebuild = module.cause;
   if (module.cause == RebuildCause::block_dim_spread) offender.mechanism = Mechanism::block_dim_spread;
   if (module.cause == RebuildCause::same_identity) offender.mechanism = Mechanism::cache_not_reused;
+  if (module.cause == RebuildCause::several_processes) offender.mechanism = Mechanism::parallel_cold_misses;
   offender.explanation = rebuild_explanation(module, report);
   return offender;
 }
@@ -140,6 +143,8 @@ bool explains(const analysis::Finding& finding, const Offender& offender) {
       case Mechanism::identity_churn:
       case Mechanism::block_dim_spread:
       case Mechanism::cache_not_reused:
+      case Mechanism::parallel_cold_misses:
+      case Mechanism::main_script_twice:
         return true;
       default:
         return false;

@@ -86,28 +86,22 @@ std::string program_of(const instrument::ProcessEvents& process, const std::stri
   return process.argv.empty() ? process.executable : process.argv.front();
 }
 
-// Roles: the process the tool started is main (or, when that was a shell or launcher that
-// never imported Warp, the first Python process with no instrumented parent); multiprocessing
-// children are workers; any other Python process is a child.
+// Roles: the process the tool started is main; multiprocessing children are workers; any other
+// Python process is a child (also the Python a shell or launcher started: then there is no
+// main, which is the truth, and the child keeps one stable name between runs).
 std::vector<ProcessRecord> processes_of(const PassRecord& pass, const std::string& cwd) {
   const auto& events = pass.instrumentation;
-  std::set<int> pids;
-  for (const auto& process : events.processes) pids.insert(process.pid);
-  const bool leader_instrumented = pids.contains(pass.run.pid);
   std::vector<ProcessRecord> records;
   std::string main_program;
-  bool have_main = false;
   for (const auto& process : events.processes) {
     ProcessRecord record;
     record.pid = process.pid;
     record.ppid = process.ppid;
     record.argv = process.argv;
-    const bool root = !pids.contains(process.ppid);
     if (process.mp_child) {
       record.role = ProcessRole::worker;
-    } else if (process.pid == pass.run.pid || (!leader_instrumented && root && !have_main)) {
+    } else if (process.pid == pass.run.pid) {
       record.role = ProcessRole::main;
-      have_main = true;
     } else {
       record.role = ProcessRole::child;
     }

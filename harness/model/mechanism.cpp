@@ -6,7 +6,7 @@ namespace wcp {
 namespace {
 
 // One row per Mechanism enumerator, in enum order (checked below).
-constexpr std::array<MechanismInfo, 16> kCatalogue{{
+constexpr std::array<MechanismInfo, 18> kCatalogue{{
     {Mechanism::late_kernel, "CS-1", "Kernel defined after its module loaded", "cs-1-kernel-defined-after-its-module-loaded",
      "Define (import) every kernel of the module before its first launch, so the module is built once.",
      "Kernels created from data at run time cannot be hoisted; give them their own module (module=\"unique\" or a "
@@ -82,6 +82,20 @@ constexpr std::array<MechanismInfo, 16> kCatalogue{{
      "module with wp.set_module_options before the first launch).",
      "A global set before import affects every module created later, libraries included; to change one module only, "
      "use its module options."},
+    {Mechanism::parallel_cold_misses, "parallel-cold-misses", "The same module compiled at once in several processes",
+     "parallel-cold-misses-the-same-module-compiled-at-once-in-several-processes",
+     "Build once before fanning out: load the modules in the parent before it starts its workers (one launch, or "
+     "wp.load_module(...) with max_workers <= 1 on the CPU), or warm the kernel cache in a CI step before the parallel "
+     "job; the workers then find every module cached.",
+     "Concurrent first loads of modules that can target the CPU are unsafe (CS-8): build them once, serially. With "
+     "spawn, kernels in the main script are compiled under another module name in the workers (see "
+     "main-script-twice): move them into an importable module first."},
+    {Mechanism::main_script_twice, "main-script-twice", "The main script's kernels compiled twice (__main__ and __mp_main__)",
+     "main-script-twice-the-main-scripts-kernels-compiled-twice",
+     "Move the kernels out of the main script into an importable module: the parent and its multiprocessing workers "
+     "then load one module name, and the workers reuse the parent's cache entry.",
+     "Only multiprocessing's spawn and forkserver start methods re-import the main script as __mp_main__; with fork "
+     "the workers inherit the parent's loaded modules."},
 }};
 
 constexpr bool in_enum_order() {

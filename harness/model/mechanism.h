@@ -27,6 +27,8 @@ enum class Mechanism {
   closure_churn,
   identity_churn,      // a rebuild whose cause the evidence cannot tell (no per-load snapshots)
   config_deadline,
+  parallel_cold_misses,  // one identity compiled at once in several processes, none finding it cached yet
+  main_script_twice,     // a main script's kernels compiled as __main__ and again as __mp_main__
 };
 
 struct MechanismInfo {

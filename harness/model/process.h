@@ -12,7 +12,7 @@
 namespace wcp {
 
 enum class ProcessRole {
-  main,    // the process the tool started (or, when that was not Python, the first one it started)
+  main,    // the process the tool started
   worker,  // a multiprocessing child (spawn, fork or forkserver)
   child,   // another Python process started by the command (subprocess, a launcher's child)
 };
@@ -37,9 +37,10 @@ struct ProcessRecord {
   bool operator==(const ProcessRecord&) const = default;
 };
 
-// The key processes are matched by between two runs.
-inline std::string match_key(const ProcessRecord& process) {
-  return std::string(to_string(process.role)) + " " + process.program;
-}
+// How processes of two runs are paired: by role, never by pid or program (a fix may rename the
+// main script). The main process with the main process; all multiprocessing workers as one
+// group (which worker ran what is the scheduler's choice); other children in the order they
+// started. `children_before` is how many child processes started before this one.
+std::string match_key(const ProcessRecord& process, std::size_t children_before);
 
 }  // namespace wcp

@@ -14,6 +14,10 @@ std::vector<CompiledIdentity> compiled_identities(const Report& report) {
     entry.identity = identity_of(*event);
     entry.ms += event->ms;
     ++entry.builds;
+    if (event->detail && event->detail->pid != 0 &&
+        std::find(entry.pids.begin(), entry.pids.end(), event->detail->pid) == entry.pids.end()) {
+      entry.pids.push_back(event->detail->pid);
+    }
     if (event->native_ms) entry.native_ms = entry.native_ms.value_or(0.0) + *event->native_ms;
     entry.built_pch = entry.built_pch || event->built_pch;
   }
@@ -38,16 +42,23 @@ std::vector<RebuiltModule> rebuilt_modules(const Report& report) {
         std::find(module.block_dims.begin(), module.block_dims.end(), *event->block_dim) == module.block_dims.end()) {
       module.block_dims.push_back(*event->block_dim);
     }
+    if (event->detail && event->detail->pid != 0 &&
+        std::find(module.pids.begin(), module.pids.end(), event->detail->pid) == module.pids.end()) {
+      module.pids.push_back(event->detail->pid);
+    }
   }
   std::vector<RebuiltModule> rebuilt;
   for (auto& [key, module] : by_module) {
     if (module.builds < 2) continue;
     const bool churn = module.hashes.size() > 1;
     const bool spread = module.block_dims.size() > 1;
+    // One build per process, each process its own: the cache did not have it yet in any of them.
+    const bool per_process = static_cast<int>(module.pids.size()) == module.builds;
     module.cause = churn && spread ? RebuildCause::both
                    : churn      ? RebuildCause::identity_churn
                    : spread     ? RebuildCause::block_dim_spread
-                                : RebuildCause::same_identity;
+                   : per_process ? RebuildCause::several_processes
+                                 : RebuildCause::same_identity;
     rebuilt.push_back(std::move(module));
   }
   std::stable_sort(rebuilt.begin(), rebuilt.end(), [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
@@ -60,6 +71,7 @@ std::string to_string(RebuildCause cause) {
     case RebuildCause::block_dim_spread: return "block_dim spread (one hash, several block_dims)";
     case RebuildCause::both: return "identity churn and block_dim spread";
     case RebuildCause::same_identity: return "same identity built again (cache cleared or bypassed)";
+    case RebuildCause::several_processes: return "same identity built once in each of several processes";
   }
   return "";
 }

@@ -8,7 +8,13 @@
 
 namespace wcp {
 
-enum class RebuildCause { identity_churn, block_dim_spread, both, same_identity };
+enum class RebuildCause {
+  identity_churn,     // several hashes
+  block_dim_spread,   // one hash, several block_dims
+  both,
+  same_identity,      // the same identity built again in one process: its cache was cleared or bypassed
+  several_processes,  // the same identity built once in each of several processes
+};
 
 struct RebuiltModule {
   std::string name;
@@ -17,13 +23,15 @@ struct RebuiltModule {
   double total_ms = 0.0;
   std::vector<std::string> hashes;  // in build order, distinct
   std::vector<int> block_dims;      // distinct
+  std::vector<int> pids;            // distinct processes that built it (when the instrumentation said)
   RebuildCause cause = RebuildCause::identity_churn;
 };
 
 struct CompiledIdentity {
   ModuleIdentity identity;
   double ms = 0.0;
-  int builds = 0;  // more than one when the same identity was built again (cache bypassed)
+  int builds = 0;          // more than one when the same identity was built again
+  std::vector<int> pids;   // distinct processes that built it (when the instrumentation said)
   std::optional<double> native_ms;
   bool built_pch = false;
 };

@@ -32,6 +32,7 @@ std::string offender_explanation(const budget::Offender& offender) {
       case RebuildCause::block_dim_spread: text = "block_dim spread"; break;
       case RebuildCause::both: text = "identity churn and block_dim spread"; break;
       case RebuildCause::same_identity: text = "same identity built again"; break;
+      case RebuildCause::several_processes: text = "built in several processes"; break;
     }
   }
   if (offender.mechanism) {

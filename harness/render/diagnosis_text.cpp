@@ -39,11 +39,11 @@ void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& o
   }
   if (!diagnosis.ruled_out.empty()) {
     out << "\nChecked and ruled out\n";
-    for (const auto& entry : diagnosis.ruled_out) out << fmt::format("  {:<16} {}\n", code(entry.mechanism), entry.signal);
+    for (const auto& entry : diagnosis.ruled_out) out << fmt::format("  {:<20} {}\n", code(entry.mechanism), entry.signal);
   }
   if (!diagnosis.not_checked.empty()) {
     out << "\nNot checked in this run\n";
-    for (const auto& entry : diagnosis.not_checked) out << fmt::format("  {:<16} {}\n", code(entry.mechanism), entry.reason);
+    for (const auto& entry : diagnosis.not_checked) out << fmt::format("  {:<20} {}\n", code(entry.mechanism), entry.reason);
   }
 }
 

@@ -57,15 +57,35 @@ void render_headline(const Report& report, std::ostream& out) {
                      format_bytes(report.cache.lto_bytes), launches);
 }
 
+void render_processes(const Report& report, std::ostream& out) {
+  if (report.processes.size() < 2) return;
+  out << "\nProcesses (cold run)\n";
+  out << fmt::format("  {:>7}  {:<6}  {:>7}  {:>7}  {:>8}  {:<9} {}\n", "pid", "role", "start s", "end s", "launches",
+                     "exit", "program");
+  for (const auto& process : report.processes) {
+    const auto seconds = [](const std::optional<double>& s) { return s ? fmt::format("{:.2f}", *s) : std::string("-"); };
+    out << fmt::format("  {:>7}  {:<6}  {:>7}  {:>7}  {:>8}  {:<9} {}\n", process.pid, to_string(process.role),
+                       seconds(process.started_s), seconds(process.ended_s),
+                       process.launches_recorded ? std::to_string(total_launches(process.launches)) : std::string("?"),
+                       process.exit_how.empty() ? "no record" : process.exit_how, process.program);
+  }
+}
+
 void render_identities(const ReportView& view, std::ostream& out) {
   if (view.identities.empty()) return;
+  // With several processes, how many of them compiled each identity: more than one is work
+  // a build before fanning out would have saved.
+  const bool processes = view.report.processes.size() > 1;
   out << "\nCompiled module identities (cold run, slowest first)\n";
-  out << fmt::format("  {:>9}  {:<8} {:>9}  {:<8} {}\n", "ms", "device", "block_dim", "hash", "module");
+  out << fmt::format("  {:>9}  {:<8} {:>9}  {:<8} {}{}\n", "ms", "device", "block_dim", "hash",
+                     processes ? "procs  " : "", "module");
   for (const auto& entry : view.identities) {
     const auto& id = entry.identity;
-    out << fmt::format("  {:>9.1f}  {:<8} {:>9}  {:<8} {}{}\n", entry.ms, id.device, block_dim_text(id.block_dim),
-                       id.hash.empty() ? "-" : id.hash, id.name,
-                       entry.built_pch ? "   (includes the one-off precompiled header build)" : "");
+    out << fmt::format("  {:>9.1f}  {:<8} {:>9}  {:<8} {}{}{}\n", entry.ms, id.device, block_dim_text(id.block_dim),
+                       id.hash.empty() ? "-" : id.hash,
+                       processes ? fmt::format("{:>5}  ", entry.pids.empty() ? std::string("?") : std::to_string(entry.pids.size()))
+                                 : "",
+                       id.name, entry.built_pch ? "   (includes the one-off precompiled header build)" : "");
   }
 }
 
@@ -120,6 +140,7 @@ void render_report_text(const ReportView& view, std::ostream& out) {
     return;
   }
   render_headline(report, out);
+  render_processes(report, out);
   render_identities(view, out);
   render_rebuilds(view, out);
   render_failures(report, out);

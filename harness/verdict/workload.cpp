@@ -122,9 +122,17 @@ std::map<std::string, std::uint64_t> counts_by_key(const std::vector<const Proce
 }
 
 std::map<std::string, std::vector<const ProcessRecord*>> by_match_key(const Report& report) {
+  std::vector<const ProcessRecord*> ordered;
+  for (const auto& process : report.processes) ordered.push_back(&process);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const ProcessRecord* a, const ProcessRecord* b) {
+    return a->started_s.value_or(0.0) < b->started_s.value_or(0.0);
+  });
   std::map<std::string, std::vector<const ProcessRecord*>> groups;
-  for (const auto& process : report.processes) {
-    if (process.launches_recorded) groups[match_key(process)].push_back(&process);
+  std::size_t children = 0;
+  for (const ProcessRecord* process : ordered) {
+    const std::string key = match_key(*process, children);
+    children += process->role == ProcessRole::child ? 1 : 0;
+    if (process->launches_recorded) groups[key].push_back(process);
   }
   return groups;
 }

@@ -1,0 +1,106 @@
+"""Programs with several processes, measured for real (fixtures/processes): every process's
+records reach the report (also one that ends with os._exit), each carries its role, module
+events carry their process, and the diagnosis tells parallel cold misses and a main script
+compiled twice apart from CS-2 -- which it must not report beside a warm pass that compiled
+nothing. The fixed spawn pool keeps the workload (processes are matched by role) and is
+IMPROVED with one build."""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from probe_testlib import CLI, PYTHON, SOURCE_DIR, run_cli
+
+PROCESSES = pathlib.Path(SOURCE_DIR) / "fixtures" / "processes"
+
+
+class ProcessesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_processes_"))
+        cls.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(cls.scratch))
+        cls.reports, cls.outputs = {}, {}
+        for name, folder, script in [("pool", "spawn_pool", "app.py"), ("pool_fixed", "spawn_pool", "fixed.py"),
+                                     ("launcher", "subprocess_launcher", "app.py"),
+                                     ("os_exit", "os_exit_worker", "app.py")]:
+            path = cls.scratch / f"{name}.json"
+            result = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(path), "--", PYTHON,
+                                     script], capture_output=True, text=True, cwd=PROCESSES / folder, env=cls.env,
+                                    timeout=900)
+            if result.returncode != 0:
+                raise AssertionError(f"measure {name} failed: {result.stdout}\n{result.stderr}")
+            cls.reports[name] = json.loads(path.read_text())
+            cls.outputs[name] = result.stdout
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def roles(self, name):
+        return sorted(process["role"] for process in self.reports[name]["processes"])
+
+    def findings(self, name):
+        out = self.scratch / "diagnosis.json"
+        result = run_cli(["diagnose", str(self.scratch / f"{name}.json"), "--json", str(out)], env=self.env)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        diagnosis = json.loads(out.read_text())
+        return {f["id"]: f for f in diagnosis["findings"]}, {r["id"] for r in diagnosis["ruled_out"]}
+
+    def test_every_process_is_recorded_with_its_role(self):
+        self.assertEqual(self.roles("pool"), ["main", "worker", "worker"])
+        for process in self.reports["pool"]["processes"]:
+            self.assertTrue(process["launches_recorded"], process)
+            self.assertTrue(process["launches_final"], process)
+            self.assertGreater(process["ended_s"], process["started_s"])
+        # 2 start-up launches in the workers, 2 tasks, 1 in the parent.
+        self.assertEqual(self.reports["pool"]["launch_count"], 5)
+        self.assertIn("Processes (cold run)", self.outputs["pool"])
+
+    def test_module_events_carry_their_process(self):
+        pids = {p["pid"]: p["role"] for p in self.reports["pool"]["processes"]}
+        compiled = [e for e in self.reports["pool"]["module_events"] if e["pass"] == "cold" and e["status"] == "compiled"]
+        roles = sorted((e["name"], pids[e["detail"]["pid"]]) for e in compiled)
+        self.assertEqual(roles, [("__main__", "main"), ("__mp_main__", "worker"), ("__mp_main__", "worker")])
+        for event in compiled:
+            self.assertLess(event["detail"]["start_s"], event["detail"]["end_s"])
+
+    def test_parallel_cold_misses_and_the_main_script_twice_not_cs2(self):
+        found, ruled_out = self.findings("pool")
+        self.assertIn("parallel-cold-misses", found)
+        self.assertIn("main-script-twice", found)
+        self.assertNotIn("CS-2", found)
+        self.assertIn("CS-2", ruled_out)
+        self.assertIn("not CS-2", "\n".join(found["parallel-cold-misses"]["evidence"]))
+
+    def test_the_fixed_pool_keeps_the_workload_and_builds_once(self):
+        self.assertEqual(self.reports["pool_fixed"]["identities"], 1)
+        found, _ = self.findings("pool_fixed")
+        self.assertEqual(found, {})
+        out = self.scratch / "comparison.json"
+        result = run_cli(["compare", str(self.scratch / "pool.json"), str(self.scratch / "pool_fixed.json"), "--json",
+                          str(out)], env=self.env)
+        comparison = json.loads(out.read_text())
+        self.assertEqual(comparison["workload"]["status"], "preserved", result.stdout)
+        self.assertTrue(comparison["workload"]["unordered"], "workers are compared as counts")
+        self.assertEqual(comparison["counts"]["compiled events (cold)"], {"baseline": 3, "candidate": 1})
+
+    def test_a_subprocess_is_a_child(self):
+        self.assertEqual(self.roles("launcher"), ["child", "main"])
+        child = [p for p in self.reports["launcher"]["processes"] if p["role"] == "child"][0]
+        self.assertTrue(child["program"].endswith("child.py"), child["program"])
+        self.assertEqual(self.reports["launcher"]["launch_count"], 3)
+
+    def test_a_worker_ending_with_os_exit_keeps_its_launches(self):
+        worker = [p for p in self.reports["os_exit"]["processes"] if p["role"] == "worker"]
+        self.assertEqual(len(worker), 1, self.reports["os_exit"]["processes"])
+        self.assertEqual(worker[0]["exit_how"], "os._exit")
+        self.assertTrue(worker[0]["launches_final"])
+        self.assertEqual(self.reports["os_exit"]["launch_count"], 4)
+
+
+if __name__ == "__main__":
+    unittest.main()
