@@ -14,6 +14,7 @@
 #include "measure/measure.h"
 #include "render/format.h"
 #include "render/progress_line.h"
+#include "render/trace_json.h"
 
 namespace wcp::cli {
 namespace {
@@ -21,6 +22,7 @@ namespace {
 struct MeasureArguments {
   int samples = 3;
   std::string json_path;
+  std::string trace_path;
   std::string label;
   std::string cwd;
   double timeout_s = 900;
@@ -38,18 +40,23 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
                                                                 : std::filesystem::path(arguments.cwd));
   options.timeout = std::chrono::milliseconds(static_cast<long long>(arguments.timeout_s * 1000.0));
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
+  if (!arguments.trace_path.empty()) require_writable_destination(arguments.trace_path, "--trace");
   measure::validate(options);
 
   render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
   measure::SilentProgress silent;
   measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
-  const Report report = measure::measure(options, context.interrupts, listener);
+  const measure::Measurement measurement = measure::measure_with_trace(options, context.interrupts, listener);
+  const Report& report = measurement.report;
 
   // The report is kept before anything else can fail.
   if (!arguments.json_path.empty()) {
     std::ostringstream json;
     render::write(report, render::Format::json, json);
     write_file_atomically(arguments.json_path, json.str());
+  }
+  if (!arguments.trace_path.empty()) {
+    write_file_atomically(arguments.trace_path, render::trace_to_json(measurement.trace).dump() + "\n");
   }
   render::write(report, render::Format::text, context.out);
   if (report.measured()) {
@@ -85,6 +92,8 @@ void add_measure_command(CLI::App& root, CliContext& context) {
   CLI::App* command = root.add_subcommand("measure", "Measure what Warp compiles for COMMAND, cold and warm, in private caches");
   command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")->check(CLI::PositiveNumber);
   command->add_option("--json", arguments->json_path, "Also write the report as JSON to this path");
+  command->add_option("--trace", arguments->trace_path,
+                      "Also write every sample's module builds as a Chrome/Perfetto trace (JSON) to this path");
   command->add_option("--label", arguments->label, "A name for this measurement, kept in the report");
   command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)")
       ->check(CLI::ExistingDirectory);

@@ -24,7 +24,7 @@ void validate(const MeasureOptions& options) {
   resolve_executable(options.command.front(), environment, options.cwd);
 }
 
-Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress) {
+Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress) {
   validate(options);
   std::vector<SampleRecord> samples;
   samples.reserve(static_cast<std::size_t>(options.samples));
@@ -42,12 +42,16 @@ Report measure(const MeasureOptions& options, InterruptWatch& interrupts, Progre
     interrupts.throw_if_interrupted();
   }
   progress.done();
-  Report report = build_report(options, samples);
+  Measurement result{build_report(options, samples), build_trace(options, samples)};
   if (stopped) {
-    report.notes.push_back("Sampling stopped after " + std::to_string(samples.size()) + " of " +
-                           std::to_string(options.samples) + " samples: " + *stopped);
+    result.report.notes.push_back("Sampling stopped after " + std::to_string(samples.size()) + " of " +
+                                  std::to_string(options.samples) + " samples: " + *stopped);
   }
-  return report;
+  return result;
+}
+
+Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress) {
+  return measure_with_trace(options, interrupts, progress).report;
 }
 
 }  // namespace wcp::measure

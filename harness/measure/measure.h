@@ -3,6 +3,7 @@
 #include "measure/measure_options.h"
 #include "measure/progress.h"
 #include "model/report.h"
+#include "model/trace.h"
 
 namespace wcp {
 class InterruptWatch;
@@ -14,5 +15,12 @@ namespace wcp::measure {
 void validate(const MeasureOptions& options);
 
 Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress);
+
+// The report and every sample's timeline (for `measure --trace`).
+struct Measurement {
+  Report report;
+  std::vector<TraceTrack> trace;
+};
+Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress);
 
 }  // namespace wcp::measure

@@ -6,10 +6,15 @@
 #include "measure/measure_options.h"
 #include "measure/sample_runner.h"
 #include "model/report.h"
+#include "model/trace.h"
 
 namespace wcp::measure {
 
 Report build_report(const MeasureOptions& options, const std::vector<SampleRecord>& samples);
+
+// Every sample's passes as trace tracks: one per process, a slice per module build placed by
+// the instrumentation's times (builds it did not time are left out, and say so in no slice).
+std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::vector<SampleRecord>& samples);
 
 // Log events carry timings; the instrumentation's loads carry kernels, options and the user
 // frame. Pairs them by module name, device and hash prefix, in order.

@@ -90,8 +90,11 @@ std::string timeline_svg(const results::Timeline& timeline, const std::string& t
   std::string svg = fmt::format(
       R"(<svg class="timeline" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" role="img" aria-label="{}">)",
       kWidth, height, escape_xml(title));
-  svg += fmt::format(R"(<text x="10" y="16">{} — {}, {:.0f} ms cold run</text>)", escape_xml(title),
-                     timeline.overlapped ? "builds overlapped" : "builds one at a time", timeline.wall_ms);
+  svg += fmt::format(R"(<text x="10" y="16">{} — {}, {:.0f} ms cold run{}</text>)", escape_xml(title),
+                     timeline.overlapped ? "builds overlapped" : "builds one at a time", timeline.wall_ms,
+                     std::any_of(timeline.spans.begin(), timeline.spans.end(), [](const auto& span) { return span.built_pch; })
+                         ? " (orange: the build that also made the precompiled header)"
+                         : "");
   svg += fmt::format(R"(<line class="axis" x1="10" y1="{}" x2="{}" y2="{}"/>)", height - 14, kWidth - 10, height - 14);
   svg += fmt::format(R"(<text class="value" x="{}" y="{}">{:.0f} ms</text>)", kWidth - 70, height - 2, wall);
   for (std::size_t i = 0; i < timeline.spans.size(); ++i) {

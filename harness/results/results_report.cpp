@@ -33,8 +33,10 @@ Timeline cold_timeline(const Report& report) {
                                  : "this report has no per-build times (the instrumentation did not attach)";
       return timeline;
     }
+    // The instrumentation's own start when it has one (schema 2), else Warp's timer back from the end.
     const double end = event->detail->end_s * 1000.0;
-    timeline.spans.push_back({event->name, event->hash, std::max(0.0, end - event->ms), end, event->built_pch});
+    const double start = event->detail->start_s > 0.0 ? event->detail->start_s * 1000.0 : std::max(0.0, end - event->ms);
+    timeline.spans.push_back({event->name, event->hash, start, end, event->built_pch});
   }
   std::sort(timeline.spans.begin(), timeline.spans.end(),
             [](const BuildSpan& a, const BuildSpan& b) { return a.start_ms < b.start_ms; });
