@@ -77,14 +77,11 @@ Transition diff(const ModuleEvent& before, const ModuleEvent& after) {
   return change;
 }
 
-std::string trigger_text(const ModuleEvent& event) {
-  if (!event.detail || !event.detail->trigger) return "user code (no stack recorded)";
-  return where(*event.detail->trigger);
-}
-
-std::string rebuild_line(const Transition& change) {
-  return fmt::format("rebuild {} -> {} triggered at {}, cost {}", change.before->hash, change.after->hash,
-                     trigger_text(*change.after), format_ms(change.after->ms));
+std::string rebuild_line(const Transition& change, const CodeOwnership& ownership) {
+  const std::string trigger =
+      change.after->detail ? trigger_text(ownership.trigger_of(*change.after->detail)) : "no stack recorded";
+  return fmt::format("rebuild {} -> {} {}, cost {}", change.before->hash, change.after->hash, trigger,
+                     format_ms(change.after->ms));
 }
 
 struct ModuleChurn {
@@ -136,13 +133,15 @@ void add_cost(Finding& finding, double ms) {
   finding.cost_basis = "the rebuilds' own load time; a later load never includes the precompiled header";
 }
 
-void explain_module(const ModuleChurn& module, Diagnosis& out) {
+void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, Diagnosis& out) {
   const std::string where_module = fmt::format("module {} on {}", module.name, module.device);
   const auto factories = factory_sites(module);
   Finding closure = make_finding(Mechanism::closure_churn), late_kernel = make_finding(Mechanism::late_kernel),
           late_option = make_finding(Mechanism::late_option), late_generic = make_finding(Mechanism::late_generic);
+  const ModuleOwnership owner = ownership.of_module(module.name);
   for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
     finding->module = module.name;
+    assign_owner(*finding, owner);
     finding->evidence.push_back(fmt::format("{}: {} builds with {} hashes", where_module, module.transitions.size() + 1,
                                             module.transitions.size() + 1));
   }
@@ -169,31 +168,31 @@ void explain_module(const ModuleChurn& module, Diagnosis& out) {
     };
     if (!closure_kernels.empty()) {
       attribute(closure,
-                fmt::format("{}; kernel re-created: {}", rebuild_line(change), fmt::join(closure_kernels, ", ")));
+                fmt::format("{}; kernel re-created: {}", rebuild_line(change, ownership), fmt::join(closure_kernels, ", ")));
     }
     if (!late_kernels.empty()) {
       attribute(late_kernel,
-                fmt::format("{}; kernel added after load: {}", rebuild_line(change), fmt::join(late_kernels, ", ")));
+                fmt::format("{}; kernel added after load: {}", rebuild_line(change, ownership), fmt::join(late_kernels, ", ")));
     }
     if (!change.options.empty()) {
       std::vector<std::string> changes;
       for (const auto& [key, old_value, new_value] : change.options)
         changes.push_back(fmt::format("{}: {} -> {}", key, old_value, new_value));
-      attribute(late_option, fmt::format("{}; option changed: {}", rebuild_line(change), fmt::join(changes, ", ")));
+      attribute(late_option, fmt::format("{}; option changed: {}", rebuild_line(change, ownership), fmt::join(changes, ", ")));
     }
     if (!change.overloads.empty()) {
       std::vector<std::string> added;
       for (const auto& [kernel, overload] : change.overloads)
         added.push_back(kernel + "[" + readable_overload(overload) + "]");
       attribute(late_generic,
-                fmt::format("{}; generic instance added: {}", rebuild_line(change), fmt::join(added, ", ")));
+                fmt::format("{}; generic instance added: {}", rebuild_line(change, ownership), fmt::join(added, ", ")));
     }
     if (owner == nullptr) {
       // The hash changed but no kernel, overload or option did: something outside the snapshot
       // (a kernel's code or a referenced constant/function). Say so instead of guessing.
       attribute(late_kernel, fmt::format("{}; no kernel, overload or option changed in the snapshot: a kernel's "
                                          "source, a referenced @wp.func or a captured constant changed",
-                                         rebuild_line(change)));
+                                         rebuild_line(change, ownership)));
     }
   }
   for (const auto& [site, keys] : factory_keys) {
@@ -212,7 +211,8 @@ void explain_module(const ModuleChurn& module, Diagnosis& out) {
 void check_churn(const Report& report, Diagnosis& out) {
   bool missing_detail = false;
   const auto churned = churned_modules(report, missing_detail);
-  for (const auto& module : churned) explain_module(module, out);
+  const CodeOwnership ownership(report);
+  for (const auto& module : churned) explain_module(module, ownership, out);
   if (churned.empty() && missing_detail) {
     Finding finding = make_finding(Mechanism::identity_churn);
     for (const auto& rebuilt : rebuilt_modules(report)) {

@@ -73,7 +73,9 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   check_cache(report, inputs, out);
   check_structure(report, inputs, out);
   check_source(report, out);  // after config-deadline: CS-10 defers to it for the same module
-  check_precompiled_header(report, out);
+  check_precompiled_header(report, inputs, out);
+  check_kernel_usage(report, out);
+  if (!out.kernel_usage.empty()) out.boundaries = propose_boundaries(report, out.kernel_usage, inputs.fixed_cost);
   check_race(report, out);
   check_processes(report, out);
   return out;

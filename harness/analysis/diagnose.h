@@ -15,6 +15,8 @@ struct DiagnoseInputs {
   std::optional<FixedCostReference> fixed_cost;
   // CUDA_CACHE_DISABLE was set in the measured process's environment (known only at measure time).
   std::optional<bool> cuda_cache_disabled_env;
+  // This machine's CPU precompiled-header costs, when calibrated (CS-12 in both directions).
+  std::optional<HeaderCosts> cpu_header;
 };
 
 Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs = {});
@@ -25,7 +27,9 @@ void check_config_deadline(const Report& report, Diagnosis& out);  // config-dea
 void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);      // CS-2
 void check_structure(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-4, 5, 9, 13
 void check_source(const Report& report, Diagnosis& out);                                   // CS-7, CS-10, CS-11
-void check_precompiled_header(const Report& report, Diagnosis& out);                       // CS-12
+void check_precompiled_header(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-12
+// Compiled versus launched per module, and never-launched findings.
+void check_kernel_usage(const Report& report, Diagnosis& out);
 void check_race(const Report& report, Diagnosis& out);                                     // CS-8
 void check_processes(const Report& report, Diagnosis& out);  // parallel cold misses, main script twice
 void state_bottleneck(const Report& report, Diagnosis& out);

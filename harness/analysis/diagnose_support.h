@@ -1,6 +1,8 @@
 #pragma once
 // Helpers shared by the diagnosis families (internal to analysis/).
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis/diagnose.h"
 #include "analysis/finding.h"
@@ -11,6 +13,30 @@ namespace wcp::analysis {
 Finding make_finding(Mechanism mechanism);
 void rule_out(Diagnosis& out, Mechanism mechanism, std::string signal);
 void not_checked(Diagnosis& out, Mechanism mechanism, std::string reason);
+
+// Sets whose code the finding is about and, when it is not the user's to change, replaces the
+// fix with what the user can do instead (analysis/ownership_advice.cpp).
+void assign_owner(Finding& finding, const ModuleOwnership& owner);
+
+// "triggered at X, reached from your code at Y under Z": the innermost frame outside Warp's
+// core and the user's own frames on the loading stack.
+std::string trigger_text(const TriggerFrames& frames);
+
+// Findings of one mechanism kept apart by whose code they are about, so advice for the user's own
+// modules never mixes with advice about Warp's or a dependency's. emit() adds the non-empty ones,
+// the user's first.
+class FindingsByOwner {
+ public:
+  FindingsByOwner(Mechanism mechanism, const CodeOwnership& ownership);
+  Finding& for_module(const std::string& module_name);
+  bool empty() const;
+  void emit(Diagnosis& out);
+
+ private:
+  Mechanism mechanism_;
+  const CodeOwnership& ownership_;
+  std::vector<std::pair<std::string, Finding>> groups_;  // in first-seen order, keyed by the owner's description
+};
 
 std::string format_ms(double ms);
 std::string where(const SourceLocation& location);  // "app.py:27 (in main)"

@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/boundaries.h"
+#include "model/kernel_usage.h"
 #include "model/mechanism.h"
+#include "model/ownership.h"
 
 namespace wcp::analysis {
 
@@ -18,6 +21,12 @@ struct Finding {
   std::string fix;                    // the catalogue's fix unless this run calls for a more specific one
   std::string limits;                 // when the fix does not help, or what it costs elsewhere
   std::string module;                 // the module the finding is about, "" when it spans several
+  // Whose code the finding is about; absent for findings about the whole program (its cache,
+  // processes, build schedule), which are always the user's to act on.
+  std::optional<ModuleOwnership> owner;
+
+  // The user can apply the fix to the code itself; otherwise the fix says what they can do instead.
+  bool yours() const { return !owner || owner->users_to_change(); }
 };
 
 struct RuledOut {
@@ -38,6 +47,11 @@ struct Diagnosis {
   std::vector<RuledOut> ruled_out;
   std::vector<NotChecked> not_checked;
   std::vector<std::string> facts;  // informational (precompiled header, toolkit), never a finding
+  // Compiled versus launched per module (model/kernel_usage.h); empty without a launch record.
+  std::vector<ModuleUse> kernel_usage;
+  // How the user's own kernels could be grouped into modules (analysis/boundaries.h); absent
+  // without kernel usage.
+  std::optional<BoundaryProposal> boundaries;
 
   bool found(Mechanism mechanism) const;
 };

@@ -61,6 +61,21 @@ bool module_launched_adjoint(const Report& report, const std::string& module) {
   return false;
 }
 
+// A module named with @wp.kernel(module=...) rather than after its kernels' Python module: its
+// options are set on it, not through set_module_options in the Python module. Returns that
+// Python module. (module="unique" names and warp.fem's generated names are not explicit names.)
+std::optional<std::string> named_explicitly(const ModuleEvent& event) {
+  if (!event.detail || event.detail->kernels.empty() || unique_module_kernel(event.name)) return std::nullopt;
+  const auto& python_module = event.detail->kernels.front().python_module;
+  if (python_module.empty() || python_module == event.name || event.name.starts_with(python_module + ".")) {
+    return std::nullopt;
+  }
+  for (const auto& kernel : event.detail->kernels) {
+    if (kernel.python_module != python_module || kernel.qualname.find("<locals>") != std::string::npos) return std::nullopt;
+  }
+  return python_module;
+}
+
 void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& out) {
   if (!report.instrumentation.attached) {
     not_checked(out, Mechanism::unused_backward, "the instrumentation did not attach: launches are unknown");
@@ -85,7 +100,8 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
   for (const auto& process : report.processes) {
     for (const auto& launch : process.launches.signatures) launched.insert(launch.module);
   }
-  Finding finding = make_finding(Mechanism::unused_backward);
+  const CodeOwnership ownership(report);
+  FindingsByOwner findings(Mechanism::unused_backward, ownership);
   bool any_backward = false;
   // The module's last build is the code the program actually ran with.
   std::map<std::string, const ModuleEvent*> last_build;
@@ -95,21 +111,43 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     if (source == nullptr || source->backward_kernels == 0) continue;
     any_backward = true;
     if (!launched.contains(name) || module_launched_adjoint(report, name) || explained.contains(name)) continue;
-    finding.module = finding.module.empty() ? name : finding.module;
+    Finding& finding = findings.for_module(name);
+    if (finding.module.empty()) finding.module = name;
     finding.evidence.push_back(fmt::format(
         "module {} ({}): {} backward entry point(s) generated for {} forward kernel(s), {} bytes of source; none of "
         "its launches was adjoint and no tape ran backward",
         name, event->hash, source->backward_kernels, source->forward_kernels, source->source_bytes));
+    if (const auto python_module = named_explicitly(*event); python_module && finding.yours()) {
+      finding.evidence.push_back(fmt::format(
+          "module {} is named explicitly (its kernels are in Python module {}): set_module_options in {} does not "
+          "reach it",
+          name, *python_module, *python_module));
+      finding.fix = fmt::format(
+          "Before its first load, wp.get_module(\"{}\").options[\"enable_backward\"] = False (the module is named "
+          "explicitly, so its options live on it, not on {}); or @wp.kernel(enable_backward=False) on its kernels. ",
+          name, *python_module) + finding.fix;
+    }
+    finding.cost_basis = "not computable from one run: compare against a run with enable_backward=False";
   }
-  if (finding.evidence.empty()) {
+  if (findings.empty()) {
     rule_out(out, Mechanism::unused_backward,
              any_backward ? "every module with backward code was differentiated (adjoint launches)"
                           : "no backward code in the generated source");
     return;
   }
-  finding.evidence.push_back(fmt::format("{} launch(es) recorded, none adjoint", total_launches(report)));
-  finding.cost_basis = "not computable from one run: compare against a run with enable_backward=False";
-  out.findings.push_back(std::move(finding));
+  Diagnosis grouped;
+  findings.emit(grouped);
+  for (auto& finding : grouped.findings) {
+    finding.evidence.push_back(fmt::format("{} launch(es) recorded, none adjoint", total_launches(report)));
+    out.findings.push_back(std::move(finding));
+  }
+}
+
+// The Warp module a cache directory holds: "wp_<name>_<hash>".
+std::string module_of_directory(const std::string& directory) {
+  const auto hash = directory.rfind('_');
+  if (!directory.starts_with("wp_") || hash == std::string::npos || hash <= 3) return directory;
+  return directory.substr(3, hash - 3);
 }
 
 void check_unroll(const Report& report, Diagnosis& out) {
@@ -129,20 +167,24 @@ void check_unroll(const Report& report, Diagnosis& out) {
   for (const auto& [bytes, module] : per_kernel) sizes.push_back(bytes);
   std::sort(sizes.begin(), sizes.end());
   const double median = sizes[sizes.size() / 2];
-  Finding finding = make_finding(Mechanism::unroll_budget);
+  const CodeOwnership ownership(report);
+  FindingsByOwner findings(Mechanism::unroll_budget, ownership);
   for (const auto& [bytes, module] : per_kernel) {
     if (bytes > kUnrollOutlierFactor * median && module->source_bytes > kUnrollOutlierMinBytes) {
+      const std::string name = module_of_directory(module->directory);
+      Finding& finding = findings.for_module(name);
+      if (finding.module.empty()) finding.module = name;
       finding.evidence.push_back(fmt::format("{}: {:.0f} bytes of source per kernel, {:.1f}x the median {:.0f}",
                                              module->directory, bytes, bytes / median, median));
     }
   }
-  if (finding.evidence.empty()) {
+  if (findings.empty()) {
     rule_out(out, Mechanism::unroll_budget,
              fmt::format("no module's source per kernel is above {:.0f}x the median ({:.0f} bytes)",
                          kUnrollOutlierFactor, median));
     return;
   }
-  out.findings.push_back(std::move(finding));
+  findings.emit(out);
 }
 
 }  // namespace

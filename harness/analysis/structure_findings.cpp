@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "analysis/diagnose_support.h"
@@ -46,43 +47,71 @@ void add_merge_saving(Finding& finding, std::size_t modules, const std::optional
       fmt::format("{} − 1 modules × fixed per-module cost {}; {}", modules, format_ms(fixed->ms), fixed->basis);
 }
 
+// Where a small module belongs for CS-4: its dotted package; for a top-level module (a script's
+// sibling imported by its bare name, or __main__ itself) the folder its kernels live in, so
+// sibling files of one folder are one feature too. Modules Warp generated from the user's code
+// group by the Python module they are named after.
+std::string feature_of(const ModuleEvent& event) {
+  const auto dot = event.name.rfind('.');
+  if (dot != std::string::npos && dot != 0) return "package " + event.name.substr(0, dot);
+  if (!event.detail || event.detail->kernels.empty()) return "";
+  const std::string folder = std::filesystem::path(event.detail->kernels.front().file).parent_path().string();
+  const bool one_folder = std::all_of(event.detail->kernels.begin(), event.detail->kernels.end(), [&](const KernelInfo& k) {
+    return std::filesystem::path(k.file).parent_path().string() == folder;
+  });
+  return one_folder && !folder.empty() ? "folder " + folder : "";
+}
+
 void check_granular(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
-  std::map<std::string, std::vector<const ModuleEvent*>> packages;
+  const CodeOwnership ownership(report);
+  // (owner, feature) -> its small modules built once
+  std::map<std::pair<std::string, std::string>, std::vector<const ModuleEvent*>> features;
+  std::map<std::string, ModuleOwnership> owners;
   for (const auto& [name, event] : built_once(report)) {
-    const auto dot = name.rfind('.');
-    if (dot == std::string::npos || dot == 0) continue;
     const auto kernels = kernel_count(report, *event);
     if (kernels && *kernels > kSmallModuleKernels) continue;
-    packages[name.substr(0, dot)].push_back(event);
+    if (unique_module_kernel(name)) continue;  // module="unique" modules are CS-9's
+    const ModuleOwnership owner = ownership.of_module(name);
+    const std::string feature = feature_of(*event);
+    if (feature.empty()) continue;
+    owners.try_emplace(owner.describe(), owner);
+    features[{owner.describe(), feature}].push_back(event);
   }
-  bool found = false;
-  for (const auto& [package, events] : packages) {
+  std::vector<Finding> found;
+  for (const auto& [key, events] : features) {
     if (events.size() < kGranularMinModules) continue;
+    const auto& [owner_key, feature] = key;
     Finding finding = make_finding(Mechanism::granular_modules);
-    finding.module = package;
+    std::vector<std::string> names;
+    for (const ModuleEvent* event : events) names.push_back(event->name);
+    finding.module = names.front();
+    finding.evidence.push_back(fmt::format("{}: {} small modules, each a separate build", feature, events.size()));
     for (const ModuleEvent* event : events) {
       const auto kernels = kernel_count(report, *event);
       finding.evidence.push_back(fmt::format("module {} ({}): {} kernel(s), built once, {}{}", event->name, event->hash,
                                              kernels ? std::to_string(*kernels) : "?", format_ms(event->ms),
                                              event->built_pch ? " (includes the precompiled header)" : ""));
     }
-    finding.evidence.insert(finding.evidence.begin(),
-                            fmt::format("package {}: {} small modules, each a separate build", package, events.size()));
     add_merge_saving(finding, events.size(), fixed_module_cost(report, inputs.fixed_cost));
     finding.fix = fmt::format(
-        "Put the kernels of {} in one Python module (or fewer), so Warp builds one module "
-        "instead of {}.",
-        package, events.size());
-    out.findings.push_back(std::move(finding));
-    found = true;
+        "Put the kernels of {} ({}) in one Python module (or fewer), so Warp builds one module instead of {}.", feature,
+        fmt::join(names, ", "), events.size());
+    assign_owner(finding, owners.at(owner_key));
+    found.push_back(std::move(finding));
   }
-  if (!found) {
-    rule_out(out, Mechanism::granular_modules, fmt::format("no package has {} or more small modules built once", kGranularMinModules));
+  std::stable_partition(found.begin(), found.end(), [](const Finding& finding) { return finding.yours(); });
+  for (auto& finding : found) out.findings.push_back(std::move(finding));
+  if (found.empty()) {
+    rule_out(out, Mechanism::granular_modules,
+             fmt::format("no folder or package has {} or more small modules built once", kGranularMinModules));
   }
 }
 
 void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
-  std::vector<const ModuleEvent*> unique;
+  const CodeOwnership ownership(report);
+  std::map<std::string, std::vector<const ModuleEvent*>> by_owner;
+  std::map<std::string, ModuleOwnership> owners;
+  std::size_t unique_count = 0;
   for (const auto& [name, event] : built_once(report)) {
     const auto kernel = unique_module_kernel(name);
     if (!kernel) continue;
@@ -91,25 +120,36 @@ void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis&
         (event->detail->kernels.size() != 1 || event->detail->kernels.front().key != *kernel)) {
       continue;
     }
-    unique.push_back(event);
+    const ModuleOwnership owner = ownership.of_module(name);
+    owners.try_emplace(owner.describe(), owner);
+    by_owner[owner.describe()].push_back(event);
+    ++unique_count;
   }
-  if (unique.size() < 2) {
+  std::vector<Finding> found;
+  for (const auto& [owner_key, unique] : by_owner) {
+    if (unique.size() < 2) continue;
+    Finding finding = make_finding(Mechanism::unique_modules);
+    std::vector<std::string> names;
+    for (const ModuleEvent* event : unique) names.push_back(event->name);
+    finding.evidence.push_back(fmt::format("{} one-kernel modules named <kernel>_<8 hex of its content>: {}",
+                                           unique.size(), fmt::join(names, ", ")));
+    for (const ModuleEvent* event : unique) {
+      finding.evidence.push_back(fmt::format("module {} ({}): built once, {}{}", event->name, event->hash,
+                                             format_ms(event->ms),
+                                             event->built_pch ? " (includes the precompiled header)" : ""));
+    }
+    add_merge_saving(finding, unique.size(), fixed_module_cost(report, inputs.fixed_cost));
+    assign_owner(finding, owners.at(owner_key));
+    found.push_back(std::move(finding));
+  }
+  if (found.empty()) {
     rule_out(out, Mechanism::unique_modules,
-             unique.empty() ? "no module is named <kernel>_<8 hex>" : "only one module is named <kernel>_<8 hex>");
+             unique_count == 0 ? "no module is named <kernel>_<8 hex>"
+                               : "no owner has more than one module named <kernel>_<8 hex>");
     return;
   }
-  Finding finding = make_finding(Mechanism::unique_modules);
-  std::vector<std::string> names;
-  for (const ModuleEvent* event : unique) names.push_back(event->name);
-  finding.evidence.push_back(fmt::format("{} one-kernel modules named <kernel>_<8 hex of its content>: {}",
-                                         unique.size(), fmt::join(names, ", ")));
-  for (const ModuleEvent* event : unique) {
-    finding.evidence.push_back(fmt::format("module {} ({}): built once, {}{}", event->name, event->hash,
-                                           format_ms(event->ms),
-                                           event->built_pch ? " (includes the precompiled header)" : ""));
-  }
-  add_merge_saving(finding, unique.size(), fixed_module_cost(report, inputs.fixed_cost));
-  out.findings.push_back(std::move(finding));
+  std::stable_partition(found.begin(), found.end(), [](const Finding& finding) { return finding.yours(); });
+  for (auto& finding : found) out.findings.push_back(std::move(finding));
 }
 
 void check_block_dims(const Report& report, Diagnosis& out) {
@@ -118,10 +158,12 @@ void check_block_dims(const Report& report, Diagnosis& out) {
     return;
   }
   bool found = false;
+  const CodeOwnership ownership(report);
   for (const auto& rebuilt : rebuilt_modules(report)) {
     if (rebuilt.cause != RebuildCause::block_dim_spread && rebuilt.cause != RebuildCause::both) continue;
     Finding finding = make_finding(Mechanism::block_dim_spread);
     finding.module = rebuilt.name;
+    assign_owner(finding, ownership.of_module(rebuilt.name));
     finding.evidence.push_back(fmt::format("module {} ({}) on {}: built {} times at block_dims {}", rebuilt.name,
                                            fmt::join(rebuilt.hashes, ","), rebuilt.device, rebuilt.builds,
                                            fmt::join(rebuilt.block_dims, ", ")));

@@ -33,4 +33,11 @@ std::optional<FixedCostReference> fixed_cost_reference(const Calibration& calibr
   return reference;
 }
 
+std::optional<HeaderCosts> cpu_header_costs(const Calibration& calibration) {
+  if (!calibration.warp_cpu || !calibration.warp_cpu->with_pch || !calibration.warp_cpu->pch_build_ms) return std::nullopt;
+  const auto& cpu = *calibration.warp_cpu;
+  return HeaderCosts{*cpu.pch_build_ms, cpu.with_pch->fixed_ms, cpu.without_pch.fixed_ms,
+                     fmt::format("calibrated Warp CPU header and fixed costs ({})", calibration.created_at)};
+}
+
 }  // namespace wcp::calibrate

@@ -16,4 +16,7 @@ namespace wcp::calibrate {
 std::optional<FixedCostReference> fixed_cost_reference(const Calibration& calibration, Backend backend,
                                                        bool precompiled_headers, std::string& why);
 
+// The CPU precompiled header's costs (CS-12), when `calibrate --warp-cpu` measured both settings.
+std::optional<HeaderCosts> cpu_header_costs(const Calibration& calibration);
+
 }  // namespace wcp::calibrate

@@ -1,4 +1,4 @@
-// `diagnose REPORT.json [--json OUT]`: explain a saved measure report.
+// `diagnose REPORT.json [--boundaries] [--json OUT]`: explain a saved measure report.
 #include <sstream>
 
 #include "analysis/diagnose.h"
@@ -6,6 +6,7 @@
 #include "cli/fixed_cost_input.h"
 #include "io/file_io.h"
 #include "model/report_json.h"
+#include "render/diagnosis_text.h"
 #include "render/format.h"
 
 namespace wcp::cli {
@@ -14,15 +15,24 @@ namespace {
 struct DiagnoseArguments {
   std::string report_path;
   std::string json_path;
+  bool boundaries = false;
 };
 
 int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   const Report report = load_report(arguments.report_path);
-  analysis::DiagnoseInputs inputs;
-  inputs.fixed_cost = calibrated_fixed_cost(report, context);
+  const analysis::DiagnoseInputs inputs = calibrated_inputs(report, context);
   const analysis::Diagnosis diagnosis = analysis::diagnose(report, inputs);
   render::write(diagnosis, render::Format::text, context.out);
+  if (arguments.boundaries) {
+    render::render_kernel_usage_text(diagnosis.kernel_usage, context.out);
+    if (diagnosis.boundaries) {
+      render::render_boundaries_text(*diagnosis.boundaries, context.out);
+    } else {
+      context.out << "\nModule boundaries: no proposal (needs the instrumentation's kernel snapshots and a launch "
+                     "record)\n";
+    }
+  }
   if (!arguments.json_path.empty()) {
     std::ostringstream json;
     render::write(diagnosis, render::Format::json, json);
@@ -40,6 +50,8 @@ void add_diagnose_command(CLI::App& root, CliContext& context) {
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--json", arguments->json_path, "Also write the diagnosis as JSON to this path");
+  command->add_flag("--boundaries", arguments->boundaries,
+                    "Also print compiled versus launched kernels per module and a module-boundary proposal");
   command->callback([arguments, &context] { context.exit_code = run_diagnose(*arguments, context); });
 }
 

@@ -4,6 +4,7 @@
 // command: the diagnosis then falls back to this run's smallest module.
 #include <optional>
 
+#include "analysis/diagnose.h"
 #include "cli/cli_context.h"
 #include "model/queries.h"
 #include "model/report.h"
@@ -11,5 +12,9 @@
 namespace wcp::cli {
 
 std::optional<FixedCostReference> calibrated_fixed_cost(const Report& report, CliContext& context);
+
+// What the diagnosis takes from this host's calibration: the fixed per-module cost and the CPU
+// header's costs, read once.
+analysis::DiagnoseInputs calibrated_inputs(const Report& report, CliContext& context);
 
 }  // namespace wcp::cli

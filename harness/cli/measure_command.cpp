@@ -62,8 +62,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (report.measured()) {
     // The measured process inherited this environment, so what it says about the CUDA driver
     // cache is known here and only here (a saved report does not record it).
-    analysis::DiagnoseInputs inputs;
-    inputs.fixed_cost = calibrated_fixed_cost(report, context);
+    analysis::DiagnoseInputs inputs = calibrated_inputs(report, context);
     inputs.cuda_cache_disabled_env = flag_set(process_environment(), "CUDA_CACHE_DISABLE");
     render::write(analysis::diagnose(report, inputs), render::Format::text, context.out);
   }

@@ -48,9 +48,8 @@ int run_report(const ReportArguments& arguments, CliContext& context) {
   if (!arguments.ledger_path.empty()) ledger = results::load_ledger(arguments.ledger_path);
 
   const verdict::Judgement judgement = verdict::judge(baseline, candidate, options);
-  analysis::DiagnoseInputs before_inputs, after_inputs;
-  before_inputs.fixed_cost = calibrated_fixed_cost(baseline, context);
-  after_inputs.fixed_cost = calibrated_fixed_cost(candidate, context);
+  const analysis::DiagnoseInputs before_inputs = calibrated_inputs(baseline, context);
+  const analysis::DiagnoseInputs after_inputs = calibrated_inputs(candidate, context);
   const auto results =
       results::build_results_report(baseline, candidate, judgement, analysis::diagnose(baseline, before_inputs),
                                     analysis::diagnose(candidate, after_inputs), std::move(ledger));

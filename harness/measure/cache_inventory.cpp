@@ -1,6 +1,8 @@
 #include "measure/cache_inventory.h"
 
+#include <cctype>
 #include <fstream>
+#include <optional>
 #include <map>
 #include <string>
 
@@ -15,20 +17,79 @@ bool has_extension(const std::filesystem::path& path, std::initializer_list<cons
   return false;
 }
 
-// Kernel entry points in Warp's generated source: CPU modules export `WP_API void
-// <kernel>_cpu_forward(` / `_cpu_backward(`; CUDA modules declare `__global__` kernels named
-// `<kernel>_cuda_kernel_forward` / `_cuda_kernel_backward`.
-void count_entry_points(const std::filesystem::path& source, ModuleSource& module) {
+// Where a kernel's code starts in Warp's generated source. Warp emits, per kernel and at
+// column 0: `struct wp_args_<name> {`, the CPU functions `<name>_cpu_kernel_forward(`,
+// `_cpu_forward_tasks(`, `_cpu_forward_dispatch(`, `WP_API void <name>_cpu_forward(` (and the
+// backward ones), or on CUDA `extern "C" ... __global__ void ... <name>_cuda_kernel_forward(`.
+// Calls to those functions inside bodies are indented, so only column-0 lines start a kernel.
+struct KernelStart {
+  std::string name;
+  bool backward = false;
+  bool entry_point = false;  // an exported entry point: counts as one forward or backward kernel
+};
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// The identifier that ends right before `end` in `line`.
+std::string identifier_before(const std::string& line, std::size_t end) {
+  std::size_t begin = end;
+  while (begin > 0 && identifier_char(line[begin - 1])) --begin;
+  return line.substr(begin, end - begin);
+}
+
+std::optional<KernelStart> kernel_start(const std::string& line) {
+  if (line.empty() || std::isspace(static_cast<unsigned char>(line.front())) != 0) return std::nullopt;
+  if (line.starts_with("struct wp_args_")) {
+    const std::size_t begin = std::string_view("struct wp_args_").size();
+    std::size_t end = begin;
+    while (end < line.size() && identifier_char(line[end])) ++end;
+    return KernelStart{line.substr(begin, end - begin), false, false};
+  }
+  struct Suffix {
+    const char* text;
+    bool backward;
+    bool entry_point;
+  };
+  static constexpr Suffix kSuffixes[] = {
+      {"_cuda_kernel_forward(", false, true}, {"_cuda_kernel_backward(", true, true},
+      {"_cpu_kernel_forward(", false, false}, {"_cpu_kernel_backward(", true, false},
+      {"_cpu_forward_tasks(", false, false},  {"_cpu_backward_tasks(", true, false},
+      {"_cpu_forward_dispatch(", false, false}, {"_cpu_backward_dispatch(", true, false},
+      {"_cpu_forward(", false, true},         {"_cpu_backward(", true, true},
+  };
+  for (const auto& suffix : kSuffixes) {
+    const auto at = line.find(suffix.text);
+    if (at == std::string::npos) continue;
+    if (suffix.entry_point && std::string_view(suffix.text).starts_with("_cpu") && !line.starts_with("WP_API void ")) {
+      continue;  // a CPU entry point is exported; anything else naming it is not its definition
+    }
+    std::string name = identifier_before(line, at);
+    if (name.empty()) continue;
+    return KernelStart{std::move(name), suffix.backward, suffix.entry_point};
+  }
+  return std::nullopt;
+}
+
+// Splits one generated source file into per-kernel byte counts (each definition runs until the
+// next kernel's definition starts) and counts the exported entry points.
+void measure_source(const std::filesystem::path& source, ModuleSource& module) {
   std::ifstream file(source);
   std::string line;
+  std::map<std::string, std::size_t> index;  // kernel name -> position in module.kernels
+  std::optional<std::pair<std::size_t, bool>> current;  // (kernel, backward) the lines belong to
   while (std::getline(file, line)) {
-    const bool exported = line.starts_with("WP_API void ") || line.find("__global__") != std::string::npos;
-    if (!exported) continue;
-    if (line.find("_cpu_forward(") != std::string::npos || line.find("_cuda_kernel_forward(") != std::string::npos) {
-      ++module.forward_kernels;
-    } else if (line.find("_cpu_backward(") != std::string::npos ||
-               line.find("_cuda_kernel_backward(") != std::string::npos) {
-      ++module.backward_kernels;
+    const std::uint64_t bytes = line.size() + 1;
+    if (const auto start = kernel_start(line)) {
+      auto [found, added] = index.try_emplace(start->name, module.kernels.size());
+      if (added) module.kernels.push_back({start->name, 0, 0});
+      current = std::pair{found->second, start->backward};
+      if (start->entry_point) ++(start->backward ? module.backward_kernels : module.forward_kernels);
+    }
+    if (!current) {
+      module.shared_bytes += bytes;
+    } else {
+      auto& kernel = module.kernels[current->first];
+      (current->second ? kernel.backward_bytes : kernel.forward_bytes) += bytes;
     }
   }
 }
@@ -53,7 +114,7 @@ CacheInventory inventory_cache(const std::filesystem::path& cache_root) {
       auto& module = modules[directory];
       module.directory = directory;
       module.source_bytes += size;
-      count_entry_points(path, module);
+      measure_source(path, module);
     } else if (has_extension(path, {".lto", ".ltoir"})) {
       ++inventory.lto_artifacts;
       inventory.lto_bytes += size;

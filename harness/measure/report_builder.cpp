@@ -138,6 +138,7 @@ void describe_instrumentation(Report& report, const SampleRecord& sample) {
       if (std::find(status.missing.begin(), status.missing.end(), what) == status.missing.end()) status.missing.push_back(what);
     }
     if (status.warp_api.empty()) status.warp_api = process.api;
+    if (status.warp_dir.empty()) status.warp_dir = process.warp_dir;
     if (status.timers.empty()) status.timers = process.timers;
     if (!process.exit) continue;
     const auto& exit = *process.exit;

@@ -6,7 +6,7 @@ namespace wcp {
 namespace {
 
 // One row per Mechanism enumerator, in enum order (checked below).
-constexpr std::array<MechanismInfo, 18> kCatalogue{{
+constexpr std::array<MechanismInfo, 19> kCatalogue{{
     {Mechanism::late_kernel, "CS-1", "Kernel defined after its module loaded", "cs-1-kernel-defined-after-its-module-loaded",
      "Define (import) every kernel of the module before its first launch, so the module is built once.",
      "Kernels created from data at run time cannot be hoisted; give them their own module (module=\"unique\" or a "
@@ -34,9 +34,14 @@ constexpr std::array<MechanismInfo, 18> kCatalogue{{
      "Instances that depend on run-time data cannot be listed up front; keep such kernels in a small module of "
      "their own so a new instance rebuilds only that."},
     {Mechanism::lto_dominated, "CS-7", "LTO-dominated build", "cs-7-lto-dominated-build",
-     "Keep the LTO-using tile/MathDx kernels in their own module so other kernels do not pay the link, and reuse one "
-     "set of tile shapes so fewer LTO variants are produced.",
-     "The LTO kernels themselves still need LTO; the saving is in what shares their module."},
+     "Check backward first: an adjoint of a MathDx tile kernel links its own LTO, so turn enable_backward off for "
+     "modules nothing differentiates (CS-10). Then keep the LTO-using tile/MathDx kernels in their own module so other "
+     "kernels do not pay the link, and reuse one set of tile shapes so fewer LTO variants are produced. Where "
+     "run-time speed of those tile operations matters less than start-up, the module options (or warp.config) "
+     "enable_mathdx_gemm / enable_mathdx_fft / enable_mathdx_solver = False use Warp's non-MathDx fallbacks and no LTO "
+     "(Warp 1.10 and later).",
+     "The LTO kernels themselves still need LTO; the saving is in what shares their module. The MathDx toggles trade "
+     "kernel speed for compile time (the FFT fallback handles power-of-two sizes only): measure run time too."},
     {Mechanism::cpu_load_race, "CS-8", "Concurrent first CPU load race", "cs-8-concurrent-first-cpu-load-race",
      "Load modules that can target the CPU with max_workers <= 1 (wp.force_load(..., max_workers=1) or "
      "warp.config.load_module_max_workers = 1), or load them once before starting threads.",
@@ -48,9 +53,14 @@ constexpr std::array<MechanismInfo, 18> kCatalogue{{
      "keep it there."},
     {Mechanism::unused_backward, "CS-10", "Backward code nobody uses", "cs-10-backward-code-nobody-uses",
      "In the application's entry point set wp.config.enable_backward = False right after `import warp` (before any "
-     "kernel is defined), or wp.set_module_options({\"enable_backward\": False}) in the module before its first load.",
+     "kernel is defined), or wp.set_module_options({\"enable_backward\": False}) at the top of the Python module before "
+     "its first load. For a module named explicitly (@wp.kernel(module=...)) set it on that module: "
+     "wp.get_module(\"<name>\").options[\"enable_backward\"] = False before its first load (set_module_options without "
+     "a module acts on the calling Python module, not on the named one).",
      "Do not disable it inside a library: that narrows every consumer, including those that differentiate. Leave it "
-     "on wherever a Tape or adjoint launch may use the kernels."},
+     "on wherever a Tape or adjoint launch may use the kernels. A kernel's own setting (@wp.kernel(enable_backward=...)) "
+     "wins over the module's both ways; tile kernels often carry one (some tile operations require it off), so check "
+     "the decorator before expecting the module option to reach them."},
     {Mechanism::unroll_budget, "CS-11", "Unroll budget inflating generated source",
      "cs-11-unroll-budget-inflating-generated-source",
      "If the big kernels unroll loops, try a lower max_unroll for that module (wp.set_module_options({\"max_unroll\": "
@@ -58,13 +68,21 @@ constexpr std::array<MechanismInfo, 18> kCatalogue{{
      "On current evidence max_unroll is a source-size and run-time knob, not a cold-start fix: the compile time barely "
      "moves while kernel speed can drop."},
     {Mechanism::precompiled_header, "CS-12", "Precompiled header", "cs-12-precompiled-header",
-     "Leave warp.config.use_precompiled_headers at True: every build after the first reuses the header.",
-     "The first build pays to create the header; with one or two modules there is nothing to gain."},
+     "Leave warp.config.use_precompiled_headers at True when a process builds several modules: every build after the "
+     "first reuses the header.",
+     "The first build of each process pays to create the header; a process that builds one or two modules may pay "
+     "more for the header than it saves, and then turning it off is the faster setting. Verify either way with `ab`."},
     {Mechanism::serial_builds, "CS-13", "Independent modules built one at a time",
      "cs-13-independent-modules-built-one-at-a-time",
-     "Load the modules up front in parallel: wp.load_module(...) / wp.force_load(device, modules, max_workers=N) "
-     "before the first launch.",
-     "Needs as many free cores as workers; never use max_workers > 1 for loads that can target the CPU (CS-8)."},
+     "Load the modules this program launches up front in parallel: wp.load_module(module, device=..., max_workers=N) "
+     "or wp.force_load(device, modules=[...], max_workers=N) before the first launch, on the devices and at the "
+     "block_dims the program launches with (max_workers exists from Warp 1.10; earlier versions load one at a "
+     "time).",
+     "Preloading traps: modules=None (or load_module's recursive=True) loads every registered module, including ones "
+     "this program never launches, and device=None loads on every device, the CPU included; a preload at another "
+     "block_dim than the launches use adds builds instead of moving them; a preload wrapped in try/except that "
+     "swallows a failure is paid again by the first launch; a ceiling near 1x (one module dominates) means nothing to "
+     "gain. Needs as many free cores as workers; never use max_workers > 1 for loads that can target the CPU (CS-8)."},
     {Mechanism::closure_churn, "closure-churn", "Kernel factory re-creates kernels after load (closure churn)",
      "closure-churn-kernels-re-created-from-one-source-line",
      "Create every kernel the factory will need before the first launch, or make the varying value a kernel "
@@ -96,6 +114,13 @@ constexpr std::array<MechanismInfo, 18> kCatalogue{{
      "then load one module name, and the workers reuse the parent's cache entry.",
      "Only multiprocessing's spawn and forkserver start methods re-import the main script as __mp_main__; with fork "
      "the workers inherit the parent's loaded modules."},
+    {Mechanism::never_launched, "never-launched", "Kernels compiled that this run never launched",
+     "never-launched-kernels-compiled-that-this-run-never-launched",
+     "Move the kernels this program does not launch into a Python module of their own (or give them a module of "
+     "their own with module=wp.get_module(\"<name>\")), so that module is built only by the programs that launch "
+     "them.",
+     "Other workloads (tests, other scenes, other options) may launch them: move them, never delete them on one run's "
+     "evidence. The moved kernels then pay their own module's fixed cost wherever they are launched."},
 }};
 
 constexpr bool in_enum_order() {

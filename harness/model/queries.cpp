@@ -95,6 +95,9 @@ bool uses_precompiled_headers(const Report& report) {
 }
 
 std::optional<std::string> unique_module_kernel(std::string_view module_name) {
+  // A kernel key is an identifier, so a dotted name (a Python module's, warp.fem's generated
+  // "<module>.<key>") is never a unique module's.
+  if (module_name.find('.') != std::string_view::npos) return std::nullopt;
   static const std::regex pattern(R"((.+)_[0-9a-f]{8})");
   std::match_results<std::string_view::const_iterator> match;
   if (!std::regex_match(module_name.begin(), module_name.end(), match, pattern)) return std::nullopt;

@@ -66,6 +66,14 @@ struct FixedCostReference {  // from a calibration of this machine
   double ms = 0.0;
   std::string basis;  // e.g. "calibrated Warp CPU fixed cost per module (with PCH)"
 };
+// Warp's CPU precompiled header on this machine, from a calibration (`calibrate --warp-cpu`):
+// building it once per process, and the fixed per-module cost with and without it.
+struct HeaderCosts {
+  double build_ms = 0.0;
+  double fixed_with_ms = 0.0;
+  double fixed_without_ms = 0.0;
+  std::string basis;
+};
 struct FixedCost {
   double ms = 0.0;
   std::string basis;

@@ -25,12 +25,26 @@ inline constexpr int kReportSchemaVersion = 2;
 // writes the contract fields only, with no schema_version.
 enum class ReportOrigin { this_tool, original_probe };
 
+// One kernel's share of a module's generated source: the definitions Warp emits for it (its
+// argument struct, forward and backward functions and their entry points), by the mangled name
+// "<kernel key>_<8 hex>" (or the bare key with strip_hash).
+struct KernelSource {
+  std::string name;
+  std::uint64_t forward_bytes = 0;
+  std::uint64_t backward_bytes = 0;
+  bool operator==(const KernelSource&) const = default;
+};
+
 // One module directory of the kernel cache, as generated source tells it.
 struct ModuleSource {
   std::string directory;            // e.g. "wp___main___b43a5cc"
   std::uint64_t source_bytes = 0;
   std::uint64_t forward_kernels = 0;   // entry points found in the source
   std::uint64_t backward_kernels = 0;  // adjoint entry points (0 when enable_backward is off)
+  // Per kernel, in source order; what precedes the first kernel (headers, @wp.func code,
+  // structs) is shared_bytes. Empty when the report predates them.
+  std::vector<KernelSource> kernels;
+  std::uint64_t shared_bytes = 0;
   bool operator==(const ModuleSource&) const = default;
 };
 
@@ -48,6 +62,7 @@ struct CacheInventory {
 struct InstrumentationStatus {
   bool attached = false;            // a process that imported warp wrote events
   std::string warp_api;             // the internal layout it attached to: "warp._src" (1.10+) or "warp.context"
+  std::string warp_dir;             // the imported warp package's folder (ends in a separator); "" when unknown
   std::string timers;               // how Warp's module timers were switched on: "log_level" or "verbose"
   std::vector<std::string> missing; // hooks that could not be installed, in plain words
   std::optional<std::string> app_kernel_cache_dir;  // set when the app pointed the cache elsewhere

@@ -324,9 +324,14 @@ void read_document(const json& document, Report& report) {
   report.cache.lto_bytes = get<std::uint64_t>(document, "lto_bytes", 0);
   report.cache.module_directories = get<std::uint64_t>(document, "module_directories", 0);
   json_fields::each(document, "module_sources", [&](const json& item, std::size_t) {
-    report.cache.modules.push_back({get<std::string>(item, "directory", ""), get<std::uint64_t>(item, "source_bytes", 0),
-                                    get<std::uint64_t>(item, "forward_kernels", 0),
-                                    get<std::uint64_t>(item, "backward_kernels", 0)});
+    ModuleSource module{get<std::string>(item, "directory", ""), get<std::uint64_t>(item, "source_bytes", 0),
+                        get<std::uint64_t>(item, "forward_kernels", 0), get<std::uint64_t>(item, "backward_kernels", 0),
+                        {}, get<std::uint64_t>(item, "shared_bytes", 0)};
+    json_fields::each(item, "kernels", [&](const json& kernel, std::size_t) {
+      module.kernels.push_back({get<std::string>(kernel, "name", ""), get<std::uint64_t>(kernel, "forward_bytes", 0),
+                                get<std::uint64_t>(kernel, "backward_bytes", 0)});
+    });
+    report.cache.modules.push_back(std::move(module));
   });
   json_fields::each(document, "module_events",
                     [&](const json& item, std::size_t) { report.module_events.push_back(item.get<ModuleEvent>()); });
@@ -351,6 +356,7 @@ void read_document(const json& document, Report& report) {
     auto& status = report.instrumentation;
     status.attached = get<bool>(*found, "attached", false);
     status.warp_api = get<std::string>(*found, "warp_api", "");
+    status.warp_dir = get<std::string>(*found, "warp_dir", "");
     status.timers = get<std::string>(*found, "timers", "");
     status.cuda_cache_disabled = get_optional<bool>(*found, "cuda_cache_disabled");
     status.missing = get<std::vector<std::string>>(*found, "missing", {});
@@ -401,8 +407,17 @@ json report_to_json(const Report& report) {
   out["module_directories"] = report.cache.module_directories;
   json sources = json::array();
   for (const auto& module : report.cache.modules) {
-    sources.push_back({{"directory", module.directory}, {"source_bytes", module.source_bytes},
-                       {"forward_kernels", module.forward_kernels}, {"backward_kernels", module.backward_kernels}});
+    json kernels = json::array();
+    for (const auto& kernel : module.kernels) {
+      kernels.push_back(
+          {{"name", kernel.name}, {"forward_bytes", kernel.forward_bytes}, {"backward_bytes", kernel.backward_bytes}});
+    }
+    sources.push_back({{"directory", module.directory},
+                       {"source_bytes", module.source_bytes},
+                       {"forward_kernels", module.forward_kernels},
+                       {"backward_kernels", module.backward_kernels},
+                       {"shared_bytes", module.shared_bytes},
+                       {"kernels", kernels}});
   }
   out["module_sources"] = sources;
   out["module_events"] = report.module_events;
@@ -424,6 +439,7 @@ json report_to_json(const Report& report) {
   for (const auto& clear : status.cache_clears) clears.push_back({{"what", clear.what}, {"site", or_null(clear.site)}});
   out["instrumentation"] = json{{"attached", status.attached},
                                 {"warp_api", status.warp_api},
+                                {"warp_dir", status.warp_dir},
                                 {"timers", status.timers},
                                 {"cuda_cache_disabled", or_null(status.cuda_cache_disabled)},
                                 {"missing", status.missing},

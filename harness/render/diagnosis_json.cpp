@@ -3,20 +3,100 @@
 #include "io/json_fields.h"
 
 namespace wcp::render {
+namespace {
+
+using nlohmann::json;
+using json_fields::or_null;
+
+json owner_to_json(const ModuleOwnership& owner) {
+  json out{{"owner", std::string(to_string(owner.owner))},
+           {"describe", owner.describe()},
+           {"yours_to_change", owner.users_to_change()},
+           {"from_snapshot", owner.from_snapshot},
+           {"generated", owner.generated},
+           {"generated_by", owner.generated_by},
+           {"python_module", owner.python_module},
+           {"package", nullptr}};
+  if (owner.package) out["package"] = json{{"name", owner.package->name}, {"version", owner.package->version}};
+  if (owner.generator) out["generator"] = std::string(to_string(*owner.generator));
+  return out;
+}
+
+json usage_to_json(const ModuleUse& module) {
+  json kernels = json::array();
+  for (const auto& kernel : module.kernels) {
+    kernels.push_back({{"key", kernel.key},
+                       {"file", kernel.file},
+                       {"line", kernel.line},
+                       {"launched", kernel.launched},
+                       {"launched_adjoint", kernel.launched_adjoint},
+                       {"backward_generated", kernel.backward_generated},
+                       {"forward_bytes", or_null(kernel.forward_bytes)},
+                       {"backward_bytes", or_null(kernel.backward_bytes)}});
+  }
+  return {{"module", module.name},
+          {"device", module.device},
+          {"builds", module.builds},
+          {"build_ms", module.build_ms},
+          {"built_pch", module.built_pch},
+          {"kernels_compiled", module.kernels.size()},
+          {"kernels_launched", module.launched()},
+          {"kernels_launched_adjoint", module.launched_adjoint()},
+          {"kernels_never_launched", module.never_launched()},
+          {"source_bytes", or_null(module.source_bytes)},
+          {"never_launched_source_share", or_null(module.unlaunched_share)},
+          {"never_launched_ms_estimate", or_null(module.unlaunched_ms)},
+          {"kernels", kernels}};
+}
+
+json boundaries_to_json(const analysis::BoundaryProposal& proposal) {
+  json modules = json::array();
+  for (const auto& module : proposal.modules) {
+    modules.push_back({{"name", module.name},
+                       {"launched", module.launched},
+                       {"distinct_options", module.distinct_options},
+                       {"devices", module.devices},
+                       {"block_dim", or_null(module.block_dim)},
+                       {"varying_block_dim", module.varying_block_dim},
+                       {"kernels", module.kernels},
+                       {"from_modules", module.from_modules},
+                       {"builds", module.builds},
+                       {"estimated_ms", or_null(module.estimated_ms)}});
+  }
+  json unmovable = json::array();
+  for (const auto& module : proposal.unmovable) {
+    unmovable.push_back({{"module", module.module}, {"owner", module.owner}, {"reason", module.reason}});
+  }
+  return {{"changes", proposal.changes},
+          {"current_modules", proposal.current_modules},
+          {"current_builds", proposal.current_builds},
+          {"current_ms", proposal.current_ms},
+          {"proposed_modules", modules},
+          {"proposed_builds", proposal.proposed_builds},
+          {"proposed_ms_estimate", or_null(proposal.proposed_ms)},
+          {"builds_removed", proposal.builds_removed()},
+          {"ms_removed_estimate", or_null(proposal.ms_removed())},
+          {"unmovable", unmovable},
+          {"basis", proposal.basis},
+          {"notes", proposal.notes}};
+}
+
+}  // namespace
 
 nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
-  using nlohmann::json;
   json findings = json::array();
   for (const auto& finding : diagnosis.findings) {
     findings.push_back({{"id", std::string(code(finding.mechanism))},
                         {"title", std::string(info(finding.mechanism).title)},
                         {"module", finding.module},
+                        {"owner", finding.owner ? owner_to_json(*finding.owner) : json(nullptr)},
+                        {"yours", finding.yours()},
                         {"evidence", finding.evidence},
                         {"fix", finding.fix},
                         {"limits", finding.limits},
                         {"doc", doc_link(finding.mechanism)},
                         {"cost_basis", finding.cost_basis},
-                        {"cost_ms", json_fields::or_null(finding.cost_ms)}});
+                        {"cost_ms", or_null(finding.cost_ms)}});
   }
   json ruled_out = json::array();
   for (const auto& entry : diagnosis.ruled_out) {
@@ -26,12 +106,16 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
   for (const auto& entry : diagnosis.not_checked) {
     not_checked.push_back({{"id", std::string(code(entry.mechanism))}, {"reason", entry.reason}});
   }
+  json usage = json::array();
+  for (const auto& module : diagnosis.kernel_usage) usage.push_back(usage_to_json(module));
   return json{{"bottleneck", diagnosis.bottleneck},
               {"compile_is_bottleneck", diagnosis.compile_is_bottleneck},
               {"findings", findings},
               {"ruled_out", ruled_out},
               {"not_checked", not_checked},
-              {"facts", diagnosis.facts}};
+              {"facts", diagnosis.facts},
+              {"kernel_usage", usage},
+              {"boundaries", diagnosis.boundaries ? boundaries_to_json(*diagnosis.boundaries) : json(nullptr)}};
 }
 
 }  // namespace wcp::render

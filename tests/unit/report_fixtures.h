@@ -69,4 +69,35 @@ inline Report clean_report(double cold_ms = 3000.0) {
   return report;
 }
 
+// Where a crafted report's Warp is installed: what ownership tells Warp's code by.
+inline constexpr const char* kWarpDir = "/venv/lib/python3.11/site-packages/warp/";
+
+inline KernelInfo kernel_in(const std::string& key, const std::string& file, int line,
+                            const std::string& python_module = "__main__", const std::string& qualname = "") {
+  KernelInfo kernel;
+  kernel.key = key;
+  kernel.file = file;
+  kernel.line = line;
+  kernel.python_module = python_module;
+  kernel.qualname = qualname.empty() ? key : qualname;
+  if (file.starts_with(kWarpDir)) kernel.package = Package{"warp-lang", "1.19.0"};
+  return kernel;
+}
+
+// A compiled cold load with the instrumentation's snapshot: its kernels and loading stack
+// (innermost first).
+inline ModuleEvent snapshot_load(const std::string& name, const std::string& hash, double ms,
+                                 std::vector<KernelInfo> kernels, std::vector<SourceLocation> stack = {},
+                                 const std::string& device = "cpu") {
+  ModuleEvent event = compiled(name, hash, ms);
+  event.device = device;
+  event.block_dim = device == "cpu" ? 1 : 256;
+  LoadDetail detail;
+  detail.kernels = std::move(kernels);
+  detail.stack = std::move(stack);
+  detail.options = {{"block_dim", "256"}, {"enable_backward", "False"}, {"max_unroll", "16"}};
+  event.detail = std::move(detail);
+  return event;
+}
+
 }  // namespace wcp::testing

@@ -1,0 +1,100 @@
+// never-launched: every kernel of a loaded module is code-generated and compiled, launched or
+// not. Per module, the kernels it was built with against the kernels this run launched, with
+// an estimate of the build time the never-launched ones cost (model/kernel_usage.h).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "analysis/diagnose_support.h"
+
+namespace wcp::analysis {
+namespace {
+
+// Below both of these an unused kernel is not worth a user's attention.
+constexpr double kMinMs = 50.0;
+constexpr double kMinShareOfWork = 0.02;
+constexpr std::size_t kNamesShown = 8;
+
+std::string kernel_names(const ModuleUse& module) {
+  std::vector<std::string> names;
+  for (const auto& kernel : module.kernels) {
+    if (!kernel.launched && !kernel.launched_adjoint) names.push_back(kernel.key);
+  }
+  const std::size_t hidden = names.size() > kNamesShown ? names.size() - kNamesShown : 0;
+  names.resize(std::min(names.size(), kNamesShown));
+  std::string text = fmt::format("{}", fmt::join(names, ", "));
+  if (hidden > 0) text += fmt::format(" and {} more", hidden);
+  return text;
+}
+
+std::string compiled_text(const ModuleUse& module) {
+  const auto backward = std::count_if(module.kernels.begin(), module.kernels.end(),
+                                      [](const KernelUse& kernel) { return kernel.backward_generated; });
+  std::string text = fmt::format("{} kernel(s) compiled", module.kernels.size());
+  if (backward > 0) text += fmt::format(" (backward code for {})", backward);
+  text += fmt::format(", {} launched", module.launched());
+  if (module.launched_adjoint() > 0) text += fmt::format(" ({} adjoint)", module.launched_adjoint());
+  return text;
+}
+
+// The build time the never-launched kernels cost, estimated; nullopt when not computable.
+std::optional<double> wasted_ms(const ModuleUse& module) {
+  if (module.launched() == 0 && module.launched_adjoint() == 0 && !module.built_pch) {
+    return module.build_ms;  // loaded, yet nothing of it ran: the whole build
+  }
+  return module.unlaunched_ms;
+}
+
+}  // namespace
+
+void check_kernel_usage(const Report& report, Diagnosis& out) {
+  if (!report.instrumentation.attached) {
+    not_checked(out, Mechanism::never_launched, "the instrumentation did not attach: kernels and launches are unknown");
+    return;
+  }
+  if (!has_launch_record(report)) {
+    not_checked(out, Mechanism::never_launched, "no launch record, so which kernels ran is unknown");
+    return;
+  }
+  out.kernel_usage = kernel_usage(report);
+  if (out.kernel_usage.empty()) {
+    not_checked(out, Mechanism::never_launched, "no compiled module carries a snapshot of its kernels");
+    return;
+  }
+  const double work = report.cold_module_ms ? report.cold_module_ms->median : 0.0;
+  const double threshold = std::max(kMinMs, kMinShareOfWork * work);
+  const CodeOwnership ownership(report);
+  FindingsByOwner findings(Mechanism::never_launched, ownership);
+  for (const auto& module : out.kernel_usage) {
+    if (module.never_launched() == 0) continue;
+    const auto ms = wasted_ms(module);
+    if (ms && *ms < threshold) continue;
+    Finding& finding = findings.for_module(module.name);
+    if (finding.module.empty()) finding.module = module.name;
+    std::string line = fmt::format("module {} on {}: {}; never launched: {}", module.name, module.device,
+                                   compiled_text(module), kernel_names(module));
+    if (module.unlaunched_share) line += fmt::format(" ({:.0f}% of its generated source)", 100.0 * *module.unlaunched_share);
+    line += fmt::format("; built {} time(s), {}", module.builds, format_ms(module.build_ms));
+    if (ms) {
+      line += fmt::format(", of which ≈ {} for the never-launched kernels", format_ms(*ms));
+      finding.cost_ms = finding.cost_ms.value_or(0.0) + *ms;
+    } else {
+      line += module.built_pch ? " (that build also made the precompiled header, so no estimate)"
+                               : " (no per-kernel split of its source, so no estimate)";
+    }
+    finding.evidence.push_back(std::move(line));
+    finding.cost_basis =
+        "estimate: each build's time × the never-launched kernels' share of its generated source (a module none of "
+        "whose kernels ran counts whole); verify by moving them out and running `compare`";
+  }
+  if (findings.empty()) {
+    rule_out(out, Mechanism::never_launched,
+             fmt::format("every compiled kernel was launched, or the ones that were not cost under {} (estimate)",
+                         format_ms(threshold)));
+    return;
+  }
+  findings.emit(out);
+}
+
+}  // namespace wcp::analysis
