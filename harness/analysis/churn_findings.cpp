@@ -38,9 +38,13 @@ std::string readable_overload(const std::string& key) {
   return key;
 }
 
-std::map<std::tuple<std::string, std::string, int>, int> kernel_counts(const LoadDetail& detail) {
-  std::map<std::tuple<std::string, std::string, int>, int> counts;
-  for (const auto& kernel : detail.kernels) ++counts[{kernel.key, kernel.file, kernel.line}];
+// A kernel object as the snapshots tell them apart: a closure re-created from the same line has
+// the same key, file and line but (with another captured value) another content hash.
+using KernelIdentity = std::tuple<std::string, std::string, int, std::string>;
+
+std::map<KernelIdentity, int> kernel_counts(const LoadDetail& detail) {
+  std::map<KernelIdentity, int> counts;
+  for (const auto& kernel : detail.kernels) ++counts[{kernel.key, kernel.file, kernel.line, kernel.hash}];
   return counts;
 }
 
@@ -49,7 +53,7 @@ Transition diff(const ModuleEvent& before, const ModuleEvent& after) {
   const auto old_counts = kernel_counts(*before.detail);
   auto remaining = old_counts;
   for (const auto& kernel : after.detail->kernels) {
-    auto found = remaining.find({kernel.key, kernel.file, kernel.line});
+    auto found = remaining.find({kernel.key, kernel.file, kernel.line, kernel.hash});
     if (found != remaining.end() && found->second > 0) {
       --found->second;
     } else {

@@ -31,6 +31,9 @@ struct KernelInfo {
   std::string qualname;                // the function's __qualname__ ("<locals>" in it: made inside a function)
   std::string python_module;           // the function's __module__
   std::optional<Package> package;      // the distribution it ships in; absent for the application's own code
+  // The first 8 hex of Warp's content hash of the kernel at this load; a closure re-created with
+  // another captured value has the same key and line but another hash. "" when unknown.
+  std::string hash;
   bool operator==(const KernelInfo&) const = default;
 };
 

@@ -34,7 +34,7 @@ void to_json_detail(json& out, const LoadDetail& detail) {
   for (const auto& kernel : detail.kernels) {
     json item{{"key", kernel.key},         {"file", kernel.file},         {"line", kernel.line},
               {"overloads", kernel.overloads}, {"adjoint", or_null(kernel.adjoint)}, {"qualname", kernel.qualname},
-              {"python_module", kernel.python_module}};
+              {"python_module", kernel.python_module}, {"hash", kernel.hash}};
     item["package"] = kernel.package ? json::array({kernel.package->name, kernel.package->version}) : json(nullptr);
     kernels.push_back(std::move(item));
   }
@@ -56,6 +56,7 @@ KernelInfo kernel_from_json(const json& kernel) {
   info.adjoint = get_optional<bool>(kernel, "adjoint");
   info.qualname = get<std::string>(kernel, "qualname", "");
   info.python_module = get<std::string>(kernel, "python_module", "");
+  info.hash = get<std::string>(kernel, "hash", "");
   if (const auto package = kernel.find("package"); package != kernel.end() && package->is_array() && package->size() == 2) {
     info.package = Package{(*package)[0].is_string() ? (*package)[0].get<std::string>() : "",
                            (*package)[1].is_string() ? (*package)[1].get<std::string>() : ""};

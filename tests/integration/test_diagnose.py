@@ -104,6 +104,16 @@ class FixtureCase(unittest.TestCase):
         for mechanism in self.app_findings:
             self.assertIn(f"[{mechanism}]", self.app.measure_output)
 
+    def test_every_fix_is_the_users_to_apply_or_says_it_is_not(self):
+        for measured in filter(None, (self.app, self.fixed)):
+            for finding in measured.diagnosis["findings"]:
+                owner = finding["owner"]
+                if finding["yours"]:
+                    self.assertTrue(owner is None or owner["owner"] == "user", finding)
+                    self.assertNotIn("Not yours", finding["fix"], finding)
+                else:
+                    self.assertRegex(finding["fix"], r"^Not yours to (change|restructure)", finding)
+
     def test_every_mechanism_is_accounted_for(self):
         accounted = {f["id"] for f in self.app.diagnosis["findings"]}
         accounted |= {r["id"] for r in self.app.diagnosis["ruled_out"]}
@@ -228,6 +238,79 @@ class OptionDeadline(FixtureCase):
         evidence = self.evidence("config-deadline")
         self.assertIn("warp.config.enable_backward = False at load, but the module holds True", evidence)
         self.assertIn("backward entry point(s) still generated", evidence)
+
+
+class SiblingModules(FixtureCase):
+    fixture = "sibling_modules"
+    app_findings = ["CS-4", "never-launched"]
+    fixed_findings = []
+
+    def test_sibling_files_of_one_folder_are_one_feature(self):
+        evidence = self.evidence("CS-4")
+        self.assertIn(f"folder {FIXTURES / 'sibling_modules'}: 3 small modules", evidence)
+        self.assertTrue(self.app.finding("CS-4")["yours"])
+
+    def test_names_the_kernels_compiled_but_never_launched_with_an_estimate(self):
+        finding = self.app.finding("never-launched")
+        evidence = "\n".join(finding["evidence"])
+        self.assertIn("module shading on cpu: 2 kernel(s) compiled, 1 launched; never launched: debug_view", evidence)
+        self.assertIn("module export on cpu: 2 kernel(s) compiled, 1 launched; never launched: to_table", evidence)
+        self.assertGreater(finding["cost_ms"], 0)
+        self.assertIn("estimate", finding["cost_basis"])
+        usage = {m["module"]: m for m in self.app.diagnosis["kernel_usage"]}
+        self.assertEqual((usage["physics"]["kernels_compiled"], usage["physics"]["kernels_launched"]), (2, 2))
+
+    def test_the_fixed_twin_builds_what_the_proposal_predicted(self):
+        proposal = self.app.diagnosis["boundaries"]
+        self.assertTrue(proposal["changes"])
+        self.assertEqual(proposal["current_builds"], 3)
+        self.assertEqual(proposal["proposed_builds"], 1)
+        self.assertEqual(proposal["builds_removed"], 2)
+        launched = [m for m in proposal["proposed_modules"] if m["launched"]]
+        self.assertEqual(len(launched), 1)
+        self.assertEqual(sorted(k.split(" ")[0] for k in launched[0]["kernels"]), ["collide", "integrate", "pack", "shade"])
+        # fixed.py is the proposal applied by hand: measured, it builds what was predicted.
+        fixed_builds = len([e for e in self.fixed.report["module_events"]
+                            if e["pass"] == "cold" and e["status"] == "compiled"])
+        self.assertEqual(fixed_builds, proposal["current_builds"] - proposal["builds_removed"])
+        self.assertFalse(self.fixed.diagnosis["boundaries"]["changes"])
+        self.assertIn("--boundaries", self.app.diagnose_output)
+
+    def test_diagnose_boundaries_prints_the_proposal(self):
+        report = self.scratch / "sibling_modules_app.json"
+        shown = subprocess.run([CLI, "diagnose", str(report), "--boundaries"], capture_output=True, text=True,
+                               env=environment(self.scratch), timeout=120)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        self.assertIn("Module boundaries (a proposal with its evidence, never an edit)", shown.stdout)
+        self.assertIn("Removes:  2 build(s)", shown.stdout)
+        self.assertIn("Compiled versus launched", shown.stdout)
+
+
+class PrecompiledHeaderOff(FixtureCase):
+    fixture = "pch_off"
+    app_findings = ["CS-12", "CS-9"]
+    fixed_findings = ["CS-9"]
+
+    def test_names_the_setting_and_the_builds_that_paid_for_it(self):
+        finding = self.app.finding("CS-12")
+        self.assertRegex("\n".join(finding["evidence"]),
+                         r"use_precompiled_headers is False and process \d+ built 3 CPU modules")
+        self.assertIn("Turn the header back on", finding["fix"])
+        self.assertIsNone(finding["cost_ms"])  # no calibration in the private cache: no number
+        self.assertIn("calibrate --warp-cpu", finding["cost_basis"])
+        self.assertIn("CS-12", {r["id"] for r in self.fixed.diagnosis["ruled_out"]})
+
+
+class NamedModuleBackward(FixtureCase):
+    fixture = "named_module_backward"
+    app_findings = ["CS-10"]
+    fixed_findings = []
+
+    def test_the_fix_sets_the_option_on_the_named_module(self):
+        finding = self.app.finding("CS-10")
+        self.assertIn('wp.get_module("solver_kernels").options["enable_backward"] = False', finding["fix"])
+        self.assertIn("module solver_kernels is named explicitly (its kernels are in Python module __main__)",
+                      self.evidence("CS-10"))
 
 
 class Clean(FixtureCase):

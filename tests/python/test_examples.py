@@ -59,3 +59,7 @@ def test_example_launch_count(tmp_path, module, args):
     assert len(json.dumps(snapshot["sequence"])) + len(json.dumps(snapshot["signatures"])) <= 20 * 1024
     assert of_type(run.main, "load")
     assert of_type(run.main, "exit")[0]["missing"] == []
+    # The example is the program: a load's trigger is the example's line, never a frame of runpy
+    # (which is all that is left when every frame under Warp's folder is skipped).
+    triggers = [load["trigger"]["file"].replace("\\", "/") for load in of_type(run.main, "load") if load.get("trigger")]
+    assert triggers and all("/warp/examples/" in file for file in triggers), triggers

@@ -479,8 +479,13 @@ def _wcp_install():
 
     # ---- frames ------------------------------------------------------------------------------
     def in_warp(filename):
+        # Warp's own code. Its examples and tests are programs (one may be the measured program):
+        # frames there are where the application asked.
         warp_dir = info["warp_dir"]
-        return bool(warp_dir) and filename.startswith(warp_dir)
+        if not warp_dir or not filename.startswith(warp_dir):
+            return False
+        rest = filename[len(warp_dir):]
+        return not (rest.startswith("examples" + _os.sep) or rest.startswith("tests" + _os.sep))
 
     def site_of(frame):
         # First frame outside Warp and outside this probe: where the application asked.
@@ -675,6 +680,7 @@ def _wcp_install():
                     backward = module_options.get("enable_backward")
                 func = getattr(kernel, "func", None)
                 python_module = getattr(func, "__module__", None)
+                content = getattr(kernel, "hash", None)
                 kernels.append({"key": str(getattr(kernel, "key", "?")),
                                 "file": code.co_filename if code else "",
                                 "line": code.co_firstlineno if code else 0,
@@ -682,7 +688,8 @@ def _wcp_install():
                                 "adjoint": bool(backward) if backward is not None else None,
                                 "qualname": str(getattr(func, "__qualname__", "") or ""),
                                 "python_module": str(python_module or ""),
-                                "package": package_of(python_module)})
+                                "package": package_of(python_module),
+                                "hash": content.hex()[:8] if isinstance(content, (bytes, bytearray)) else ""})
             except Exception:
                 pass
         kernels.sort(key=lambda k: (k["key"], k["file"], k["line"]))
