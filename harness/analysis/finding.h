@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/mechanism.h"
+#include "model/option_receipts.h"
 
 namespace wcp::analysis {
 
@@ -38,6 +39,9 @@ struct Diagnosis {
   std::vector<RuledOut> ruled_out;
   std::vector<NotChecked> not_checked;
   std::vector<std::string> facts;  // informational (precompiled header, toolkit), never a finding
+  // What each option the program set reached (model/option_receipts.h); absent when the report
+  // has no option record. Warp's own writes are here too, marked by_warp: context only.
+  std::optional<std::vector<OptionReceipt>> option_receipts;
 
   bool found(Mechanism mechanism) const;
 };

@@ -29,6 +29,7 @@ enum class Mechanism {
   config_deadline,
   parallel_cold_misses,  // one identity compiled at once in several processes, none finding it cached yet
   main_script_twice,     // a main script's kernels compiled as __main__ and again as __mp_main__
+  option_never_arrived,  // an option the application set reached no module build (its receipt is empty)
 };
 
 struct MechanismInfo {

@@ -4,6 +4,8 @@
 
 #include <ostream>
 
+#include "render/option_receipts_text.h"
+
 namespace wcp::render {
 namespace {
 
@@ -33,6 +35,7 @@ void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& o
     out << fmt::format("  {} finding(s):\n", diagnosis.findings.size());
     for (const auto& finding : diagnosis.findings) render_finding(finding, out);
   }
+  if (diagnosis.option_receipts) render_option_receipts_text(*diagnosis.option_receipts, out);
   if (!diagnosis.facts.empty()) {
     out << "\nFacts\n";
     for (const auto& fact : diagnosis.facts) out << "  " << fact << '\n';
