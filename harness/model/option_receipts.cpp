@@ -107,26 +107,25 @@ class ReceiptBuilder {
     return {identity_of(load), rebuild};
   }
 
-  // A write of the same key that decided instead: to the same target (or, for a module, to
-  // warp.config) between `write` and `before_s`, leaving `value`.
-  std::optional<OptionWrite> later_write(const OptionWrite& write, const std::string& target, double before_s,
+  // A write of the same key to `target` between `write` and `load` that `load` saw and that
+  // left the value the load holds: the write that decided instead.
+  std::optional<OptionWrite> later_write(const OptionWrite& write, const std::string& target, const ModuleEvent& load,
                                          const std::string& value) const {
     std::optional<OptionWrite> found;
     for (const auto& other : record_.writes) {
-      if (other.t_s <= write.t_s || other.t_s >= before_s || other.key != write.key || other.target != target) continue;
-      if (!inherits(report_, other.pid, other.t_s, write.pid) && other.pid != write.pid) continue;
-      if (other.value == value) found = other;  // the last one decided
+      if (other.t_s <= write.t_s || !after(other, load) || other.key != write.key || other.target != target) continue;
+      if (sees(report_, other, load) && other.value == value) found = other;  // the last one decided
     }
     return found;
   }
 
-  // A module-level write that gave `module` its own value for `key` before `before_s`.
-  std::optional<OptionWrite> own_value_write(const std::string& module, const std::string& key, double before_s,
+  // A module-level write that gave the loaded module its own value for `key` before the load.
+  std::optional<OptionWrite> own_value_write(const ModuleEvent& load, const std::string& key,
                                              const std::string& value) const {
     std::optional<OptionWrite> found;
     for (const auto& other : record_.writes) {
-      if (!module_scoped(other) || other.target != module || other.key != key || other.t_s >= before_s) continue;
-      if (other.value == value) found = other;
+      if (!module_scoped(other) || other.target != load.name || other.key != key || !after(other, load)) continue;
+      if (sees(report_, other, load) && other.value == value) found = other;
     }
     return found;
   }
@@ -159,8 +158,7 @@ class ReceiptBuilder {
       miss.module = first.name;
       miss.build = identity_of(first);
       miss.held = option_of(*first.detail, write.key).value_or("(unset)");
-      miss.dependency = dependency_module(first);
-      miss.by = later_write(write, write.target, first.detail->start_s, miss.held);
+      miss.by = later_write(write, write.target, first, miss.held);
       miss.reason = miss.by ? MissReason::overridden : MissReason::value_differs;
       receipt.missed.push_back(std::move(miss));
       receipt.outcome = ReceiptOutcome::reached_nothing;
@@ -173,7 +171,6 @@ class ReceiptBuilder {
       miss.build = identity_of(last);
       miss.reason = MissReason::set_after_last_load;
       miss.held = option_of(*last.detail, write.key).value_or("(unset)");
-      miss.dependency = dependency_module(last);
       receipt.outcome = miss.held == write.value ? ReceiptOutcome::no_change : ReceiptOutcome::reached_nothing;
       receipt.missed.push_back(std::move(miss));
       return;
@@ -193,7 +190,6 @@ class ReceiptBuilder {
           miss.elsewhere.push_back(load->name);
         if (std::find(miss.kernels.begin(), miss.kernels.end(), kernel.key) == miss.kernels.end())
           miss.kernels.push_back(kernel.key);
-        miss.dependency = miss.dependency || kernel.package.has_value();
       }
     }
     if (elsewhere.empty()) {
@@ -232,7 +228,6 @@ class ReceiptBuilder {
       miss.build = identity_of(*built_otherwise);
       miss.reason = MissReason::value_differs;
       miss.held = write.value == "True" ? "False" : "True";
-      miss.dependency = dependency_module(*built_otherwise);
       receipt.missed.push_back(std::move(miss));
       receipt.outcome = ReceiptOutcome::reached_nothing;
     } else {
@@ -257,13 +252,12 @@ class ReceiptBuilder {
     miss.build = identity_of(load);
     miss.held = held;
     miss.dependency = dependency_module(load);
-    const double start = load.detail->start_s;
-    if ((miss.by = later_write(write, std::string(kConfigTarget), start, held))) {
+    if ((miss.by = later_write(write, std::string(kConfigTarget), load, held))) {
       miss.reason = MissReason::overridden;
       return miss;
     }
     const auto own = option_of(*load.detail, write.key);
-    if ((miss.by = own_value_write(load.name, write.key, start, held))) {
+    if ((miss.by = own_value_write(load, write.key, held))) {
       miss.reason = MissReason::module_holds_own_value;
       return miss;
     }
@@ -311,9 +305,15 @@ class ReceiptBuilder {
       receipt.outcome = ReceiptOutcome::reached_nothing;
       return;
     }
-    receipt.outcome = receipt.missed.empty()    ? ReceiptOutcome::reached
-                      : receipt.reached.empty() ? ReceiptOutcome::reached_nothing
-                                                : ReceiptOutcome::partly_reached;
+    // A dependency's module (Warp's own, created during `import warp`) missing the global is
+    // context: the outcome speaks of the application's modules.
+    const bool application_missed = std::any_of(receipt.missed.begin(), receipt.missed.end(),
+                                                [](const MissedModule& miss) { return !miss.dependency; });
+    if (!application_missed) {
+      receipt.outcome = receipt.reached.empty() ? ReceiptOutcome::target_not_built : ReceiptOutcome::reached;
+    } else {
+      receipt.outcome = receipt.reached.empty() ? ReceiptOutcome::reached_nothing : ReceiptOutcome::partly_reached;
+    }
   }
 
   const Report& report_;

@@ -18,7 +18,8 @@
 namespace wcp {
 
 enum class ReceiptOutcome {
-  reached,              // every module build it was meant for carries the value
+  reached,              // every module build it was meant for carries the value (a global: every
+                        // application module; a dependency's module that kept its own is context)
   partly_reached,       // some builds carry it, others do not (a global some modules did not take)
   reached_nothing,      // builds it was meant for exist (or its kernels were built elsewhere), none carries it
   target_not_built,     // nothing it was meant for was built in this run: nothing to reach, nothing wrong
@@ -58,8 +59,9 @@ struct MissedModule {
   std::optional<SourceLocation> created_at;      // set_after_module_created: where the module was created, when known
   std::vector<std::string> elsewhere;            // kernels_in_*: the modules the kernels were built in
   std::vector<std::string> kernels;              // kernels_in_*: their keys
-  // The module's kernels all belong to an installed package (Warp's own modules, a library):
-  // not the application's code, so context rather than a finding.
+  // warp.config writes only: the module's kernels all belong to an installed package (Warp's
+  // own modules, a library), which the application's global was not aimed at: context, never
+  // a finding. (A module option is aimed at its target, whoever's module that is.)
   bool dependency = false;
   bool operator==(const MissedModule&) const = default;
 };
