@@ -66,8 +66,9 @@ void explain(const OptionReceipt& receipt, const MissedModule& miss, bool copied
           write.target, write.target, fmt::join(miss.kernels, ", "), fmt::join(miss.elsewhere, ", "), write.target));
       finding.fix = fmt::format(
           "Give the option to the kernels that build: @wp.kernel(module=\"unique\", module_options={{\"{}\": {}}}) "
-          "where {} are made, so each unique module is built with it{}.",
-          write.key, write.value, fmt::join(miss.kernels, ", "), copied_alternative(write, copied));
+          "where {} {} made, so each unique module is built with it{}.",
+          write.key, write.value, fmt::join(miss.kernels, ", "), miss.kernels.size() == 1 ? "is" : "are",
+          copied_alternative(write, copied));
       break;
     case MissReason::kernels_in_named_modules:
       finding.evidence.push_back(fmt::format(
@@ -176,13 +177,15 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
   }
   const auto copied = copied_config_options(*report.option_record);
   Finding deadline = make_finding(Mechanism::config_deadline);
-  std::size_t application_writes = 0, copied_config_writes = 0;
+  std::size_t application_writes = 0, copied_config_writes = 0, deadline_writes = 0;
   for (auto& receipt : *out.option_receipts) {
     const OptionWrite& write = receipt.write;
     if (write.by_warp || receipt.outcome == ReceiptOutcome::not_a_module_option) continue;
     ++application_writes;
     if (write.api == OptionApi::config && copied.contains(write.key)) ++copied_config_writes;
-    for (const MissedModule* miss : deadline_misses(receipt)) {
+    const auto late = deadline_misses(receipt);
+    deadline_writes += late.empty() ? 0 : 1;
+    for (const MissedModule* miss : late) {
       if (deadline.module.empty()) deadline.module = miss->module;
       add_deadline_evidence(report, receipt, *miss, deadline);
       receipt.finding = Mechanism::config_deadline;
@@ -201,12 +204,17 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
                                       : "the application set no warp.config value that modules copy");
   }
   if (!out.found(Mechanism::option_never_arrived)) {
-    rule_out(out, Mechanism::option_never_arrived,
-             application_writes > 0
-                 ? fmt::format("each of the application's {} option write(s) reached the builds it targeted, or "
-                               "targeted a module this run did not build",
-                               application_writes)
-                 : std::string("the application set no module option"));
+    std::string signal = "the application set no module option";
+    if (application_writes > deadline_writes) {
+      signal = fmt::format("each of the application's {} option write(s) reached the builds it targeted, or "
+                           "targeted a module this run did not build",
+                           application_writes - deadline_writes);
+    }
+    if (deadline_writes > 0) {
+      signal = fmt::format("{}{} setting(s) that missed their modules are config-deadline's",
+                           application_writes > deadline_writes ? signal + "; " : "", deadline_writes);
+    }
+    rule_out(out, Mechanism::option_never_arrived, signal);
   }
 }
 
