@@ -69,10 +69,10 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   state_bottleneck(report, out);
   if (!report.measured()) return out;
   check_churn(report, out);
-  check_config_deadline(report, out);
+  check_option_receipts(report, out);
   check_cache(report, inputs, out);
   check_structure(report, inputs, out);
-  check_source(report, out);  // after config-deadline: CS-10 defers to it for the same module
+  check_source(report, out);  // after the receipts: CS-10 defers to config-deadline for the same module
   check_precompiled_header(report, inputs, out);
   check_kernel_usage(report, out);
   if (!out.kernel_usage.empty()) out.boundaries = propose_boundaries(report, out.kernel_usage, inputs.fixed_cost);

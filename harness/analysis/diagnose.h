@@ -23,7 +23,8 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs = {});
 
 // The family checks diagnose() runs, exposed for unit tests. Each appends to `out`.
 void check_churn(const Report& report, Diagnosis& out);            // CS-1, CS-3, CS-6, closure churn
-void check_config_deadline(const Report& report, Diagnosis& out);  // config-deadline
+// The option receipts, and from them option-never-arrived and config-deadline.
+void check_option_receipts(const Report& report, Diagnosis& out);
 void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);      // CS-2
 void check_structure(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-4, 5, 9, 13
 void check_source(const Report& report, Diagnosis& out);                                   // CS-7, CS-10, CS-11

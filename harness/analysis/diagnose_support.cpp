@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 
 namespace wcp::analysis {
 
@@ -34,11 +33,7 @@ std::string format_ms(double ms) {
   return fmt::format("{:.1f} ms", ms);
 }
 
-std::string short_path(const std::string& path) {
-  const auto name = std::filesystem::path(path).filename().string();
-  const auto parent = std::filesystem::path(path).parent_path().filename().string();
-  return parent.empty() ? name : parent + "/" + name;
-}
+std::string short_path(const std::string& path) { return short_file(path); }
 
 std::string where(const SourceLocation& location) {
   std::string text = fmt::format("{}:{}", short_path(location.file), location.line);

@@ -10,6 +10,7 @@
 #include "model/kernel_usage.h"
 #include "model/mechanism.h"
 #include "model/ownership.h"
+#include "model/option_receipts.h"
 
 namespace wcp::analysis {
 
@@ -52,6 +53,9 @@ struct Diagnosis {
   // How the user's own kernels could be grouped into modules (analysis/boundaries.h); absent
   // without kernel usage.
   std::optional<BoundaryProposal> boundaries;
+  // What each option the program set reached (model/option_receipts.h); absent when the report
+  // has no option record. Warp's own writes are here too, marked by_warp: context only.
+  std::optional<std::vector<OptionReceipt>> option_receipts;
 
   bool found(Mechanism mechanism) const;
 };

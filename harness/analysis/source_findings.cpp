@@ -91,10 +91,14 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
                 "another cache, or modules were prebuilt)");
     return;
   }
-  // A module already explained by a late enable_backward setting is that finding's, not this one's.
+  // A module already explained by a late enable_backward setting is config-deadline's, not this
+  // one's: the receipts say which modules the application's setting missed for that reason.
   std::set<std::string> explained;
-  for (const auto& finding : so_far.findings) {
-    if (finding.mechanism == Mechanism::config_deadline) explained.insert(finding.module);
+  for (const auto& receipt : so_far.option_receipts.value_or(std::vector<OptionReceipt>{})) {
+    if (receipt.write.by_warp || receipt.write.api != OptionApi::config || receipt.write.key != "enable_backward") continue;
+    for (const auto& miss : receipt.missed) {
+      if (miss.reason == MissReason::set_after_module_created) explained.insert(miss.module);
+    }
   }
   std::set<std::string> launched;
   for (const auto& process : report.processes) {

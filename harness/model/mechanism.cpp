@@ -6,7 +6,7 @@ namespace wcp {
 namespace {
 
 // One row per Mechanism enumerator, in enum order (checked below).
-constexpr std::array<MechanismInfo, 19> kCatalogue{{
+constexpr std::array<MechanismInfo, 20> kCatalogue{{
     {Mechanism::late_kernel, "CS-1", "Kernel defined after its module loaded", "cs-1-kernel-defined-after-its-module-loaded",
      "Define (import) every kernel of the module before its first launch, so the module is built once.",
      "Kernels created from data at run time cannot be hoisted; give them their own module (module=\"unique\" or a "
@@ -121,6 +121,14 @@ constexpr std::array<MechanismInfo, 19> kCatalogue{{
      "them.",
      "Other workloads (tests, other scenes, other options) may launch them: move them, never delete them on one run's "
      "evidence. The moved kernels then pay their own module's fixed cost wherever they are launched."},
+    {Mechanism::option_never_arrived, "option-never-arrived", "Option set but never reached a module build",
+     "option-never-arrived-option-set-but-never-reached-a-module-build",
+     "Set the option on the module that actually builds, before its first load: wp.set_module_options({...}, "
+     "module=\"<that module>\") for a named module, module_options={...} on a module=\"unique\" kernel; or, for an "
+     "option modules copy from warp.config, set wp.config.<option> at the entry point before the imports.",
+     "A warp.config value set at the entry point applies to every module created later, libraries included; to change "
+     "one module only, use its module options. Options Warp writes itself are not the application's and are never "
+     "reported."},
 }};
 
 constexpr bool in_enum_order() {

@@ -30,6 +30,7 @@ enum class Mechanism {
   parallel_cold_misses,  // one identity compiled at once in several processes, none finding it cached yet
   main_script_twice,     // a main script's kernels compiled as __main__ and again as __mp_main__
   never_launched,        // kernels compiled in a loaded module that the run never launched
+  option_never_arrived,  // an option the application set reached no module build (its receipt is empty)
 };
 
 struct MechanismInfo {

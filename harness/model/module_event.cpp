@@ -1,5 +1,7 @@
 #include "model/module_event.h"
 
+#include <filesystem>
+
 namespace wcp {
 
 std::string to_string(LoadStatus status) {
@@ -16,6 +18,16 @@ std::optional<LoadStatus> load_status_from_string(std::string_view text) {
   if (text == "cached") return LoadStatus::cached;
   if (text == "error") return LoadStatus::error;
   return std::nullopt;
+}
+
+std::string short_file(const std::string& path) {
+  const auto name = std::filesystem::path(path).filename().string();
+  const auto parent = std::filesystem::path(path).parent_path().filename().string();
+  return parent.empty() ? name : parent + "/" + name;
+}
+
+std::string short_location(const SourceLocation& location) {
+  return short_file(location.file) + ":" + std::to_string(location.line);
 }
 
 }  // namespace wcp

@@ -45,6 +45,11 @@ struct SourceLocation {
   bool operator==(const SourceLocation&) const = default;
 };
 
+// "<folder>/<file>:<line>": a place short enough for one line of output (the folder tells
+// apart the many app.py of the fixtures and of real projects).
+std::string short_location(const SourceLocation& location);
+std::string short_file(const std::string& path);
+
 // What the instrumentation knows about a load that Warp's log does not say.
 struct LoadDetail {
   std::string full_hash;                             // hex, as long as Warp exposes it

@@ -12,6 +12,7 @@
 
 #include "model/launch_record.h"
 #include "model/module_event.h"
+#include "model/option_record.h"
 #include "model/process.h"
 #include "model/stats.h"
 
@@ -126,6 +127,9 @@ struct Report {
   CacheInventory cache;
   std::vector<ModuleEvent> module_events;
   std::vector<ProcessRecord> processes;  // the cold run's processes that imported Warp, main first
+  // Option writes and module creations of that cold run; absent when they were not recorded
+  // (the instrumentation did not attach or could not hook them, or an older report).
+  std::optional<OptionRecord> option_record;
 
   // Log signals the diagnosis needs that are not module loads.
   std::vector<HashChange> hash_changes;

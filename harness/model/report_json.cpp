@@ -64,6 +64,19 @@ KernelInfo kernel_from_json(const json& kernel) {
   return info;
 }
 
+void to_json(json& out, const OptionWrite& write) {
+  out = json{{"pid", write.pid},
+             {"t_s", write.t_s},
+             {"api", std::string(to_string(write.api))},
+             {"target", write.target},
+             {"key", write.key},
+             {"value", write.value},
+             {"site", or_null(write.site)},
+             {"kernel", write.kernel},
+             {"scope", std::string(to_string(write.scope))},
+             {"by_warp", write.by_warp}};
+}
+
 namespace {
 
 LoadDetail detail_from_json(const json& in) {
@@ -217,6 +230,56 @@ ProcessRecord process_from_json(const json& item) {
   return process;
 }
 
+json option_record_to_json(const OptionRecord& record) {
+  json writes = json::array();
+  for (const auto& write : record.writes) writes.push_back(write);
+  json created = json::array();
+  for (const auto& module : record.modules_created) {
+    created.push_back({{"pid", module.pid},
+                       {"t_s", module.t_s},
+                       {"name", module.name},
+                       {"config", module.config},
+                       {"options", module.options},
+                       {"site", or_null(module.site)}});
+  }
+  return json{{"writes", writes}, {"modules_created", created}};
+}
+
+OptionRecord option_record_from_json(const json& in) {
+  OptionRecord record;
+  json_fields::each(in, "writes", [&](const json& item, std::size_t) {
+    OptionWrite write;
+    write.pid = get<int>(item, "pid", 0);
+    write.t_s = get<double>(item, "t_s", 0.0);
+    const std::string api = get<std::string>(item, "api", "");
+    const auto parsed_api = option_api_from_string(api);
+    if (!parsed_api) throw FieldError("unknown option write api '" + api + "'");
+    write.api = *parsed_api;
+    write.target = get<std::string>(item, "target", "");
+    write.key = get<std::string>(item, "key", "");
+    write.value = get<std::string>(item, "value", "");
+    write.site = get_optional<SourceLocation>(item, "site");
+    write.kernel = get<std::string>(item, "kernel", "");
+    const std::string scope = get<std::string>(item, "scope", "");
+    const auto parsed_scope = option_scope_from_string(scope);
+    if (!parsed_scope) throw FieldError("unknown option write scope '" + scope + "'");
+    write.scope = *parsed_scope;
+    write.by_warp = get<bool>(item, "by_warp", false);
+    record.writes.push_back(std::move(write));
+  });
+  json_fields::each(in, "modules_created", [&](const json& item, std::size_t) {
+    ModuleCreation module;
+    module.pid = get<int>(item, "pid", 0);
+    module.t_s = get<double>(item, "t_s", 0.0);
+    module.name = get<std::string>(item, "name", "");
+    module.config = get<std::map<std::string, std::string>>(item, "config", {});
+    module.options = get<std::map<std::string, std::string>>(item, "options", {});
+    module.site = get_optional<SourceLocation>(item, "site");
+    record.modules_created.push_back(std::move(module));
+  });
+  return record;
+}
+
 HashChange hash_change_from_json(const json& item) {
   if (item.is_string()) {  // schema 1: "<module> (<old> -> <new>)"
     static const std::regex form(R"((.*) \((\S*) -> (\S*)\))");
@@ -348,6 +411,14 @@ void read_document(const json& document, Report& report) {
     }
     report.processes.push_back(std::move(main));
   }
+  // Absent (older reports) or null: not recorded, which is not the same as "no writes".
+  if (const auto record = document.find("option_record"); record != document.end() && record->is_object()) {
+    try {
+      report.option_record = option_record_from_json(*record);
+    } catch (const FieldError& error) {
+      throw FieldError(std::string("option_record: ") + error.what());
+    }
+  }
   json_fields::each(document, "sample_results",
                     [&](const json& item, std::size_t) { report.sample_results.push_back(item.get<SampleResult>()); });
   json_fields::each(document, "hash_changes",
@@ -428,6 +499,7 @@ json report_to_json(const Report& report) {
   std::uint64_t launch_count = 0;
   for (const auto& process : report.processes) launch_count += total_launches(process.launches);
   out["launch_count"] = launch_count;
+  out["option_record"] = report.option_record ? option_record_to_json(*report.option_record) : json(nullptr);
   out["sample_results"] = report.sample_results;
   json changes = json::array();
   for (const auto& change : report.hash_changes) {

@@ -18,6 +18,7 @@ void from_json(const nlohmann::json& in, SourceLocation& location);
 void to_json(nlohmann::json& out, const ModuleEvent& event);
 void from_json(const nlohmann::json& in, ModuleEvent& event);
 void to_json(nlohmann::json& out, const SampleResult& sample);
+void to_json(nlohmann::json& out, const OptionWrite& write);
 void from_json(const nlohmann::json& in, SampleResult& sample);
 
 nlohmann::json report_to_json(const Report& report);

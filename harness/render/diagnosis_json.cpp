@@ -1,12 +1,47 @@
 #include "render/diagnosis_json.h"
 
 #include "io/json_fields.h"
+#include "model/report_json.h"
 
 namespace wcp::render {
 namespace {
 
 using nlohmann::json;
 using json_fields::or_null;
+
+json identity_json(const ModuleIdentity& identity) {
+  return json{{"module", identity.name},
+              {"hash", identity.hash},
+              {"device", identity.device},
+              {"block_dim", or_null(identity.block_dim)}};
+}
+
+json receipt_json(const OptionReceipt& receipt) {
+  json reached = json::array();
+  for (const auto& build : receipt.reached) {
+    json item = identity_json(build.identity);
+    item["rebuild"] = build.rebuild;
+    reached.push_back(std::move(item));
+  }
+  json missed = json::array();
+  for (const auto& miss : receipt.missed) {
+    missed.push_back({{"module", miss.module},
+                      {"reason", std::string(to_string(miss.reason))},
+                      {"build", miss.build ? identity_json(*miss.build) : json(nullptr)},
+                      {"held", miss.held},
+                      {"by", or_null(miss.by)},
+                      {"created_at", or_null(miss.created_at)},
+                      {"elsewhere", miss.elsewhere},
+                      {"kernels", miss.kernels},
+                      {"dependency", miss.dependency}});
+  }
+  return json{{"write", receipt.write},
+              {"repeats", receipt.repeats},
+              {"outcome", std::string(to_string(receipt.outcome))},
+              {"reached", reached},
+              {"missed", missed},
+              {"finding", receipt.finding ? json(std::string(code(*receipt.finding))) : json(nullptr)}};
+}
 
 json owner_to_json(const ModuleOwnership& owner) {
   json out{{"owner", std::string(to_string(owner.owner))},
@@ -106,6 +141,12 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
   for (const auto& entry : diagnosis.not_checked) {
     not_checked.push_back({{"id", std::string(code(entry.mechanism))}, {"reason", entry.reason}});
   }
+  // null when the report has no option record: not recorded is not "no writes".
+  json receipts = nullptr;
+  if (diagnosis.option_receipts) {
+    receipts = json::array();
+    for (const auto& receipt : *diagnosis.option_receipts) receipts.push_back(receipt_json(receipt));
+  }
   json usage = json::array();
   for (const auto& module : diagnosis.kernel_usage) usage.push_back(usage_to_json(module));
   return json{{"bottleneck", diagnosis.bottleneck},
@@ -114,6 +155,7 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
               {"ruled_out", ruled_out},
               {"not_checked", not_checked},
               {"facts", diagnosis.facts},
+              {"option_receipts", receipts},
               {"kernel_usage", usage},
               {"boundaries", diagnosis.boundaries ? boundaries_to_json(*diagnosis.boundaries) : json(nullptr)}};
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <ostream>
 
+#include "render/option_receipts_text.h"
+
 namespace wcp::render {
 namespace {
 
@@ -62,6 +64,7 @@ void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& o
       }
     }
   }
+  if (diagnosis.option_receipts) render_option_receipts_text(*diagnosis.option_receipts, out);
   if (diagnosis.boundaries) render_boundary_pointer(*diagnosis.boundaries, out);
   if (!diagnosis.facts.empty()) {
     out << "\nFacts\n";

@@ -1,7 +1,7 @@
 #pragma once
 // The diagnosis as text: the bottleneck statement, the findings in the user's code, then the
 // ones about code they do not own, each with its evidence, cost, fix, limits and docs link;
-// then facts, what was ruled out and what could not be checked. The kernel-usage table and the
+// the option receipts; then facts, what was ruled out and what could not be checked. The kernel-usage table and the
 // boundary proposal are their own sections, printed when asked for.
 #include <iosfwd>
 #include <vector>

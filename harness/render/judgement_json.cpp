@@ -1,6 +1,7 @@
 #include "render/judgement_json.h"
 
 #include "io/json_fields.h"
+#include "model/report_json.h"
 
 namespace wcp::render {
 namespace {
@@ -42,6 +43,58 @@ json side_json(const verdict::SideFacts& facts) {
               {"samples", facts.samples},
               {"failed_samples", facts.failed_samples},
               {"failed_warm_runs", facts.failed_warm_runs}};
+}
+
+json paired_json(const verdict::PairedModule& module) {
+  return json{{"module", module.label},
+              {"device", module.device},
+              {"baseline_name", module.baseline_name},
+              {"candidate_name", module.candidate_name},
+              {"baseline_hashes", module.baseline_hashes},
+              {"candidate_hashes", module.candidate_hashes},
+              {"hash_moved", module.hash_moved()}};
+}
+
+json options_json(const verdict::OptionComparison& options) {
+  json changes = json::array();
+  for (const auto& change : options.changes) {
+    json item = paired_json(change.module);
+    item["key"] = change.key;
+    item["baseline"] = change.baseline_value;
+    item["candidate"] = change.candidate_value;
+    changes.push_back(std::move(item));
+  }
+  json writes = json::array();
+  for (const auto& written : options.writes) {
+    json missed = json::array();
+    for (const auto& miss : written.receipt.missed) {
+      missed.push_back({{"module", miss.module},
+                        {"reason", std::string(to_string(miss.reason))},
+                        {"elsewhere", miss.elsewhere},
+                        {"dependency", miss.dependency}});
+    }
+    json modules = json::array();
+    for (const auto& module : written.modules) {
+      json item = paired_json(module.module);
+      item["baseline"] = or_null(module.baseline_value);
+      item["candidate"] = or_null(module.candidate_value);
+      item["value_changed"] = module.value_changed();
+      modules.push_back(std::move(item));
+    }
+    writes.push_back({{"side", std::string(verdict::to_string(written.side))},
+                      {"write", written.receipt.write},
+                      {"repeats", written.receipt.repeats},
+                      {"outcome", std::string(to_string(written.receipt.outcome))},
+                      {"arrived", written.arrived()},
+                      {"missed", missed},
+                      {"modules", modules}});
+  }
+  return json{{"baseline_snapshots", options.baseline_snapshots},
+              {"candidate_snapshots", options.candidate_snapshots},
+              {"baseline_writes", options.baseline_writes},
+              {"candidate_writes", options.candidate_writes},
+              {"changes", changes},
+              {"writes", writes}};
 }
 
 }  // namespace
@@ -91,6 +144,7 @@ json judgement_to_json(const verdict::Judgement& judgement) {
               {"compile_elapsed", clock_json(judgement.compile_elapsed)},
               {"counts", counts},
               {"modules", modules},
+              {"options", options_json(judgement.options)},
               {"baseline", side_json(judgement.baseline)},
               {"candidate", side_json(judgement.candidate)}};
 }

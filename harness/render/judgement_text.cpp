@@ -5,6 +5,8 @@
 
 #include <ostream>
 
+#include "render/option_receipts_text.h"
+
 namespace wcp::render {
 namespace {
 
@@ -60,6 +62,65 @@ void render_workload(const verdict::WorkloadCheck& workload, std::ostream& out) 
   }
 }
 
+std::string module_name(const verdict::PairedModule& module) { return module.label + "@" + module.device; }
+
+std::string hash_word(const verdict::PairedModule& module) {
+  const auto hashes = [](const std::vector<std::string>& list) {
+    return list.empty() ? std::string("-") : fmt::format("{}", fmt::join(list, ","));
+  };
+  if (!module.hash_moved()) return fmt::format("hash {} unchanged", hashes(module.baseline_hashes));
+  return fmt::format("hash {} -> {} moved", hashes(module.baseline_hashes), hashes(module.candidate_hashes));
+}
+
+void render_options(const verdict::OptionComparison& options, std::ostream& out) {
+  if (!options.baseline_snapshots || !options.candidate_snapshots) {
+    out << fmt::format("\nOptions: not compared — the {} report has no per-load option snapshots\n",
+                       !options.baseline_snapshots && !options.candidate_snapshots ? "baseline and the candidate"
+                       : !options.baseline_snapshots                                ? "baseline"
+                                                                                    : "candidate");
+    return;
+  }
+  if (options.changes.empty()) {
+    out << "\nOptions: every module present in both runs was built with the same options\n";
+  } else {
+    out << "\nOptions that differ (baseline -> candidate, from the load snapshots)\n";
+    for (const auto& change : options.changes) {
+      out << fmt::format("  {:<40} {:<18} {} -> {}  {}\n", module_name(change.module), change.key, change.baseline_value,
+                         change.candidate_value,
+                         change.module.hash_moved() ? hash_word(change.module)
+                                                    : hash_word(change.module) + ": the option never arrived in the build");
+    }
+  }
+  if (!options.baseline_writes || !options.candidate_writes) {
+    out << "  (option writes were not recorded on both sides: which writes differ is unknown)\n";
+    return;
+  }
+  if (options.writes.empty()) return;
+  out << "\nOptions set in one run only\n";
+  for (const auto& written : options.writes) {
+    const auto& receipt = written.receipt;
+    const auto& write = receipt.write;
+    std::vector<std::string> why;
+    if (!written.arrived()) {
+      for (const auto& miss : receipt.missed) {
+        if (!miss.dependency) why.push_back(miss_text(write, miss));
+      }
+    }
+    out << fmt::format("  {:<10} {} ({}): {}{}\n", verdict::to_string(written.side), spelled(write),
+                       write.site ? short_location(*write.site) : "?",
+                       written.arrived() ? "arrived" : outcome_label(receipt.outcome),
+                       why.empty() ? "" : fmt::format(" — {}", fmt::join(why, "; ")));
+    for (const auto& module : written.modules) {
+      const auto value = [](const std::optional<std::string>& v) { return v ? *v : std::string("not built"); };
+      out << fmt::format("  {:<10}   {}: {} {} -> {}, {}{}\n", "", module_name(module.module), write.key,
+                         value(module.baseline_value), value(module.candidate_value), hash_word(module.module),
+                         module.value_changed() || module.module.hash_moved() ? ""
+                         : written.arrived() ? " — the other run built it with the same value"
+                                             : " — never arrived");
+    }
+  }
+}
+
 }  // namespace
 
 void render_judgement_text(const verdict::Judgement& judgement, std::ostream& out) {
@@ -83,6 +144,7 @@ void render_judgement_text(const verdict::Judgement& judgement, std::ostream& ou
                          row.candidate_hashes.empty() ? "-" : fmt::format("{}", fmt::join(row.candidate_hashes, ",")));
     }
   }
+  render_options(judgement.options, out);
   out << fmt::format("\nVerdict: {}\n", verdict::to_string(judgement.verdict));
   out << "  " << judgement.reason << '\n';
   for (const auto& note : judgement.notes) out << "  note: " << note << '\n';

@@ -288,6 +288,7 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   }
   judgement.counts = count_table(baseline, candidate);
   judgement.modules = hash_table(baseline, candidate);
+  judgement.options = compare_options(baseline, candidate);
   judgement.same_work = same_work_compiled(baseline, candidate, judgement);
   judgement.baseline = facts_of(baseline);
   judgement.candidate = facts_of(candidate);

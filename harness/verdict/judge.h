@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "model/report.h"
+#include "verdict/option_comparison.h"
 #include "verdict/workload.h"
 
 namespace wcp::verdict {
@@ -132,6 +133,9 @@ struct Judgement {
   std::vector<CountComparison> counts;
   bool same_work = false;  // same launches, identities, counts, source bytes and LTO artifacts
   std::vector<ModuleHashRow> modules;
+  // Which options differ between the runs and whether they arrived: for the reader, never
+  // part of the decision.
+  OptionComparison options;
   SideFacts baseline;
   SideFacts candidate;
 };

@@ -193,6 +193,25 @@ print("NAME", k.module.name)
     assert writes == [("kernel", name, "max_unroll", "module")]
 
 
+def test_set_module_options_by_warp_itself_is_marked(tmp_path, warp_cache):
+    # warp.fem (and warp.optim) call wp.set_module_options at import for their own modules:
+    # those writes are Warp's, even though the first frame outside Warp is the app's import.
+    body = """
+import warp as wp
+import warp.fem
+
+wp.set_module_options({"max_unroll": 2})
+"""
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == 0, run.proc.stderr
+    writes = [w for w in of_type(run.main, "option_write") if w["api"] == "set_module_options"]
+    own = [w for w in writes if w["target"] == "__main__"]
+    warp_writes = [w for w in writes if w["target"] != "__main__"]
+    assert [(w["key"], w["by_warp"]) for w in own] == [("max_unroll", False)]
+    assert warp_writes, "warp.fem sets options on its modules at import"
+    assert all(w["by_warp"] and w["target"].startswith("warp") for w in warp_writes), warp_writes
+
+
 def test_cuda_cache_disable_set_in_process(tmp_path, warp_cache):
     body = PRELUDE + KERNELS + """
 os.environ["CUDA_CACHE_DISABLE"] = "1"

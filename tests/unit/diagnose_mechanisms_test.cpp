@@ -58,6 +58,10 @@ Report healthy() {
   first.built_pch = true;
   report.module_events.push_back(first);
   report.cache.modules.push_back({"wp___main___aaaaaaa", 9000, 2, 0});
+  // The instrumentation recorded option writes and module creations: none by the application.
+  report.option_record = OptionRecord{};
+  report.option_record->modules_created.push_back(
+      {0, 0.1, "__main__", {{"enable_backward", "True"}, {"max_unroll", "16"}}, {}, SourceLocation{"/src/app.py", 9, "<module>"}});
   testing::launches(report).append(LaunchSignature{"fill", "__main__", {64}, "cpu", {"float32"}, 0, false});
   testing::launches(report).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
   return report;
@@ -161,14 +165,24 @@ TEST(DiagnoseMechanisms, ChurnWithoutSnapshotsIsReportedWithoutGuessingTheCause)
   EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
 }
 
-TEST(DiagnoseMechanisms, ConfigDeadlineNeedsAGlobalThatMovedAwayFromTheModulesCopy) {
+TEST(DiagnoseMechanisms, ConfigDeadlineIsAGlobalSetAfterTheModuleCopiedIt) {
   Report report = healthy();
+  report.module_events[0].detail->start_s = 2.0;
   report.module_events[0].detail->config_at_load["enable_backward"] = "False";
+  OptionWrite late;
+  late.t_s = 1.0;
+  late.api = OptionApi::config;
+  late.target = "warp.config";
+  late.key = "enable_backward";
+  late.value = "False";
+  late.site = SourceLocation{"/src/app.py", 25, "<module>"};
+  report.option_record->writes.push_back(late);
   report.cache.modules[0].backward_kernels = 2;
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::config_deadline);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("warp.config.enable_backward = False at load, but the module holds True"));
+  EXPECT_THAT(joined(*finding), HasSubstr("created at src/app.py:9, before the setting at src/app.py:25"));
   EXPECT_THAT(joined(*finding), HasSubstr("2 backward entry point(s) still generated"));
   EXPECT_EQ(find(diagnosis, Mechanism::unused_backward), nullptr);  // the deadline finding explains this module's backward code
 }

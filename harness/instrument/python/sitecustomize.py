@@ -855,7 +855,15 @@ def _wcp_install():
             module = options._wcp_module() if getattr(options, "_wcp_module", None) is not None else None
             target = str(getattr(module, "name", "?"))
             site = site_of(frame)
-            by_warp = api == "module.options" and in_warp(code.co_filename)
+            if api == "set_module_options":
+                # set_module_options itself lives in Warp: who called it decides (warp.fem and
+                # warp.optim call it at import for their own modules).
+                caller = frame.f_back
+                while caller is not None and caller.f_code.co_filename == probe_file:
+                    caller = caller.f_back
+                by_warp = caller is not None and in_warp(caller.f_code.co_filename)
+            else:
+                by_warp = in_warp(code.co_filename)
             for key, value in items:
                 emit("option_write", {"api": api, "target": target, "key": str(key), "value": repr(value),
                                       "site": site, "by_warp": by_warp})

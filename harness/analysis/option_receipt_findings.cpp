@@ -1,0 +1,221 @@
+// option-never-arrived and config-deadline: every option the application set gets a receipt
+// (model/option_receipts.h: the builds it reached, or why none), and a write of the
+// application's that reached nothing is a finding with its call site and the fix. One rule
+// decides both mechanisms: config-deadline is the receipt of a warp.config write that modules
+// copy at creation, set after an application module was created.
+//
+// Quiet by design: a write that reached what it targeted is a receipt line, never a finding; a
+// write whose target built nothing in this run (a library module the program did not use)
+// changed nothing and is not a mistake; Warp's own writes are context.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "analysis/diagnose_support.h"
+
+namespace wcp::analysis {
+namespace {
+
+std::string site_text(const OptionWrite& write) { return write.site ? where(*write.site) : "an unknown line"; }
+
+std::string build_text(const MissedModule& miss) {
+  return miss.build ? fmt::format("{} ({})", miss.module, miss.build->hash) : miss.module;
+}
+
+bool of_application(const MissedModule& miss) { return !miss.dependency; }
+
+// The application modules a warp.config write missed because they existed before it.
+std::vector<const MissedModule*> deadline_misses(const OptionReceipt& receipt) {
+  std::vector<const MissedModule*> misses;
+  if (receipt.write.api != OptionApi::config || receipt.write.by_warp) return misses;
+  for (const auto& miss : receipt.missed) {
+    if (of_application(miss) && miss.reason == MissReason::set_after_module_created) misses.push_back(&miss);
+  }
+  return misses;
+}
+
+// A write of the application's that reached nothing a build of its own would have taken, and
+// that config-deadline does not already explain.
+bool never_arrived(const OptionReceipt& receipt) {
+  if (receipt.write.by_warp || receipt.outcome != ReceiptOutcome::reached_nothing) return false;
+  const auto& missed = receipt.missed;
+  const bool any_application = std::any_of(missed.begin(), missed.end(), [](const MissedModule& miss) {
+    return of_application(miss) || miss.reason == MissReason::no_build_after;
+  });
+  if (!any_application) return false;
+  const auto deadline = deadline_misses(receipt);
+  const auto application = std::count_if(missed.begin(), missed.end(), of_application);
+  return deadline.empty() || static_cast<std::ptrdiff_t>(deadline.size()) < application;
+}
+
+std::string copied_alternative(const OptionWrite& write, bool copied) {
+  if (!copied) return "";
+  return fmt::format(" (or, for every module created later, wp.config.{} = {} at the entry point before the imports)",
+                     write.key, write.value);
+}
+
+// What went wrong, in the words of this run, and the fix for exactly that.
+void explain(const OptionReceipt& receipt, const MissedModule& miss, bool copied, Finding& finding) {
+  const OptionWrite& write = receipt.write;
+  switch (miss.reason) {
+    case MissReason::kernels_in_unique_modules:
+      finding.evidence.push_back(fmt::format(
+          "Warp module {} never loaded: the kernels of Python module {} ({}) were built in module=\"unique\" "
+          "module(s) {}, which take none of {}'s options",
+          write.target, write.target, fmt::join(miss.kernels, ", "), fmt::join(miss.elsewhere, ", "), write.target));
+      finding.fix = fmt::format(
+          "Give the option to the kernels that build: @wp.kernel(module=\"unique\", module_options={{\"{}\": {}}}) "
+          "where {} {} made, so each unique module is built with it{}.",
+          write.key, write.value, fmt::join(miss.kernels, ", "), miss.kernels.size() == 1 ? "is" : "are",
+          copied_alternative(write, copied));
+      break;
+    case MissReason::kernels_in_named_modules:
+      finding.evidence.push_back(fmt::format(
+          "Warp module {} never loaded: the kernels of Python module {} ({}) were built in the explicitly named "
+          "module(s) {}",
+          write.target, write.target, fmt::join(miss.kernels, ", "), fmt::join(miss.elsewhere, ", ")));
+      finding.fix = fmt::format(
+          "Set it on the module that builds, before its first load: wp.set_module_options({{\"{}\": {}}}, "
+          "module=\"{}\"){}.",
+          write.key, write.value, miss.elsewhere.empty() ? write.target : miss.elsewhere.front(),
+          copied_alternative(write, copied));
+      break;
+    case MissReason::set_after_last_load:
+      finding.evidence.push_back(fmt::format(
+          "set after the last build of {} (which holds {} = {}); the module was not built again, so the option "
+          "changed nothing",
+          build_text(miss), write.key, miss.held));
+      finding.fix = fmt::format(
+          "Set it before the module's first load (at the top of the Python module, before the first launch); set "
+          "later it either changes nothing or costs a rebuild (CS-3).");
+      break;
+    case MissReason::overridden:
+      finding.evidence.push_back(fmt::format("overridden before {} was built: {} at {} (the build holds {} = {})",
+                                             miss.module.empty() ? write.target : build_text(miss),
+                                             miss.by ? spelled(*miss.by) : "another write",
+                                             miss.by ? site_text(*miss.by) : "?", write.key, miss.held));
+      finding.fix = "Keep one of the two writes: the later one decides what the module is built with.";
+      break;
+    case MissReason::module_holds_own_value:
+      finding.evidence.push_back(fmt::format(
+          "module {} holds its own {} = {}{}: the module's option, not warp.config, is what it builds with", build_text(miss),
+          write.key, miss.held, miss.by ? fmt::format(" (set by {} at {})", spelled(*miss.by), site_text(*miss.by)) : ""));
+      finding.fix = fmt::format(
+          "Set it as a module option before the module's first load: wp.set_module_options({{\"{}\": {}}}) in the "
+          "Python module (or module_options= on a module=\"unique\" kernel).",
+          write.key, write.value);
+      break;
+    case MissReason::no_build_after:
+      finding.evidence.push_back("no module was built after it in this process (or a process forked from it later)");
+      finding.fix = fmt::format(
+          "Set it before the first module is built: right after `import warp` at the entry point (a spawned worker "
+          "process does not inherit it; set it where that process imports its kernels).");
+      break;
+    case MissReason::value_differs:
+      finding.evidence.push_back(fmt::format(
+          "{} was built after it with {} = {}; the record does not say which write or default decided", build_text(miss),
+          write.key, miss.held));
+      break;
+    case MissReason::set_after_module_created:
+    case MissReason::target_never_loaded:
+      break;  // config-deadline's, and "nothing was built": never this finding's
+  }
+}
+
+Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::string>& copied) {
+  const OptionWrite& write = receipt.write;
+  Finding finding = make_finding(Mechanism::option_never_arrived);
+  finding.module = write.api == OptionApi::config ? "" : write.target;
+  finding.evidence.push_back(fmt::format("{} at {}{} reached no module build", spelled(write), site_text(write),
+                                         receipt.repeats > 1 ? fmt::format(" ({} times)", receipt.repeats) : ""));
+  for (const auto& miss : receipt.missed) {
+    if (miss.dependency) continue;
+    explain(receipt, miss, copied.contains(write.key), finding);
+  }
+  finding.cost_basis = "none measurable from this run: the build the option was meant to change was never built with it";
+  return finding;
+}
+
+const ModuleEvent* build_of(const Report& report, const ModuleIdentity& identity) {
+  for (const auto& event : report.module_events) {
+    if (event.pass == Pass::cold && identity_of(event) == identity) return &event;
+  }
+  return nullptr;
+}
+
+void add_deadline_evidence(const Report& report, const OptionReceipt& receipt, const MissedModule& miss,
+                           Finding& finding) {
+  const OptionWrite& write = receipt.write;
+  const std::string hash = miss.build ? miss.build->hash : "?";
+  const std::string created = miss.created_at ? "when the module was created at " + where(*miss.created_at)
+                                              : "when the module was created";
+  finding.evidence.push_back(fmt::format(
+      "module {} ({}): warp.config.{} = {} at load, but the module holds {} (copied {}, before the setting at {})",
+      miss.module, hash, write.key, write.value, miss.held, created, site_text(write)));
+  if (write.key != "enable_backward" || !miss.build) return;
+  const ModuleEvent* event = build_of(report, *miss.build);
+  if (event == nullptr) return;
+  if (const ModuleSource* source = source_of(report, event->name, event->hash); source && source->backward_kernels > 0) {
+    finding.evidence.push_back(fmt::format("module {}: {} backward entry point(s) still generated ({} bytes of source)",
+                                           event->name, source->backward_kernels, source->source_bytes));
+  }
+}
+
+}  // namespace
+
+void check_option_receipts(const Report& report, Diagnosis& out) {
+  out.option_receipts = option_receipts(report);
+  if (!out.option_receipts) {
+    const std::string reason =
+        !report.instrumentation.attached
+            ? "the instrumentation did not attach: option writes are unknown"
+            : "the report has no option record (the instrumentation could not hook option writes, or an older report)";
+    not_checked(out, Mechanism::config_deadline, reason);
+    not_checked(out, Mechanism::option_never_arrived, reason);
+    return;
+  }
+  const auto copied = copied_config_options(*report.option_record);
+  Finding deadline = make_finding(Mechanism::config_deadline);
+  std::size_t application_writes = 0, copied_config_writes = 0, deadline_writes = 0;
+  for (auto& receipt : *out.option_receipts) {
+    const OptionWrite& write = receipt.write;
+    if (write.by_warp || receipt.outcome == ReceiptOutcome::not_a_module_option) continue;
+    ++application_writes;
+    if (write.api == OptionApi::config && copied.contains(write.key)) ++copied_config_writes;
+    const auto late = deadline_misses(receipt);
+    deadline_writes += late.empty() ? 0 : 1;
+    for (const MissedModule* miss : late) {
+      if (deadline.module.empty()) deadline.module = miss->module;
+      add_deadline_evidence(report, receipt, *miss, deadline);
+      receipt.finding = Mechanism::config_deadline;
+    }
+    if (never_arrived(receipt)) {
+      out.findings.push_back(never_arrived_finding(receipt, copied));
+      receipt.finding = Mechanism::option_never_arrived;
+    }
+  }
+  if (!deadline.evidence.empty()) {
+    deadline.cost_basis = "not computable from one run: the build the setting was meant to avoid did happen";
+    out.findings.push_back(std::move(deadline));
+  } else {
+    rule_out(out, Mechanism::config_deadline,
+             copied_config_writes > 0 ? "every warp.config value modules copy was set before its modules were created"
+                                      : "the application set no warp.config value that modules copy");
+  }
+  if (!out.found(Mechanism::option_never_arrived)) {
+    std::string signal = "the application set no module option";
+    if (application_writes > deadline_writes) {
+      signal = fmt::format("each of the application's {} option write(s) reached the builds it targeted, or "
+                           "targeted a module this run did not build",
+                           application_writes - deadline_writes);
+    }
+    if (deadline_writes > 0) {
+      signal = fmt::format("{}{} setting(s) that missed their modules are config-deadline's",
+                           application_writes > deadline_writes ? signal + "; " : "", deadline_writes);
+    }
+    rule_out(out, Mechanism::option_never_arrived, signal);
+  }
+}
+
+}  // namespace wcp::analysis
