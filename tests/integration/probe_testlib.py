@@ -3,7 +3,11 @@ import hashlib
 import json
 import os
 import subprocess
+import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/launch_sequence.py
+from launch_sequence import expand  # noqa: E402
 
 CLI = os.environ.get("WCP_CLI", "")
 SOURCE_DIR = os.environ.get("WCP_SOURCE_DIR", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
@@ -33,6 +37,23 @@ def measure(command, samples=1, extra_args=(), env=None, timeout=600):
             with open(json_path, encoding="utf-8") as handle:
                 report = json.load(handle)
         return result, report
+
+
+def launch_runs(report, role="main"):
+    """The launches of the report's process with `role`, decoded from its launch record
+    (schema 3) into runs of one signature: dicts with the signature's fields and "count"."""
+    runs = []
+    for process in report["processes"]:
+        if process["role"] != role or not process.get("launch_record"):
+            continue
+        record = process["launch_record"]
+        for index in expand(record["sequence"]):
+            if runs and runs[-1][0] == index:
+                runs[-1][1] += 1
+            else:
+                runs.append([index, 1])
+        return [dict(record["signatures"][index], count=count) for index, count in runs]
+    return runs
 
 
 def fixture(relative):

@@ -5,7 +5,7 @@ import tempfile
 import time
 import unittest
 
-from probe_testlib import (PYTHON, compiled_events, catalog, fixture, measure, pid_alive, run_cli, tree_digest)
+from probe_testlib import (PYTHON, compiled_events, catalog, fixture, launch_runs, measure, pid_alive, run_cli, tree_digest)
 
 
 class FixtureMeasurements(unittest.TestCase):
@@ -63,8 +63,9 @@ class FixtureMeasurements(unittest.TestCase):
     def test_launches_recorded(self):
         for key, (expect, _, report) in self.results.items():
             with self.subTest(fixture=key):
-                self.assertEqual(sum(run["count"] for run in report["launches"]), expect["launches"])
-                for run in report["launches"]:
+                self.assertEqual(sum(run["count"] for run in launch_runs(report)), expect["launches"])
+                self.assertEqual(report["launch_count"], expect["launches"])
+                for run in launch_runs(report):
                     self.assertEqual(run["device"], "cpu")
                     self.assertTrue(run["kernel"])
 
@@ -75,7 +76,7 @@ class FixtureMeasurements(unittest.TestCase):
             with self.subTest(fixture=entry["name"]):
                 def topology(report):
                     return [(r["dim"], r["device"], r["dtypes"], r["block_dim"], r["adjoint"], r["count"])
-                            for r in report["launches"]]
+                            for r in launch_runs(report)]
                 self.assertEqual(topology(self.results[(entry["name"], "app")][2]),
                                  topology(self.results[(entry["name"], "fixed")][2]))
 
@@ -116,7 +117,7 @@ class Isolation(unittest.TestCase):
                                      env={"HOME": home, "XDG_CACHE_HOME": os.path.join(home, ".cache")})
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertTrue(report["instrumentation"]["attached"])
-            self.assertGreater(sum(r["count"] for r in report["launches"]), 0)
+            self.assertGreater(sum(r["count"] for r in launch_runs(report)), 0)
             self.assertTrue(os.path.exists(marker), "the user's own sitecustomize did not run")
             self.assertEqual(tree_digest(home), before)
 

@@ -2,13 +2,14 @@
 directories, and an environment that is the caller's plus only the documented variables."""
 import json
 import os
+import re
 import shutil
 import stat
 import tempfile
 import textwrap
 import unittest
 
-from probe_testlib import PYTHON, run_cli
+from probe_testlib import PYTHON, SOURCE_DIR, run_cli
 
 # Records its argv, environment and where its caches are, then exits 0.
 DUMP = textwrap.dedent('''
@@ -28,9 +29,23 @@ DUMP = textwrap.dedent('''
 HOSTILE = ["a;b", "; touch {pwned}", "$(touch {pwned})", "`touch {pwned}`", "x && touch {pwned}", "| cat",
            "'quoted'", "\"double\"", "*", "~", "$HOME", "a\\b", ""]
 
-# What the tool adds to the caller's environment (docs/cli.md, "measure").
-DOCUMENTED = {"WARP_CACHE_PATH", "WARP_CACHE_ROOT", "CUDA_CACHE_PATH", "PYTHONPATH", "PYTHONDONTWRITEBYTECODE",
-              "WCP_EVENT_FILE"}
+
+
+def documented_variables():
+    """What the tool adds to the caller's environment, read from the table in docs/cli.md
+    ("measure"), so the documentation and the behaviour cannot drift apart unnoticed."""
+    with open(os.path.join(SOURCE_DIR, "docs", "cli.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    table = text[text.index("plus exactly these variables:"):]
+    table = table[:table.index("\n\n", table.index("|"))]
+    names = set()
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            names.update(re.findall(r"`([A-Z_]+)`", line.split("|")[1]))
+    return names
+
+
+DOCUMENTED = documented_variables()
 
 
 class SecurityTestCase(unittest.TestCase):
@@ -145,7 +160,7 @@ class ScratchAndEnvironment(SecurityTestCase):
             first, _, rest = env["PYTHONPATH"].partition(os.pathsep)
             self.assertTrue(first.startswith(run["scratch"]), first)
             self.assertEqual(rest, "/caller/path")
-            for name in ("WARP_CACHE_PATH", "CUDA_CACHE_PATH", "WCP_EVENT_FILE"):
+            for name in ("WARP_CACHE_PATH", "CUDA_CACHE_PATH", "WCP_EVENT_DIR"):
                 self.assertTrue(env[name].startswith(run["scratch"] + os.sep), f"{name}={env[name]}")
             self.assertEqual(env["PYTHONDONTWRITEBYTECODE"], "1")
 
