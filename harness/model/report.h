@@ -19,8 +19,10 @@
 namespace wcp {
 
 // Version 2: missing timings are null (version 1 wrote 0.0), module events carry `pass`, and
-// `label` means what the original probe meant by it ("<name> <hash>").
-inline constexpr int kReportSchemaVersion = 2;
+// `label` means what the original probe meant by it ("<name> <hash>"). Version 3 adds fields
+// only (the option record, Warp's folder, per-kernel source sizes and content hashes): every
+// version-2 field keeps its meaning, and version-2 reports read as before.
+inline constexpr int kReportSchemaVersion = 3;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.

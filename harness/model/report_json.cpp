@@ -349,8 +349,8 @@ void apply_original_probe_conventions(Report& report) {
 
 void read_document(const json& document, Report& report) {
   const auto schema = get_optional<int>(document, "schema_version");
-  if (schema && *schema != 1 && *schema != kReportSchemaVersion) {
-    throw FieldError("unsupported schema_version " + std::to_string(*schema) + " (this tool reads 1 and " +
+  if (schema && (*schema < 1 || *schema > kReportSchemaVersion)) {
+    throw FieldError("unsupported schema_version " + std::to_string(*schema) + " (this tool reads 1 to " +
                      std::to_string(kReportSchemaVersion) + ", and reports of the original probe)");
   }
   report.schema_version = schema.value_or(0);
