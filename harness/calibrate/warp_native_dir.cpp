@@ -32,9 +32,23 @@ void require_builtin_header(const std::filesystem::path& dir, const std::string&
 }  // namespace
 
 std::string choose_python(const std::optional<std::string>& python) {
-  if (python && !python->empty()) return *python;
-  if (const char* from_env = std::getenv("WCP_PYTHON"); from_env != nullptr && *from_env != '\0') return from_env;
-  return "python3";
+  std::string chosen = "python3";
+  if (python && !python->empty()) {
+    chosen = *python;
+  } else if (const char* from_env = std::getenv("WCP_PYTHON"); from_env != nullptr && *from_env != '\0') {
+    chosen = from_env;
+  }
+  return absolute_if_relative_path(chosen, std::filesystem::current_path());
+}
+
+std::string absolute_if_relative_path(const std::string& program, const std::filesystem::path& cwd) {
+  // A bare name is looked up on PATH; a relative path means "from here", and the interpreter
+  // later runs in other directories (the calibration app's), so it is anchored now. Neither
+  // canonical nor normalised: a venv's python is a symlink whose own path makes it the venv's,
+  // and ".." must resolve the way the kernel resolves it.
+  if (program.find('/') == std::string::npos) return program;
+  const std::filesystem::path path(program);
+  return path.is_absolute() ? program : (cwd / path).string();
 }
 
 std::filesystem::path find_warp_native_dir(const std::optional<std::filesystem::path>& explicit_dir,
