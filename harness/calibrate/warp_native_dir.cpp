@@ -6,6 +6,7 @@
 
 #include "errors.h"
 #include "io/environment.h"
+#include "run/output_tail.h"
 #include "run/process_runner.h"
 
 namespace wcp::calibrate {
@@ -13,13 +14,6 @@ namespace {
 
 constexpr const char* kLocateScript =
     "import os, warp; print(os.path.join(os.path.dirname(os.path.abspath(warp.__file__)), 'native'))";
-
-std::string last_line(const std::string& text) {
-  auto end = text.find_last_not_of("\r\n \t");
-  if (end == std::string::npos) return {};
-  const auto start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
-}
 
 void require_builtin_header(const std::filesystem::path& dir, const std::string& how_found) {
   std::error_code ignored;

@@ -5,6 +5,7 @@
 #include "calibrate/warp_cpu_app.h"
 #include "errors.h"
 #include "measure/sample_runner.h"
+#include "run/output_tail.h"
 
 namespace wcp::reference {
 
@@ -54,8 +55,9 @@ ReferenceSample WarpCpuReference::take(int after_sample, InterruptWatch& interru
   try {
     const auto record = measure::run_sample(options, after_sample, interrupts, progress);
     if (!record.cold.run.succeeded()) {
-      failed.failure = fmt::format("the reference app failed (exit {}); is warp-lang installed for {}? {}",
-                                   record.cold.run.exit_code, python_, record.cold.run.output_tail);
+      failed.failure = fmt::format("the reference app failed (exit {}: {}); is warp-lang installed for {}? "
+                                   "(--reference-python)",
+                                   record.cold.run.exit_code, last_line(record.cold.run.output_tail), python_);
       return failed;
     }
     std::vector<double> compiled_ms;
