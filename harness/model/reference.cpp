@@ -20,7 +20,9 @@ std::optional<ReferenceKind> reference_kind_from_string(std::string_view text) {
 
 std::optional<double> sample_cost(const ReferenceSample& sample) {
   if (sample.builds_ms.empty()) return std::nullopt;
-  return median(sample.builds_ms);
+  double total = 0.0;
+  for (double build : sample.builds_ms) total += build;
+  return total;
 }
 
 std::optional<Summary> reference_cost(const std::vector<ReferenceSample>& samples) {

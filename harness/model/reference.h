@@ -22,8 +22,11 @@ enum class ReferenceKind {
 std::string_view to_string(ReferenceKind kind);
 std::optional<ReferenceKind> reference_kind_from_string(std::string_view text);
 
-// One reference sample: a few identical reference builds, taken right after command sample
-// `after_sample`. Its cost is the median of its builds.
+// One reference sample, taken right after command sample `after_sample`: the builds of one
+// fixed piece of compile work, in order. Its cost is their sum — the whole piece, header build
+// included, because compiles of different sizes slow down by different factors on a busy
+// machine and a mix like a real program's tracks real programs best
+// (docs/calibration.md#the-experiment-that-chose-it).
 struct ReferenceSample {
   int after_sample = 0;
   std::vector<double> builds_ms;

@@ -37,10 +37,9 @@ class ReferenceProgress final : public measure::ProgressListener {
 
 std::unique_ptr<ReferenceRunner> open_runner(ReferenceKind kind, const ReferenceSetup& setup, InterruptWatch& interrupts) {
   if (kind == ReferenceKind::warp_cpu) return std::make_unique<WarpCpuReference>(setup.python);
+  // NVRTC, its fixtures and Warp's headers are found the way `calibrate` finds them by default.
   NvrtcReferenceInputs inputs;
   inputs.python = setup.python;
-  inputs.nvrtc_library = setup.nvrtc_library;
-  inputs.fixtures_dir = setup.fixtures_dir;
   return NvrtcReference::open(inputs, interrupts);
 }
 

@@ -21,8 +21,6 @@ namespace wcp::reference {
 struct ReferenceSetup {
   std::string python;  // runs the Warp CPU reference; tells NVRTC where Warp's headers are
   std::optional<ReferenceKind> kind;  // fixed by the caller; else from the first sample
-  std::optional<std::filesystem::path> nvrtc_library;
-  std::optional<std::filesystem::path> fixtures_dir;
 };
 
 // Throws UsageError, before anything runs, when the reference's interpreter cannot be found.

@@ -23,11 +23,13 @@ std::unique_ptr<NvrtcReference> NvrtcReference::open(const NvrtcReferenceInputs&
   request.name = fmt::format("reference_k{}.cu", kNvrtcReferenceKernels);
   request.output = target.output;
   request.options = fixture_options(target, features, native_dir);
+  // NVRTC's first compile in a process pays a one-off start-up; it is not a sample.
+  auto warm_up = request;
   if (features.precompiled_headers) {
-    const auto extra = pch_options(scratch->make_subdir("pch"));
-    request.options.insert(request.options.end(), extra.begin(), extra.end());
+    const auto extra = pch_options(scratch->make_subdir("warm-up"));
+    warm_up.options.insert(warm_up.options.end(), extra.begin(), extra.end());
   }
-  compile(nvrtc, request);  // builds the header; its time is not a sample
+  compile(nvrtc, warm_up);
   const std::string version = nvrtc.version().text();
   return std::unique_ptr<NvrtcReference>(
       new NvrtcReference(std::move(nvrtc), std::move(scratch), std::move(request), features.precompiled_headers, version));
@@ -42,25 +44,30 @@ NvrtcReference::NvrtcReference(calibrate::NvrtcLibrary nvrtc, std::unique_ptr<Sc
       version_(std::move(version)) {}
 
 std::string NvrtcReference::name() const {
-  return fmt::format("nvrtc/{}/{}/{}x{}-kernel-module/v1", kNvrtcReferenceArch, precompiled_header_ ? "pch" : "no-pch",
-                     kNvrtcReferenceBuilds, kNvrtcReferenceKernels);
+  return fmt::format("nvrtc/{}/{}+{}x{}-kernel-modules/v1", kNvrtcReferenceArch,
+                     precompiled_header_ ? "pch-build" : "no-pch", kNvrtcReferenceModules, kNvrtcReferenceKernels);
 }
 
 std::string NvrtcReference::description() const {
-  return fmt::format("NVRTC {} compile of a Warp-shaped CUDA module of {} kernels for {}, {} (median of {} compiles "
-                     "per sample)",
+  return fmt::format("NVRTC {} compiles of a Warp-shaped CUDA module of {} kernels for {}: {}{} compiles",
                      version_, kNvrtcReferenceKernels, kNvrtcReferenceArch,
-                     precompiled_header_ ? "with the precompiled header in place" : "without a precompiled header",
-                     kNvrtcReferenceBuilds);
+                     precompiled_header_ ? "one that builds the precompiled header, then " : "",
+                     precompiled_header_ ? kNvrtcReferenceModules : kNvrtcReferenceModules + 1);
 }
 
 ReferenceSample NvrtcReference::take(int after_sample, InterruptWatch& interrupts, measure::ProgressListener&) {
   ReferenceSample sample;
   sample.after_sample = after_sample;
+  auto request = request_;
+  if (precompiled_header_) {
+    // A fresh directory: the sample's first compile builds the header, as a Warp process's first module does.
+    const auto extra = calibrate::pch_options(scratch_->make_subdir("sample-" + std::to_string(after_sample)));
+    request.options.insert(request.options.end(), extra.begin(), extra.end());
+  }
   try {
-    for (int build = 0; build < kNvrtcReferenceBuilds; ++build) {
+    for (int build = 0; build <= kNvrtcReferenceModules; ++build) {
       interrupts.throw_if_interrupted();
-      sample.builds_ms.push_back(calibrate::compile(nvrtc_, request_).wall_ms);
+      sample.builds_ms.push_back(calibrate::compile(nvrtc_, request).wall_ms);
     }
   } catch (const RunError& error) {
     sample.builds_ms.clear();

@@ -1,10 +1,11 @@
 #pragma once
 // The reference for CUDA workloads: Warp-shaped CUDA modules (cuda_fixtures/: Warp's prelude
 // and kNvrtcReferenceKernels Warp-generated kernels) compiled in this process by NVRTC, the
-// compiler Warp itself uses for CUDA, with NVRTC's automatic precompiled header in place as in
-// a default Warp process. NVRTC runs on the CPU, so this needs no GPU. One discarded compile at
-// set-up builds the header and absorbs NVRTC's start-up; each sample is kNvrtcReferenceBuilds
-// compiles with NVRTC's in-process cache off.
+// compiler Warp itself uses for CUDA, with NVRTC's automatic precompiled header as in a default
+// Warp process. NVRTC runs on the CPU, so this needs no GPU. Each sample mirrors the Warp CPU
+// reference: in a fresh header directory, one compile that builds the header, then
+// kNvrtcReferenceModules compiles that use it, with NVRTC's in-process cache off; its cost is
+// all of them. One discarded compile at set-up absorbs NVRTC's start-up.
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -19,7 +20,7 @@
 namespace wcp::reference {
 
 inline constexpr int kNvrtcReferenceKernels = 4;
-inline constexpr int kNvrtcReferenceBuilds = 3;
+inline constexpr int kNvrtcReferenceModules = 3;
 inline constexpr const char* kNvrtcReferenceArch = "sm_90";
 
 struct NvrtcReferenceInputs {
@@ -45,8 +46,8 @@ class NvrtcReference final : public ReferenceRunner {
                  bool precompiled_header, std::string version);
 
   calibrate::NvrtcLibrary nvrtc_;
-  std::unique_ptr<ScratchDir> scratch_;  // the header's directory, kept for the runner's life
-  calibrate::CompileRequest request_;
+  std::unique_ptr<ScratchDir> scratch_;  // the samples' header directories, removed with the runner
+  calibrate::CompileRequest request_;    // without the header options, which are per sample
   bool precompiled_header_ = false;
   std::string version_;
 };

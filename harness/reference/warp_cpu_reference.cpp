@@ -11,34 +11,34 @@ namespace wcp::reference {
 
 WarpCpuReference::WarpCpuReference(std::string python)
     : python_(std::move(python)), app_("warp-compile-probe-reference-") {
-  std::vector<calibrate::GeneratedModule> modules{{"ref_warmup", 1}};
-  for (int build = 0; build < kWarpCpuReferenceBuilds; ++build) {
+  std::vector<calibrate::GeneratedModule> modules{{"ref_first", 1}};
+  for (int build = 0; build < kWarpCpuReferenceModules; ++build) {
     modules.push_back({fmt::format("ref_m{}", build), kWarpCpuReferenceKernels});
   }
   calibrate::write_warp_cpu_driver(app_.path(), modules);
 }
 
 std::string WarpCpuReference::name() const {
-  return fmt::format("warp_cpu/pch/{}x{}-kernel-module/v1", kWarpCpuReferenceBuilds, kWarpCpuReferenceKernels);
+  return fmt::format("warp_cpu/pch-build+{}x{}-kernel-modules/v1", kWarpCpuReferenceModules, kWarpCpuReferenceKernels);
 }
 
 std::string WarpCpuReference::description() const {
-  return fmt::format("Warp CPU module of {} kernels with the precompiled header in place (median of {} builds per "
-                     "sample, after a warm-up module that builds the header)",
-                     kWarpCpuReferenceKernels, kWarpCpuReferenceBuilds);
+  return fmt::format("one Warp CPU process's cold module work: a one-kernel module that also builds the precompiled "
+                     "header, then {} modules of {} kernels",
+                     kWarpCpuReferenceModules, kWarpCpuReferenceKernels);
 }
 
 ReferenceSample warp_cpu_sample_from(int after_sample, const std::vector<double>& compiled_ms) {
   ReferenceSample sample;
   sample.after_sample = after_sample;
-  const auto expected = static_cast<std::size_t>(kWarpCpuReferenceBuilds) + 1;
+  const auto expected = static_cast<std::size_t>(kWarpCpuReferenceModules) + 1;
   if (compiled_ms.size() != expected) {
     sample.failure = fmt::format("the reference app compiled {} modules, expected {}: Warp's module timers may be "
                                  "silenced in this environment",
                                  compiled_ms.size(), expected);
     return sample;
   }
-  sample.builds_ms.assign(compiled_ms.begin() + 1, compiled_ms.end());
+  sample.builds_ms = compiled_ms;
   return sample;
 }
 

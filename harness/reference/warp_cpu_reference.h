@@ -1,11 +1,11 @@
 #pragma once
 // The reference for Warp's CPU backend: one Python process per sample, run through the same
-// isolated machinery as `measure` (private kernel cache, cold only), that builds a warm-up
-// module and then kWarpCpuReferenceBuilds identical modules of kWarpCpuReferenceKernels
-// kernels. The warm-up also builds the process's precompiled header (a one-off of 1-3 s that
-// every Warp CPU process pays on its first module), so it is set aside: the sample's builds are
-// the modules after it, all with the header in place, as in a default Warp process.
-// Why this shape and not the fit intercept: docs/calibration.md#the-reference.
+// isolated machinery as `measure` (private kernel cache, cold only), that builds a one-kernel
+// module — which also builds the process's precompiled header, the 1-3 s every Warp CPU
+// process pays on its first module — and then kWarpCpuReferenceModules modules of
+// kWarpCpuReferenceKernels kernels with the header in place. The sample's cost is all of it:
+// the header build is in every sample, as it is in every command's cold run, so it is fixed
+// consistently rather than guessed out. Why this mix: docs/calibration.md#the-reference.
 #include <string>
 
 #include "reference/reference_runner.h"
@@ -14,7 +14,7 @@
 namespace wcp::reference {
 
 inline constexpr int kWarpCpuReferenceKernels = 2;
-inline constexpr int kWarpCpuReferenceBuilds = 4;
+inline constexpr int kWarpCpuReferenceModules = 4;
 
 class WarpCpuReference final : public ReferenceRunner {
  public:
@@ -32,8 +32,8 @@ class WarpCpuReference final : public ReferenceRunner {
   ScratchDir app_;
 };
 
-// The builds of one reference run, from its compiled module timings in load order: everything
-// after the warm-up. A failure text instead when the count is not the expected one.
+// The builds of one reference run, from its compiled module timings in load order (the first
+// one includes the header build). A failure text instead when the count is not the expected one.
 ReferenceSample warp_cpu_sample_from(int after_sample, const std::vector<double>& compiled_ms);
 
 }  // namespace wcp::reference

@@ -28,16 +28,18 @@ ReferenceSample reference_after(int index, std::vector<double> builds) {
   return ReferenceSample{index, std::move(builds), ""};
 }
 
-TEST(ReferenceCost, EachSampleIsTheMedianOfItsBuildsAndTheCostTheirMedianAndMad) {
-  // Sample costs: median(200, 210, 400, 205) = 207.5; 250; 230.
-  const std::vector<ReferenceSample> samples{reference_after(1, {200.0, 210.0, 400.0, 205.0}),
-                                             reference_after(2, {250.0}), reference_after(3, {230.0, 230.0})};
-  EXPECT_DOUBLE_EQ(*sample_cost(samples[0]), 207.5);  // one slow build does not move it
+TEST(ReferenceCost, EachSampleIsTheSumOfItsBuildsAndTheCostTheirMedianAndMad) {
+  // Sample costs: 1000 (a header build and two modules), 1250, 1100.
+  const std::vector<ReferenceSample> samples{reference_after(1, {600.0, 200.0, 200.0}),
+                                             reference_after(2, {750.0, 250.0, 250.0}),
+                                             reference_after(3, {700.0, 200.0, 200.0})};
+  EXPECT_DOUBLE_EQ(*sample_cost(samples[0]), 1000.0);
   const auto cost = reference_cost(samples);
   ASSERT_TRUE(cost);
-  EXPECT_DOUBLE_EQ(cost->median, 230.0);
-  EXPECT_DOUBLE_EQ(*cost->mad, 20.0);  // |207.5-230|=22.5, |250-230|=20, 0 -> 20
+  EXPECT_DOUBLE_EQ(cost->median, 1100.0);
+  EXPECT_DOUBLE_EQ(*cost->mad, 100.0);  // |1000-1100| = 100, |1250-1100| = 150, 0 -> 100
   EXPECT_EQ(cost->count, 3u);
+  EXPECT_EQ(cost->values, (std::vector<double>{1000.0, 1250.0, 1100.0}));  // in sample order
 }
 
 TEST(ReferenceCost, FailedSamplesHaveNoCostAndAreNotZero) {
@@ -116,7 +118,7 @@ TEST(ReferenceJson, RoundTripsInTheReportAndRecomputesFromValues) {
   reference.kind = ReferenceKind::warp_cpu;
   reference.name = "warp_cpu/pch/4x2-kernel-module/v1";
   reference.description = "a module";
-  reference.samples = {reference_after(1, {200.0, 210.0}), ReferenceSample{2, {}, "it failed"}};
+  reference.samples = {reference_after(1, {150.0, 55.0}), ReferenceSample{2, {}, "it failed"}};
   finish_reference(reference, report.sample_results);
   report.reference = reference;
   const auto json = report_to_json(report);
@@ -138,17 +140,18 @@ TEST(ReferenceJson, UnknownKindIsAnError) {
   EXPECT_THROW(reference_from_json(json), json_fields::FieldError);
 }
 
-TEST(WarpCpuReferenceSample, SetsTheWarmUpAsideAndChecksTheCount) {
-  std::vector<double> compiled{2400.0};  // warm-up: the module plus the precompiled header build
-  for (int build = 0; build < reference::kWarpCpuReferenceBuilds; ++build) compiled.push_back(300.0 + build);
+TEST(WarpCpuReferenceSample, KeepsEveryBuildHeaderIncludedAndChecksTheCount) {
+  std::vector<double> compiled{2400.0};  // the first module, which also builds the precompiled header
+  for (int module = 0; module < reference::kWarpCpuReferenceModules; ++module) compiled.push_back(300.0 + module);
   const auto sample = reference::warp_cpu_sample_from(3, compiled);
   EXPECT_EQ(sample.after_sample, 3);
   EXPECT_TRUE(sample.failure.empty());
-  ASSERT_EQ(sample.builds_ms.size(), static_cast<std::size_t>(reference::kWarpCpuReferenceBuilds));
-  EXPECT_DOUBLE_EQ(sample.builds_ms.front(), 300.0);
+  EXPECT_EQ(sample.builds_ms, compiled);
+  EXPECT_DOUBLE_EQ(*sample_cost(sample), 2400.0 + 300.0 + 301.0 + 302.0 + 303.0);
   compiled.pop_back();
   const auto short_run = reference::warp_cpu_sample_from(3, compiled);
   EXPECT_TRUE(short_run.builds_ms.empty());
+  EXPECT_FALSE(sample_cost(short_run));
   EXPECT_NE(short_run.failure.find("expected"), std::string::npos);
 }
 
