@@ -8,6 +8,7 @@
 
 #include "budget/budget_file.h"
 #include "model/mechanism.h"
+#include "model/reference.h"
 #include "model/rebuilds.h"
 #include "verdict/judge.h"
 
@@ -32,6 +33,22 @@ struct Offender {
   std::string fix;                      // the diagnosis finding's fix, when one matched
 };
 
+// The machine reference a cold_units budget divided by, and what came of it.
+struct ReferenceUse {
+  ReferenceKind kind = ReferenceKind::warp_cpu;
+  std::string name;
+  std::string description;
+  bool same_run = true;  // measured beside the command in this run; else a stored calibration's
+  std::string source;    // "this run", or the calibration file and its date
+  Summary cost_ms;       // the reference's median and MAD
+  Summary units;         // cold units, one value per sample (per pair when same_run)
+  double band_units = 0.0;  // the units' noise band (model/reference_units.h)
+  // The calibration's stored reference of the same name, and this run's distance from it
+  // (run / stored − 1); absent when there is nothing to cross-check against.
+  std::optional<double> stored_ms;
+  std::optional<double> drift;
+};
+
 struct BudgetOutcome {
   std::string budget;  // the YAML key, e.g. "max_builds_per_module"
   Verdict verdict = Verdict::pass;
@@ -41,6 +58,7 @@ struct BudgetOutcome {
   std::string note;  // one line of context: how the limit was derived, what changed
   std::vector<Offender> offenders;
   std::optional<verdict::Judgement> judgement;  // the `baseline` budget: compare's judgement, unchanged
+  std::optional<ReferenceUse> reference;        // the `cold_units` budget
 };
 
 struct CommandResult {

@@ -2,14 +2,15 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
 #include <algorithm>
-#include <fmt/format.h>
 
 #include "analysis/diagnose.h"
 #include "budget/budget_keys.h"
 #include "budget/offenders.h"
-#include "calibrate/fixed_cost.h"
 #include "model/queries.h"
+#include "model/reference_units.h"
+#include "verdict/normalised.h"
 #include "model/rebuilds.h"
 
 namespace wcp::budget {
@@ -98,10 +99,14 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   verdict::JudgeOptions judge_options;
   judge_options.tolerance_percent = budgets.baseline_tolerance_percent.value_or(0.0);
   judge_options.gate_on_elapsed = budgets.gate_on_elapsed.value_or(false);
-  verdict::Judgement judgement = verdict::judge(*baseline, report, judge_options);
+  // In reference units when both runs measured one: a baseline then carries over between machines.
+  verdict::Judgement judgement = verdict::judge_normalised(*baseline, report, judge_options);
   if (judgement.module_work.baseline && judgement.module_work.band_ms) {
     outcome.limit = (judgement.module_work.baseline->median + *judgement.module_work.band_ms) / 1000.0;
   }
+  // Beside its limit the measured value must be on the same scale: judged in reference units,
+  // that is the candidate's work expressed at the baseline's reference.
+  outcome.measured = seconds(judgement.module_work.candidate);
   outcome.note = fmt::format("{}: {}", verdict::to_string(judgement.verdict), judgement.reason);
   switch (judgement.verdict) {
     case verdict::Verdict::invalid:
@@ -128,33 +133,90 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   return outcome;
 }
 
-BudgetOutcome cold_units(double limit, const Report& report, const EvaluateOptions& options) {
+std::string why_no_same_run_reference(const Report& report) {
+  if (!report.reference) return "this run took no reference";
+  if (!report.reference->unavailable.empty()) return "this run's reference was unavailable: " + report.reference->unavailable;
+  for (const auto& sample : report.reference->samples) {
+    if (!sample.failure.empty()) return "this run's reference samples failed: " + sample.failure;
+  }
+  return "no command sample had a reference partner with a cold module work";
+}
+
+// Units from the reference measured beside the command, cross-checked against the stored one.
+ReferenceUse same_run_use(const MachineReference& reference, const calibrate::StoredReference* stored) {
+  ReferenceUse use;
+  use.kind = reference.kind;
+  use.name = reference.name;
+  use.description = reference.description;
+  use.same_run = true;
+  use.source = "this run";
+  use.cost_ms = *reference.cost_ms;
+  use.units = *reference.cold_units;
+  if (stored && stored->name == reference.name && stored->cost_ms.median > 0.0) {
+    use.stored_ms = stored->cost_ms.median;
+    use.drift = reference_drift(use.cost_ms.median, *use.stored_ms);
+  }
+  return use;
+}
+
+BudgetOutcome cold_units(double limit, const Report& report, const EvaluateOptions& options,
+                         std::vector<std::string>& notes) {
   BudgetOutcome outcome;
   outcome.budget = std::string(key::cold_units);
   outcome.limit = limit;
   outcome.unit = Unit::units;
   outcome.verdict = Verdict::fail;
-  if (!options.calibration) {
-    outcome.note = "no calibration found: cold_units needs one (run `warp-compile-probe calibrate --warp-cpu`, or "
-                   "pass --calibration FILE)";
-    return outcome;
-  }
-  std::string why;
-  const auto reference =
-      calibrate::fixed_cost_reference(*options.calibration, backend_of(report), uses_precompiled_headers(report), why);
-  if (!reference) {
-    outcome.note = why + " (calibration " + options.calibration_source + ")";
-    return outcome;
-  }
   if (!report.cold_module_ms) {
-    outcome.note = "cold module work was not measured in this run";
+    outcome.note = "cold module work was not measured in this run, so there are no units";
     return outcome;
   }
-  outcome.measured = report.cold_module_ms->median / reference->ms;
+  const ReferenceKind kind = report.reference ? report.reference->kind : reference_kind_for(report);
+  const calibrate::StoredReference* stored = options.calibration ? options.calibration->reference_for(kind) : nullptr;
+  const bool have_same_run = report.reference && report.reference->cost_ms && report.reference->cold_units;
+  ReferenceUse use;
+  if (have_same_run) {
+    use = same_run_use(*report.reference, stored);
+  } else if (stored && stored->cost_ms.median > 0.0) {
+    // The fallback: right for a machine like the one calibrated, blind to this run's load.
+    use.kind = kind;
+    use.name = stored->name;
+    use.description = stored->description;
+    use.same_run = false;
+    use.source = fmt::format("calibration {} ({})", options.calibration_source, options.calibration->created_at);
+    use.cost_ms = stored->cost_ms;
+    use.stored_ms = stored->cost_ms.median;
+    if (auto units = cold_units_against(report.sample_results, stored->cost_ms.median)) use.units = *units;
+    notes.push_back(fmt::format("cold_units uses the stored {} reference ({}), which cannot see the load this run "
+                                "ran under: {}",
+                                to_string(kind), use.source, why_no_same_run_reference(report)));
+  } else {
+    outcome.note = why_no_same_run_reference(report) + "; and " +
+                   (options.calibration ? fmt::format("calibration {} has no {} reference (run `warp-compile-probe "
+                                                      "calibrate{}`)",
+                                                      options.calibration_source, to_string(kind),
+                                                      kind == ReferenceKind::warp_cpu ? " --warp-cpu" : "")
+                                        : std::string("there is no calibration to fall back on"));
+    return outcome;
+  }
+  if (use.units.count == 0) {
+    outcome.note = "no sample had both a cold module work and a reference cost";
+    return outcome;
+  }
+  use.band_units = units_band(use.units);
+  outcome.measured = use.units.median;
   outcome.verdict = *outcome.measured <= limit ? Verdict::pass : Verdict::fail;
-  outcome.note = fmt::format("median cold module work {:.1f} ms / {:.1f} ms ({}; {})", report.cold_module_ms->median,
-                             reference->ms, reference->basis, options.calibration_source);
+  outcome.note = fmt::format("median cold module work {:.1f} ms; reference {:.1f} ms (MAD {:.1f}, {}); band ±{:.2f} units",
+                             report.cold_module_ms->median, use.cost_ms.median, use.cost_ms.mad.value_or(0.0),
+                             use.same_run ? "measured in this run" : use.source, use.band_units);
+  if (use.drift && drift_worth_a_warning(*use.drift)) {
+    notes.push_back(fmt::format("WARNING: this run's {} reference ({:.1f} ms) is {:+.0f}% off the stored calibration's "
+                                "({:.1f} ms, {}): the machine is busier, slower or faster than when it was "
+                                "calibrated; units follow this run's reference",
+                                to_string(use.kind), use.cost_ms.median, 100.0 * *use.drift, *use.stored_ms,
+                                options.calibration_source));
+  }
   if (outcome.verdict == Verdict::fail) outcome.offenders = slowest_offenders(report, kTopOffenders);
+  outcome.reference = std::move(use);
   return outcome;
 }
 
@@ -191,7 +253,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
     if (report.cold_module_ms) outcomes.back().note = "median cold module work";
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
   }
-  if (budgets.cold_units) outcomes.push_back(cold_units(*budgets.cold_units, report, options));
+  if (budgets.cold_units) outcomes.push_back(cold_units(*budgets.cold_units, report, options, result.notes));
   if (budgets.compile_elapsed_seconds) {
     outcomes.push_back(ceiling(key::compile_elapsed_seconds, seconds(report.compile_elapsed_ms),
                                *budgets.compile_elapsed_seconds, Unit::seconds));

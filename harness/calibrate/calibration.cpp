@@ -53,6 +53,30 @@ std::optional<CostModel> optional_cost(const json& json_object, const char* key)
   return cost_from_json(*found);
 }
 
+json reference_to_json(const StoredReference& reference) {
+  return json{{"name", reference.name},
+              {"description", reference.description},
+              {"median_ms", reference.cost_ms.median},
+              {"mad_ms", reference.cost_ms.mad.value_or(0.0)},
+              {"samples_ms", reference.cost_ms.values}};
+}
+
+std::optional<StoredReference> optional_reference(const json& json_object) {
+  const auto found = json_object.find("reference");
+  if (found == json_object.end() || found->is_null()) return std::nullopt;
+  StoredReference reference;
+  reference.name = found->at("name").get<std::string>();
+  reference.description = found->value("description", "");
+  const auto samples = found->value("samples_ms", std::vector<double>{});
+  if (auto summary = summarize(samples)) {
+    reference.cost_ms = *summary;
+  } else {
+    reference.cost_ms.median = found->at("median_ms").get<double>();
+    reference.cost_ms.mad = found->value("mad_ms", 0.0);
+  }
+  return reference;
+}
+
 json fixture_to_json(const FixtureTiming& fixture) {
   json out{{"name", fixture.name},
            {"kernels", fixture.kernels},
@@ -100,6 +124,7 @@ json cuda_to_json(const CudaCalibration& cuda) {
   if (cuda.with_pch) out["with_pch"] = cost_to_json(*cuda.with_pch);
   put_optional(out, "pch_build_ms", cuda.pch_build_ms);
   for (const auto& fixture : cuda.fixtures) out["fixtures"].push_back(fixture_to_json(fixture));
+  if (cuda.reference) out["reference"] = reference_to_json(*cuda.reference);
   return out;
 }
 
@@ -121,6 +146,7 @@ CudaCalibration cuda_from_json(const json& json_object) {
   if (const auto fixtures = json_object.find("fixtures"); fixtures != json_object.end()) {
     for (const auto& fixture : *fixtures) cuda.fixtures.push_back(fixture_from_json(fixture));
   }
+  cuda.reference = optional_reference(json_object);
   return cuda;
 }
 
@@ -128,6 +154,7 @@ json warp_cpu_to_json(const WarpCpuCalibration& cpu) {
   json out{{"without_pch", cost_to_json(cpu.without_pch)}};
   if (cpu.with_pch) out["with_pch"] = cost_to_json(*cpu.with_pch);
   put_optional(out, "pch_build_ms", cpu.pch_build_ms);
+  if (cpu.reference) out["reference"] = reference_to_json(*cpu.reference);
   return out;
 }
 
@@ -136,6 +163,7 @@ WarpCpuCalibration warp_cpu_from_json(const json& json_object) {
   cpu.without_pch = cost_from_json(json_object.at("without_pch"));
   cpu.with_pch = optional_cost(json_object, "with_pch");
   cpu.pch_build_ms = get_optional<double>(json_object, "pch_build_ms");
+  cpu.reference = optional_reference(json_object);
   return cpu;
 }
 
@@ -165,6 +193,11 @@ std::filesystem::path home_dir() {
 double Calibration::cuda_fixed_ms(bool precompiled_headers) const {
   if (precompiled_headers && cuda.with_pch) return cuda.with_pch->fixed_ms;
   return cuda.without_pch.fixed_ms;
+}
+
+const StoredReference* Calibration::reference_for(ReferenceKind kind) const {
+  if (kind == ReferenceKind::nvrtc) return cuda.reference ? &*cuda.reference : nullptr;
+  return warp_cpu && warp_cpu->reference ? &*warp_cpu->reference : nullptr;
 }
 
 void to_json(json& out, const Calibration& calibration) {

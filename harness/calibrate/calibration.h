@@ -12,6 +12,8 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "calibrate/machine_info.h"
+#include "model/reference.h"
+#include "model/stats.h"
 
 namespace wcp::calibrate {
 
@@ -46,6 +48,14 @@ struct FixtureTiming {
   std::vector<double> samples_ms;
 };
 
+// The machine reference (model/reference.h) as `calibrate` measured it: what budgets fall back
+// to when a run took no reference of its own, and what a run's reference is checked against.
+struct StoredReference {
+  std::string name;  // MachineReference::name; only a reference of the same name is comparable
+  std::string description;
+  Summary cost_ms;
+};
+
 struct CudaCalibration {
   std::string nvrtc_version;  // "13.0"
   std::string nvrtc_library;  // the path that was loaded
@@ -63,6 +73,7 @@ struct CudaCalibration {
   // busy for the numbers to be trusted to better than that.
   double max_relative_mad = 0.0;
   std::vector<FixtureTiming> fixtures;
+  std::optional<StoredReference> reference;  // the NVRTC reference
 };
 
 // The same model for Warp's CPU backend (clang), filled by `calibrate --warp-cpu`.
@@ -70,6 +81,7 @@ struct WarpCpuCalibration {
   CostModel without_pch;               // use_precompiled_headers=False
   std::optional<CostModel> with_pch;   // use_precompiled_headers=True
   std::optional<double> pch_build_ms;
+  std::optional<StoredReference> reference;  // the Warp CPU reference
 };
 
 struct Calibration {
@@ -85,6 +97,8 @@ struct Calibration {
   // The CUDA fixed per-module cost. Warp uses automatic PCH by default where NVRTC has it, and
   // then every module after the first pays only the with-PCH fixed cost.
   double cuda_fixed_ms(bool precompiled_headers) const;
+  // The stored reference of that kind; nullptr when this calibration has none.
+  const StoredReference* reference_for(ReferenceKind kind) const;
 };
 
 void to_json(nlohmann::json& json, const Calibration& calibration);

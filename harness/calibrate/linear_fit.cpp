@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "model/stats.h"
+
 namespace wcp::calibrate {
 
 LinearFit fit_line(const std::vector<double>& xs, const std::vector<double>& ys) {
@@ -38,6 +40,32 @@ LinearFit fit_line(const std::vector<double>& xs, const std::vector<double>& ys)
   }
   // A flat line through flat data explains everything there is to explain.
   fit.r_squared = syy == 0.0 ? 1.0 : 1.0 - residual / syy;
+  return fit;
+}
+
+LinearFit fit_line_robust(const std::vector<double>& xs, const std::vector<double>& ys) {
+  const LinearFit least_squares = fit_line(xs, ys);  // validates the input the same way
+  std::vector<double> slopes;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    for (std::size_t j = i + 1; j < xs.size(); ++j) {
+      if (xs[i] != xs[j]) slopes.push_back((ys[j] - ys[i]) / (xs[j] - xs[i]));
+    }
+  }
+  LinearFit fit;
+  fit.slope = median(slopes);
+  std::vector<double> intercepts;
+  for (std::size_t i = 0; i < xs.size(); ++i) intercepts.push_back(ys[i] - fit.slope * xs[i]);
+  fit.intercept = median(intercepts);
+  double mean_y = 0.0;
+  for (double y : ys) mean_y += y;
+  mean_y /= static_cast<double>(ys.size());
+  double residual = 0.0, total = 0.0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double error = ys[i] - (fit.intercept + fit.slope * xs[i]);
+    residual += error * error;
+    total += (ys[i] - mean_y) * (ys[i] - mean_y);
+  }
+  fit.r_squared = total == 0.0 ? least_squares.r_squared : 1.0 - residual / total;
   return fit;
 }
 

@@ -15,4 +15,10 @@ struct LinearFit {
 // or every x is the same (the slope is then undefined).
 LinearFit fit_line(const std::vector<double>& xs, const std::vector<double>& ys);
 
+// Theil–Sen: the slope is the median of the slopes between every pair of points with different
+// x, the intercept the median of y − slope × x. One point pushed up by a slow patch on a busy
+// machine moves it far less than it moves least squares. r_squared is computed as for
+// fit_line, against this line. Throws as fit_line does.
+LinearFit fit_line_robust(const std::vector<double>& xs, const std::vector<double>& ys);
+
 }  // namespace wcp::calibrate

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "calibrate/linear_fit.h"
+#include "calibrate/warp_cpu_app.h"
 #include "errors.h"
 #include "measure/sample_runner.h"
 #include "model/stats.h"
@@ -13,32 +12,6 @@
 
 namespace wcp::calibrate {
 namespace {
-
-// Every kernel has the same body size; constants differ so no two kernels hash alike.
-std::string module_source(const std::string& name, int kernels) {
-  std::string source = "import warp as wp\n\n";
-  for (int k = 0; k < kernels; ++k) {
-    source += fmt::format(
-        "@wp.kernel\n"
-        "def {0}_k{1}(a: wp.array(dtype=float), b: wp.array(dtype=float)):\n"
-        "    i = wp.tid()\n"
-        "    x = a[i] * {2}.0 + b[i]\n"
-        "    for _ in range(4):\n"
-        "        x = wp.sin(x) * {3}.5 + wp.cos(x)\n"
-        "    a[i] = x\n\n",
-        name, k, k + 2, k + 1);
-  }
-  source += "KERNELS = [" ;
-  for (int k = 0; k < kernels; ++k) source += fmt::format("{}_k{}, ", name, k);
-  source += "]\n";
-  return source;
-}
-
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream file(path);
-  file << text;
-  if (!file) throw RunError("cannot write " + path.string());
-}
 
 double median_of(const std::vector<WarpCpuSample>& samples, double WarpCpuSample::*field) {
   std::vector<double> values;
@@ -52,71 +25,49 @@ double mad_of(const std::vector<WarpCpuSample>& samples, double WarpCpuSample::*
   return median_absolute_deviation(values);
 }
 
-CostModel run_configuration(const WarpCpuInputs& inputs, const std::filesystem::path& app_dir, bool pch,
-                            std::optional<double>& pch_build_ms, InterruptWatch& interrupts,
-                            const std::function<void(const std::string&)>& progress) {
+// One process of the app with use_precompiled_headers on or off: its compiled module timings.
+WarpCpuSample run_once(const WarpCpuInputs& inputs, const std::filesystem::path& app_dir, bool pch, int index,
+                       InterruptWatch& interrupts) {
   measure::MeasureOptions options;
   options.command = {inputs.python, (app_dir / "driver.py").string(), pch ? "1" : "0"};
   options.cwd = app_dir;
   options.samples = inputs.samples;
   options.timeout = std::chrono::minutes(10);
+  options.cold_only = true;
   measure::SilentProgress silent;
-  std::vector<WarpCpuSample> samples;
-  for (int index = 1; index <= inputs.samples; ++index) {
-    progress(fmt::format("warp cpu, use_precompiled_headers={}: sample {}/{}", pch ? "True" : "False", index,
-                         inputs.samples));
-    const auto record = measure::run_sample(options, index, interrupts, silent);
-    if (!record.cold.run.succeeded()) {
-      throw RunError("the Warp CPU calibration app failed (" + std::to_string(record.cold.run.exit_code) +
-                       "); is warp-lang installed for " + inputs.python + "? Output:\n" + record.cold.run.output_tail);
-    }
-    std::vector<double> module_ms;
-    for (const auto& event : record.cold.log.module_events) {
-      if (event.status == LoadStatus::compiled) module_ms.push_back(event.ms);
-    }
-    if (module_ms.size() != std::size(kWarpCpuFamily) + 1) {
-      throw RunError(fmt::format("the Warp CPU calibration app compiled {} modules, expected {}: Warp's module "
-                                   "timers may be silenced in this environment",
-                                   module_ms.size(), std::size(kWarpCpuFamily) + 1));
-    }
-    samples.push_back(fit_warp_cpu_sample(module_ms));
+  const auto record = measure::run_sample(options, index, interrupts, silent);
+  if (!record.cold.run.succeeded()) {
+    throw RunError("the Warp CPU calibration app failed (" + std::to_string(record.cold.run.exit_code) +
+                   "); is warp-lang installed for " + inputs.python + "? Output:\n" + record.cold.run.output_tail);
   }
+  std::vector<double> module_ms;
+  for (const auto& event : record.cold.log.module_events) {
+    if (event.status == LoadStatus::compiled) module_ms.push_back(event.ms);
+  }
+  if (module_ms.size() != std::size(kWarpCpuFamily) + 1) {
+    throw RunError(fmt::format("the Warp CPU calibration app compiled {} modules, expected {}: Warp's module "
+                               "timers may be silenced in this environment",
+                               module_ms.size(), std::size(kWarpCpuFamily) + 1));
+  }
+  return fit_warp_cpu_sample(module_ms);
+}
+
+CostModel summarize_configuration(const std::vector<WarpCpuSample>& samples) {
   CostModel model;
   model.fixed_ms = median_of(samples, &WarpCpuSample::fixed_ms);
   model.fixed_mad_ms = mad_of(samples, &WarpCpuSample::fixed_ms);
   model.per_kernel_ms = median_of(samples, &WarpCpuSample::per_kernel_ms);
   model.per_kernel_mad_ms = mad_of(samples, &WarpCpuSample::per_kernel_ms);
   model.r_squared = median_of(samples, &WarpCpuSample::r_squared);
-  if (pch) pch_build_ms = median_of(samples, &WarpCpuSample::pch_build_ms);
   return model;
 }
 
 }  // namespace
 
 void write_warp_cpu_app(const std::filesystem::path& directory) {
-  write_file(directory / "cal_warmup.py", module_source("warmup", 1));
-  std::string imports;
-  std::string names = "[cal_warmup";
-  for (int kernels : kWarpCpuFamily) {
-    const std::string module = fmt::format("cal_k{}", kernels);
-    write_file(directory / (module + ".py"), module_source(fmt::format("family{}", kernels), kernels));
-    imports += "import " + module + "\n";
-    names += ", " + module;
-  }
-  names += "]";
-  write_file(directory / "driver.py",
-             "import sys\n"
-             "import warp as wp\n\n"
-             "wp.config.use_precompiled_headers = sys.argv[1] == \"1\"\n"
-             "import cal_warmup\n" +
-                 imports +
-                 "\n"
-                 "a = wp.ones(64, dtype=float, device=\"cpu\")\n"
-                 "b = wp.ones(64, dtype=float, device=\"cpu\")\n"
-                 "for module in " + names + ":\n"
-                 "    for kernel in module.KERNELS:\n"
-                 "        wp.launch(kernel, dim=64, inputs=[a, b], device=\"cpu\")\n"
-                 "wp.synchronize()\n");
+  std::vector<GeneratedModule> modules{{"cal_warmup", 1}};
+  for (int kernels : kWarpCpuFamily) modules.push_back({fmt::format("cal_k{}", kernels), kernels});
+  write_warp_cpu_driver(directory, modules);
 }
 
 WarpCpuSample fit_warp_cpu_sample(const std::vector<double>& module_ms) {
@@ -125,7 +76,7 @@ WarpCpuSample fit_warp_cpu_sample(const std::vector<double>& module_ms) {
     xs.push_back(kWarpCpuFamily[i]);
     ys.push_back(module_ms.at(i + 1));
   }
-  const LinearFit fit = fit_line(xs, ys);
+  const LinearFit fit = fit_line_robust(xs, ys);
   return {fit.intercept, fit.slope, fit.r_squared, module_ms.at(0) - module_ms.at(1)};
 }
 
@@ -133,10 +84,20 @@ WarpCpuCalibration run_warp_cpu_calibration(const WarpCpuInputs& inputs, Interru
                                             const std::function<void(const std::string&)>& progress) {
   ScratchDir app("warp-compile-probe-cpu-cal-");
   write_warp_cpu_app(app.path());
+  // The two configurations alternate, sample by sample, so a slow patch on a shared machine
+  // lands on both instead of bending one of them.
+  std::vector<WarpCpuSample> without_pch, with_pch;
+  for (int index = 1; index <= inputs.samples; ++index) {
+    for (const bool pch : {false, true}) {
+      progress(fmt::format("warp cpu, use_precompiled_headers={}: sample {}/{}", pch ? "True" : "False", index,
+                           inputs.samples));
+      (pch ? with_pch : without_pch).push_back(run_once(inputs, app.path(), pch, index, interrupts));
+    }
+  }
   WarpCpuCalibration calibration;
-  std::optional<double> unused;
-  calibration.without_pch = run_configuration(inputs, app.path(), false, unused, interrupts, progress);
-  calibration.with_pch = run_configuration(inputs, app.path(), true, calibration.pch_build_ms, interrupts, progress);
+  calibration.without_pch = summarize_configuration(without_pch);
+  calibration.with_pch = summarize_configuration(with_pch);
+  calibration.pch_build_ms = median_of(with_pch, &WarpCpuSample::pch_build_ms);
   return calibration;
 }
 

@@ -2,8 +2,9 @@
 // Calibrates Warp's own CPU backend: generated Warp modules of 1, 2, 4 and 8 kernels are
 // loaded by one process through the isolated `measure` machinery, after a warm-up module
 // that absorbs the once-per-process precompiled header build. A line fitted through the
-// family gives the fixed per-module and per-kernel cost; warm-up minus the one-kernel module
-// gives the header build. Done with and without use_precompiled_headers.
+// family (Theil–Sen, so one slow module does not bend it) gives the fixed per-module and
+// per-kernel cost; warm-up minus the one-kernel module gives the header build. Done with and
+// without use_precompiled_headers, the two alternating sample by sample.
 #include <functional>
 #include <string>
 

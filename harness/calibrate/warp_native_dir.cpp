@@ -6,6 +6,7 @@
 
 #include "errors.h"
 #include "io/environment.h"
+#include "run/output_tail.h"
 #include "run/process_runner.h"
 
 namespace wcp::calibrate {
@@ -13,13 +14,6 @@ namespace {
 
 constexpr const char* kLocateScript =
     "import os, warp; print(os.path.join(os.path.dirname(os.path.abspath(warp.__file__)), 'native'))";
-
-std::string last_line(const std::string& text) {
-  auto end = text.find_last_not_of("\r\n \t");
-  if (end == std::string::npos) return {};
-  const auto start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
-}
 
 void require_builtin_header(const std::filesystem::path& dir, const std::string& how_found) {
   std::error_code ignored;
@@ -32,9 +26,23 @@ void require_builtin_header(const std::filesystem::path& dir, const std::string&
 }  // namespace
 
 std::string choose_python(const std::optional<std::string>& python) {
-  if (python && !python->empty()) return *python;
-  if (const char* from_env = std::getenv("WCP_PYTHON"); from_env != nullptr && *from_env != '\0') return from_env;
-  return "python3";
+  std::string chosen = "python3";
+  if (python && !python->empty()) {
+    chosen = *python;
+  } else if (const char* from_env = std::getenv("WCP_PYTHON"); from_env != nullptr && *from_env != '\0') {
+    chosen = from_env;
+  }
+  return absolute_if_relative_path(chosen, std::filesystem::current_path());
+}
+
+std::string absolute_if_relative_path(const std::string& program, const std::filesystem::path& cwd) {
+  // A bare name is looked up on PATH; a relative path means "from here", and the interpreter
+  // later runs in other directories (the calibration app's), so it is anchored now. Neither
+  // canonical nor normalised: a venv's python is a symlink whose own path makes it the venv's,
+  // and ".." must resolve the way the kernel resolves it.
+  if (program.find('/') == std::string::npos) return program;
+  const std::filesystem::path path(program);
+  return path.is_absolute() ? program : (cwd / path).string();
 }
 
 std::filesystem::path find_warp_native_dir(const std::optional<std::filesystem::path>& explicit_dir,

@@ -11,8 +11,13 @@ class InterruptWatch;
 
 namespace wcp::calibrate {
 
-// `python` when given, else $WCP_PYTHON when set, else "python3" from PATH.
+// `python` when given, else $WCP_PYTHON when set, else "python3" from PATH. A relative path
+// (".venv/bin/python") is made absolute against the current directory, as a user expects.
 std::string choose_python(const std::optional<std::string>& python);
+
+// `program` made absolute against `cwd` when it is a relative path (has a slash); a bare name
+// (to be found on PATH) and an absolute path are returned as they are.
+std::string absolute_if_relative_path(const std::string& program, const std::filesystem::path& cwd);
 
 // `explicit_dir` when given, else asks `python` where `warp` is installed. Either way the
 // directory must hold builtin.h. Throws UsageError saying which of --python or

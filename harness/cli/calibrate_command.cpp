@@ -16,6 +16,9 @@
 #include "cli/commands.h"
 #include "errors.h"
 #include "calibrate/machine_info.h"
+#include "measure/progress.h"
+#include "reference/nvrtc_reference.h"
+#include "reference/warp_cpu_reference.h"
 #include "render/calibration_text.h"
 
 namespace wcp::cli {
@@ -32,6 +35,19 @@ struct CalibrateArguments {
   bool warp_cpu = false;
   bool no_cuda = false;
 };
+
+// `samples` reference samples of one runner, stored for budgets to fall back on and to
+// cross-check a run's own reference against. A failed sample fails the calibration.
+calibrate::StoredReference take_stored_reference(reference::ReferenceRunner& runner, int samples, CliContext& context) {
+  measure::SilentProgress silent;
+  std::vector<ReferenceSample> taken;
+  for (int index = 1; index <= samples; ++index) {
+    context.err << "reference " << to_string(runner.kind()) << ": sample " << index << "/" << samples << std::endl;
+    taken.push_back(runner.take(index, context.interrupts, silent));
+    if (!taken.back().failure.empty()) throw RunError(taken.back().failure);
+  }
+  return {runner.name(), runner.description(), *reference_cost(taken)};
+}
 
 template <typename T = std::filesystem::path>
 std::optional<T> optional_of(const std::string& value) {
@@ -60,6 +76,13 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
         find_warp_native_dir(optional_of(arguments.warp_native_dir), python, context.interrupts);
     inputs.samples = arguments.samples;
     calibration = run_calibration(nvrtc, inputs, progress, &context.interrupts);
+    reference::NvrtcReferenceInputs reference_inputs;
+    reference_inputs.python = python;
+    reference_inputs.warp_native_dir = inputs.warp_native_dir;
+    reference_inputs.nvrtc_library = optional_of(arguments.nvrtc_library);
+    reference_inputs.fixtures_dir = optional_of(arguments.fixtures_dir);
+    calibration.cuda.reference = take_stored_reference(
+        *reference::NvrtcReference::open(reference_inputs, context.interrupts), arguments.samples, context);
   } else {
     // Keep what an earlier CUDA calibration found; only the CPU section is renewed.
     if (auto existing = load_calibration(output_path)) calibration = *existing;
@@ -68,6 +91,8 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
   }
   if (arguments.warp_cpu) {
     calibration.warp_cpu = run_warp_cpu_calibration({python, arguments.samples}, context.interrupts, progress);
+    reference::WarpCpuReference runner(python);
+    calibration.warp_cpu->reference = take_stored_reference(runner, arguments.samples, context);
   }
   // The wall time a user waits for, locating Warp included, not just the compiles.
   calibration.wall_ms =

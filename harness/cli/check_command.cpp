@@ -14,6 +14,7 @@
 #include "budget/cuda_device.h"
 #include "budget/evaluate.h"
 #include "calibrate/calibration.h"
+#include "calibrate/warp_native_dir.h"
 #include "cli/commands.h"
 #include "errors.h"
 #include "io/environment.h"
@@ -25,6 +26,7 @@
 #include "render/progress_line.h"
 #include "io/file_io.h"
 #include "model/report_json.h"
+#include "reference/measure_with_reference.h"
 
 namespace wcp::cli {
 namespace {
@@ -37,6 +39,8 @@ struct CheckArguments {
   bool update_baseline = false;
   bool fail_on_improvement = false;
   std::string calibration_path;
+  std::string units_reference = "run";
+  std::string reference_python;
   bool list = false;
   bool quiet = false;
 };
@@ -62,6 +66,26 @@ measure::MeasureOptions measure_options_for(const budget::CommandEntry& entry) {
   options.label = entry.name;
   options.extra_environment = entry.env;
   return options;
+}
+
+// Which reference an entry is normalised by, when its device says so up front; otherwise the
+// first command sample decides (reference/measure_with_reference.h).
+std::optional<ReferenceKind> reference_kind_of(const budget::CommandEntry& entry) {
+  switch (entry.device) {
+    case budget::DeviceRequirement::cpu: return ReferenceKind::warp_cpu;
+    case budget::DeviceRequirement::cuda: return ReferenceKind::nvrtc;
+    case budget::DeviceRequirement::any: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// An entry takes reference samples beside its own when a budget reads units: cold_units, or a
+// baseline recorded with a reference (its judgement is then made in units, so that it carries
+// over between machines).
+bool wants_reference(const budget::CommandEntry& entry, const std::map<std::string, Report>& baselines) {
+  if (entry.budgets.cold_units) return true;
+  const auto baseline = baselines.find(entry.name);
+  return baseline != baselines.end() && baseline->second.reference && baseline->second.reference->cost_ms;
 }
 
 std::vector<const budget::CommandEntry*> select(const budget::BudgetFile& file, const std::string& only) {
@@ -116,20 +140,33 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
 
   const bool has_cuda = budget::cuda_device_present(environment);
   budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}};
-  const bool needs_calibration =
+  const bool same_run_reference = arguments.units_reference == "run";
+  const bool needs_units =
       std::any_of(selected.begin(), selected.end(), [](const auto* entry) { return entry->budgets.cold_units.has_value(); });
-  if (needs_calibration) {
-    // A normalised budget without a calibration can only fail; say so before measuring anything.
-    const auto path = arguments.calibration_path.empty() ? calibrate::default_calibration_path()
-                                                         : std::filesystem::path(arguments.calibration_path);
+  // The stored calibration is the fallback and the cross-check of a run's own reference. An
+  // explicit --calibration must exist; so must some calibration when units come only from it.
+  const bool explicit_calibration = !arguments.calibration_path.empty();
+  if (needs_units || explicit_calibration) {
+    const auto path = explicit_calibration ? std::filesystem::path(arguments.calibration_path)
+                                           : calibrate::default_calibration_path();
     evaluate_options.calibration = calibrate::load_calibration(path);
-    if (!evaluate_options.calibration) {
-      throw UsageError("cold_units needs a calibration and " + path.string() +
+    if (!evaluate_options.calibration && (explicit_calibration || !same_run_reference)) {
+      throw UsageError("calibration " + path.string() +
                        " does not exist: run `warp-compile-probe calibrate --warp-cpu` (or pass --calibration FILE)");
     }
-    evaluate_options.calibration_source = path.string();
-    context.out << "Calibration: " << path.string() << " (" << evaluate_options.calibration->created_at << ")\n";
+    if (evaluate_options.calibration) {
+      evaluate_options.calibration_source = path.string();
+      context.out << "Calibration: " << path.string() << " (" << evaluate_options.calibration->created_at << ")\n";
+    }
   }
+  reference::ReferenceSetup reference_setup;
+  reference_setup.python = calibrate::choose_python(
+      arguments.reference_python.empty() ? std::nullopt : std::optional<std::string>(arguments.reference_python));
+  const bool any_reference =
+      same_run_reference && std::any_of(selected.begin(), selected.end(),
+                                        [&](const auto* entry) { return wants_reference(*entry, baselines); });
+  // A reference interpreter that does not exist is a usage error, found before anything runs.
+  if (any_reference) reference::validate(reference_setup);
   budget::CheckResult result;
   result.file = file.path;
   render::render_budget_header(file.path, context.out);
@@ -148,7 +185,15 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
     measure::SilentProgress silent;
     measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
-    const Report report = measure::measure(measure_options_for(*entry), context.interrupts, listener);
+    Report report;
+    if (same_run_reference && wants_reference(*entry, baselines)) {
+      auto setup = reference_setup;
+      setup.kind = reference_kind_of(*entry);
+      report =
+          reference::measure_with_reference(measure_options_for(*entry), setup, context.interrupts, listener).report;
+    } else {
+      report = measure::measure(measure_options_for(*entry), context.interrupts, listener);
+    }
 
     const auto baseline = baselines.find(entry->name);
     auto command_result = budget::evaluate(
@@ -186,7 +231,15 @@ void add_check_command(CLI::App& root, CliContext& context) {
   command->add_option("--json", arguments->json_path, "Also write the result as JSON to this path");
   command->add_option("--markdown", arguments->markdown_path, "Also write a Markdown summary (CI step summary, PR comment)");
   command->add_option("--calibration", arguments->calibration_path,
-                      "Calibration file for cold_units budgets (default: this host's file from `calibrate`)");
+                      "Calibration file: the fallback and cross-check of cold_units' reference (default: this host's "
+                      "file from `calibrate`)");
+  command->add_option("--units-reference", arguments->units_reference,
+                      "Where cold_units' reference comes from: run (measured beside each command, interleaved with "
+                      "its samples) or calibration (the stored one; faster, blind to this run's load)")
+      ->check(CLI::IsMember({"run", "calibration"}))
+      ->capture_default_str();
+  command->add_option("--reference-python", arguments->reference_python,
+                      "Interpreter with warp-lang that builds the Warp CPU reference (default: $WCP_PYTHON, else python3)");
   command->add_flag("--list", arguments->list, "Validate the file and print name;samples;timeout;device per entry, run nothing");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
   command->callback([arguments, &context] { context.exit_code = run_check(*arguments, context); });

@@ -6,7 +6,7 @@
 #include "io/file_io.h"
 #include "model/report_json.h"
 #include "render/format.h"
-#include "verdict/judge.h"
+#include "verdict/normalised.h"
 
 namespace wcp::cli {
 namespace {
@@ -21,7 +21,7 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   const Report baseline = load_report(arguments.baseline_path);
   const Report candidate = load_report(arguments.candidate_path);
-  const verdict::Judgement judgement = verdict::judge(baseline, candidate);
+  const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate);
   render::write(judgement, render::Format::text, context.out);
   if (!arguments.json_path.empty()) {
     std::ostringstream json;

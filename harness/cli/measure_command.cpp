@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include "analysis/diagnose.h"
+#include "calibrate/warp_native_dir.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
+#include "reference/measure_with_reference.h"
 #include "render/format.h"
 #include "render/progress_line.h"
 #include "render/trace_json.h"
@@ -28,6 +30,8 @@ struct MeasureArguments {
   double timeout_s = 900;
   bool warm = false;  // accepted for compatibility: the warm pass always runs
   bool quiet = false;
+  bool reference = false;
+  std::string reference_python;
   std::vector<std::string> command;
 };
 
@@ -42,11 +46,20 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   if (!arguments.trace_path.empty()) require_writable_destination(arguments.trace_path, "--trace");
   measure::validate(options);
+  reference::ReferenceSetup setup;
+  if (arguments.reference) {
+    setup.python = calibrate::choose_python(arguments.reference_python.empty()
+                                                ? std::nullopt
+                                                : std::optional<std::string>(arguments.reference_python));
+    reference::validate(setup);
+  }
 
   render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
   measure::SilentProgress silent;
   measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
-  const measure::Measurement measurement = measure::measure_with_trace(options, context.interrupts, listener);
+  const measure::Measurement measurement =
+      arguments.reference ? reference::measure_with_reference(options, setup, context.interrupts, listener)
+                          : measure::measure_with_trace(options, context.interrupts, listener);
   const Report& report = measurement.report;
 
   // The report is kept before anything else can fail.
@@ -100,6 +113,11 @@ void add_measure_command(CLI::App& root, CliContext& context) {
       ->check(CLI::PositiveNumber);
   command->add_flag("--warm", arguments->warm, "Accepted for compatibility; the warm pass always runs");
   command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
+  command->add_flag("--reference", arguments->reference,
+                    "Interleave a machine reference sample after each sample and report cold units (kept in the "
+                    "JSON, so baselines in units carry over between machines)");
+  command->add_option("--reference-python", arguments->reference_python,
+                      "Interpreter with warp-lang for the Warp CPU reference (default: $WCP_PYTHON, else python3)");
   command->add_option("command", arguments->command, "The command to measure, after --")->required();
   command->positionals_at_end(true);
   command->callback([arguments, &context] { context.exit_code = run_measure(*arguments, context); });

@@ -24,7 +24,8 @@ void validate(const MeasureOptions& options) {
   resolve_executable(options.command.front(), environment, options.cwd);
 }
 
-Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress) {
+Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
+                               const AfterSample& after_sample) {
   validate(options);
   std::vector<SampleRecord> samples;
   samples.reserve(static_cast<std::size_t>(options.samples));
@@ -32,6 +33,8 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
   for (int index = 1; index <= options.samples; ++index) {
     try {
       samples.push_back(run_sample(options, index, interrupts, progress));
+      interrupts.throw_if_interrupted();
+      if (after_sample) after_sample(samples.back());
     } catch (const RunError& error) {
       // The machine, not the command, failed (no scratch space, the command could not start).
       // Before the first sample nothing has run; after it, what was measured is kept.
@@ -50,8 +53,9 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
   return result;
 }
 
-Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress) {
-  return measure_with_trace(options, interrupts, progress).report;
+Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
+               const AfterSample& after_sample) {
+  return measure_with_trace(options, interrupts, progress, after_sample).report;
 }
 
 }  // namespace wcp::measure

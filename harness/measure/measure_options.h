@@ -14,6 +14,9 @@ struct MeasureOptions {
   std::chrono::milliseconds timeout{900'000};  // per run
   std::string label;
   std::map<std::string, std::string> extra_environment;  // e.g. a budget entry's `env`
+  // Skip the warm run: for runs whose only product is their cold module timings (the Warp CPU
+  // reference and calibration apps), where the warm run would be wasted time.
+  bool cold_only = false;
 };
 
 }  // namespace wcp::measure

@@ -52,7 +52,7 @@ SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch
   progress.pass_finished(index, options.samples, Pass::cold, sample.cold.run.wall_ms, sample.cold.run.succeeded());
   interrupts.throw_if_interrupted();
   sample.inventory = inventory_cache(cache_dir);
-  if (!sample.cold.run.succeeded()) return sample;
+  if (!sample.cold.run.succeeded() || options.cold_only) return sample;
 
   progress.pass_started(index, options.samples, Pass::warm);
   sample.warm = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::warm, interrupts);

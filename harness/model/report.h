@@ -14,6 +14,7 @@
 #include "model/module_event.h"
 #include "model/option_record.h"
 #include "model/process.h"
+#include "model/reference.h"
 #include "model/stats.h"
 
 namespace wcp {
@@ -138,6 +139,9 @@ struct Report {
   std::vector<std::string> find_failures;    // "Failed to find ... kernel" lines
   InstrumentationStatus instrumentation;
   std::vector<std::string> notes;            // isolation caveats and warnings, in plain words
+  // The machine reference measured beside the command (`measure --reference`, `check` with
+  // cold_units): its cost and the cold units it gives. Absent when none was asked for.
+  std::optional<MachineReference> reference;
 
   bool measured() const { return samples > failed_samples; }
 };

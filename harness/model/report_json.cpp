@@ -6,6 +6,7 @@
 #include "io/file_io.h"
 #include "io/json_fields.h"
 #include "model/launch_record_json.h"
+#include "model/reference_json.h"
 
 namespace wcp {
 
@@ -440,6 +441,9 @@ void read_document(const json& document, Report& report) {
     status.use_precompiled_headers = get_optional<bool>(*found, "use_precompiled_headers");
   }
   report.notes = get<std::vector<std::string>>(document, "notes", {});
+  if (const auto found = document.find("reference"); found != document.end() && !found->is_null()) {
+    report.reference = reference_from_json(*found);
+  }
 
   if (!schema) {
     apply_original_probe_conventions(report);
@@ -522,6 +526,7 @@ json report_to_json(const Report& report) {
                                 {"app_kernel_cache_dir", or_null(status.app_kernel_cache_dir)},
                                 {"use_precompiled_headers", or_null(status.use_precompiled_headers)}};
   out["notes"] = report.notes;
+  out["reference"] = report.reference ? reference_to_json(*report.reference) : json(nullptr);
   return out;
 }
 

@@ -22,7 +22,7 @@ const char* unit_word(budget::Unit unit) {
     case budget::Unit::count: return "count";
     case budget::Unit::seconds: return "seconds";
     case budget::Unit::bytes: return "bytes";
-    case budget::Unit::units: return "fixed-module-units";
+    case budget::Unit::units: return "reference-units";
   }
   return "";
 }
@@ -44,6 +44,22 @@ nlohmann::json outcome_json(const budget::BudgetOutcome& outcome) {
                      {"unit", unit_word(outcome.unit)},       {"note", outcome.note},
                      {"offenders", offenders}};
   if (outcome.judgement) out["judgement"] = judgement_to_json(*outcome.judgement);
+  if (const auto& use = outcome.reference) {
+    out["reference"] = {{"kind", std::string(to_string(use->kind))},
+                        {"name", use->name},
+                        {"description", use->description},
+                        {"same_run", use->same_run},
+                        {"source", use->source},
+                        {"median_ms", use->cost_ms.median},
+                        {"mad_ms", or_null(use->cost_ms.mad)},
+                        {"samples", use->cost_ms.count},
+                        {"units_median", use->units.median},
+                        {"units_mad", or_null(use->units.mad)},
+                        {"units_values", use->units.values},
+                        {"units_band", use->band_units},
+                        {"stored_median_ms", or_null(use->stored_ms)},
+                        {"drift", or_null(use->drift)}};
+  }
   return out;
 }
 

@@ -69,6 +69,18 @@ void render_command_result(const budget::CommandResult& result, std::ostream& ou
     if (outcome.judgement) {
       for (const auto& note : outcome.judgement->notes) out << "      note: " << note << "\n";
     }
+    if (const auto& use = outcome.reference) {
+      out << fmt::format("      reference ({}): {} {}; {:.1f} ms, MAD {:.1f}, {} sample(s)\n", use->source,
+                         to_string(use->kind), use->description, use->cost_ms.median, use->cost_ms.mad.value_or(0.0),
+                         use->cost_ms.count);
+      out << fmt::format("      units {:.2f} ± {:.2f} (band; MAD {:.2f} over {} {})\n", use->units.median,
+                         use->band_units, use->units.mad.value_or(0.0), use->units.count,
+                         use->same_run ? "interleaved pair(s)" : "sample(s) against the stored reference");
+      if (use->drift) {
+        out << fmt::format("      stored calibration's reference {:.1f} ms: this run {:+.0f}%\n", *use->stored_ms,
+                           100.0 * *use->drift);
+      }
+    }
     for (const auto& offender : outcome.offenders) {
       out << "      " << offender.module << ": " << offender.detail << "\n";
       if (const auto why = offender_explanation(offender); !why.empty()) out << "        " << why << "\n";

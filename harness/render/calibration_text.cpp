@@ -86,6 +86,15 @@ void render_findings(const Calibration& calibration, std::ostream& out) {
                  *calibration.warp_cpu->pch_build_ms);
     }
   }
+  for (const auto* stored : {cuda.reference ? &*cuda.reference : nullptr,
+                              calibration.warp_cpu && calibration.warp_cpu->reference ? &*calibration.warp_cpu->reference
+                                                                                      : nullptr}) {
+    if (stored == nullptr) continue;
+    const double mad = stored->cost_ms.mad.value_or(0.0);
+    fmt::print(out, "Reference for cold_units: {} — {:.1f} ms, MAD {:.1f} ({:.1f}%) over {} sample(s)\n",
+               stored->description, stored->cost_ms.median, mad,
+               stored->cost_ms.median > 0.0 ? 100.0 * mad / stored->cost_ms.median : 0.0, stored->cost_ms.count);
+  }
   if (cuda.fixtures.empty()) {
     fmt::print(out, "\nCalibration wall time: {:.1f} s\n", calibration.wall_ms / 1000.0);
     return;

@@ -22,6 +22,32 @@ std::string block_dim_text(const std::optional<int>& block_dim) {
   return block_dim ? std::to_string(*block_dim) : "-";
 }
 
+// The machine reference measured beside the command, and the cold units it gives.
+void render_reference(const Report& report, std::ostream& out) {
+  if (!report.reference) return;
+  const auto& reference = *report.reference;
+  if (!reference.cost_ms) {
+    std::string why = reference.unavailable;
+    for (const auto& sample : reference.samples) {
+      if (why.empty() && !sample.failure.empty()) why = sample.failure;
+    }
+    out << fmt::format("Reference         {:>10}    ({})\n", "unavailable", why);
+    out << fmt::format("Cold units        {:>10}    (no reference)\n", "unavailable");
+    return;
+  }
+  out << fmt::format("Reference         {}  {}: {}\n", median_mad(reference.cost_ms, ""), to_string(reference.kind),
+                     reference.description);
+  if (reference.cold_units) {
+    const auto& units = *reference.cold_units;
+    out << fmt::format("Cold units        {:>10.2f}    ± {:.2f} (median ± MAD of {} interleaved pair(s): cold module work / "
+                       "its reference)\n",
+                       units.median, units.mad.value_or(0.0), units.count);
+  } else {
+    out << fmt::format("Cold units        {:>10}    (no sample had both a cold module work and a reference)\n",
+                       "unavailable");
+  }
+}
+
 void render_headline(const Report& report, std::ostream& out) {
   constexpr std::string_view no_warm = "no successful warm run";
   out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms, "Warp printed no module timers"));
@@ -36,6 +62,7 @@ void render_headline(const Report& report, std::ostream& out) {
   } else {
     out << fmt::format("Overlap factor    {:>10}    ({})\n", "unavailable", no_warm);
   }
+  render_reference(report, out);
   if (builds_overlapped(report)) {
     out << fmt::format(
         "\nBUILDS OVERLAPPED: summed module timers are {:.2f}x the elapsed compile time, so modules were built\n"

@@ -58,4 +58,12 @@ std::string OutputTail::text() const {
   return shown;
 }
 
+std::string last_line(std::string_view text) {
+  const auto end = text.find_last_not_of("\r\n \t");
+  if (end == std::string_view::npos) return {};
+  const auto newline = text.rfind('\n', end);
+  const auto start = newline == std::string_view::npos ? 0 : newline + 1;
+  return std::string(text.substr(start, end - start + 1));
+}
+
 }  // namespace wcp

@@ -18,4 +18,8 @@ class OutputTail {
   std::string buffer_;  // grows to 2 × capacity, then keeps the newest half
 };
 
+// The last non-empty line of some output (for a Python process, its exception), trimmed; ""
+// when there is none.
+std::string last_line(std::string_view text);
+
 }  // namespace wcp

@@ -11,8 +11,11 @@ class Calibrate(unittest.TestCase):
     def test_nvrtc_and_warp_cpu_calibration(self):
         with tempfile.TemporaryDirectory() as work:
             out = os.path.join(work, "cal.json")
-            result = run_cli(["calibrate", "--samples", "2", "--python", PYTHON, "--warp-cpu", "--json", out],
-                             timeout=1200)
+            # A relative interpreter path means "from here", as it would to a shell.
+            relative_python = os.path.relpath(PYTHON, work)
+            self.assertIn("/", relative_python)
+            result = run_cli(["calibrate", "--samples", "2", "--python", relative_python, "--warp-cpu", "--json", out],
+                             timeout=1200, cwd=work)
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(out, encoding="utf-8") as handle:
                 calibration = json.load(handle)
@@ -26,6 +29,10 @@ class Calibrate(unittest.TestCase):
             # The header is what use_precompiled_headers saves: every module without it pays more.
             self.assertGreater(cpu["without_pch"]["fixed_ms"], cpu["with_pch"]["fixed_ms"])
             self.assertGreater(cpu["pch_build_ms"], 0.0)
+            # The references budgets fall back on and cross-check against, one per backend.
+            for section in (cuda, cpu):
+                self.assertGreater(section["reference"]["median_ms"], 0.0)
+                self.assertEqual(len(section["reference"]["samples_ms"]), 2)
             self.assertIn("Warp CPU backend", result.stdout)
 
             # A budget in machine units reads this file and says so.
@@ -39,7 +46,7 @@ class Calibrate(unittest.TestCase):
             self.assertIn("cold_units", checked.stdout)
             self.assertIn(out, checked.stdout)
 
-    def test_cold_units_without_calibration_is_a_configuration_error(self):
+    def test_a_calibration_named_but_missing_is_a_configuration_error(self):
         with tempfile.TemporaryDirectory() as work:
             budget = os.path.join(work, "budget.yaml")
             with open(budget, "w", encoding="utf-8") as handle:

@@ -102,6 +102,23 @@ TEST(CalibrationJson, OptionalSectionsStayAbsent) {
   EXPECT_DOUBLE_EQ(back.cuda_fixed_ms(true), 262.5);  // falls back to the no-PCH cost
 }
 
+TEST(CalibrationJson, StoredReferencesRoundTripPerBackend) {
+  auto original = sample_calibration();
+  original.cuda.reference = StoredReference{"nvrtc/sm_90/pch/3x4-kernel-module/v1", "NVRTC", *summarize({300.0, 310.0, 290.0})};
+  original.warp_cpu = WarpCpuCalibration{{900.0, 1.0, 120.0, 2.0, 0.99}, std::nullopt, std::nullopt,
+                                         StoredReference{"warp_cpu/pch/4x2-kernel-module/v1", "CPU", *summarize({500.0, 520.0})}};
+  const Calibration back = nlohmann::json(original).get<Calibration>();
+  ASSERT_NE(back.reference_for(ReferenceKind::nvrtc), nullptr);
+  EXPECT_EQ(back.reference_for(ReferenceKind::nvrtc)->name, "nvrtc/sm_90/pch/3x4-kernel-module/v1");
+  EXPECT_DOUBLE_EQ(back.reference_for(ReferenceKind::nvrtc)->cost_ms.median, 300.0);
+  EXPECT_DOUBLE_EQ(*back.reference_for(ReferenceKind::nvrtc)->cost_ms.mad, 10.0);
+  ASSERT_NE(back.reference_for(ReferenceKind::warp_cpu), nullptr);
+  EXPECT_DOUBLE_EQ(back.reference_for(ReferenceKind::warp_cpu)->cost_ms.median, 510.0);
+  // A calibration from before references existed has none: nothing to fall back on, not 0.
+  EXPECT_EQ(sample_calibration().reference_for(ReferenceKind::nvrtc), nullptr);
+  EXPECT_EQ(nlohmann::json(sample_calibration()).get<Calibration>().reference_for(ReferenceKind::warp_cpu), nullptr);
+}
+
 TEST(CalibrationJson, MissingFileIsNotAnError) {
   const ScratchDir dir;
   EXPECT_FALSE(load_calibration(dir.path() / "absent.json").has_value());
