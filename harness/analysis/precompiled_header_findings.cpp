@@ -13,9 +13,9 @@
 namespace wcp::analysis {
 namespace {
 
-constexpr std::size_t kManyModules = 5;     // CUDA builds: where the header clearly pays
-constexpr std::size_t kManyCpuBuilds = 3;   // CPU builds in one process with the header off
-constexpr std::size_t kFewCpuBuilds = 2;    // CPU builds in one process that may not repay it
+constexpr std::size_t kManyModules = 5;    // CUDA builds: where the header clearly pays
+constexpr std::size_t kManyCpuBuilds = 3;  // CPU builds in one process with the header off
+constexpr std::size_t kFewCpuBuilds = 2;   // CPU builds in one process that may not repay it
 
 // The most CPU builds any one process made, and that process (0 when the loads carry no pid).
 std::pair<std::size_t, int> busiest_cpu_process(const Report& report) {
@@ -31,7 +31,9 @@ std::pair<std::size_t, int> busiest_cpu_process(const Report& report) {
   return busiest;
 }
 
-std::string process_text(int pid) { return pid != 0 ? fmt::format("process {}", pid) : "the process"; }
+std::string process_text(int pid) {
+  return pid != 0 ? fmt::format("process {}", pid) : "the process";
+}
 
 // Header off, many CPU builds: each pays for Warp's headers.
 void check_cpu_header_off(std::size_t builds, int pid, const std::optional<HeaderCosts>& costs, Diagnosis& out) {
@@ -47,12 +49,14 @@ void check_cpu_header_off(std::size_t builds, int pid, const std::optional<Heade
       "use_precompiled_headers is False and {} built {} CPU modules: each compiled Warp's runtime headers itself",
       process_text(pid), builds));
   if (costs) {
-    const double saving = static_cast<double>(builds) * (costs->fixed_without_ms - costs->fixed_with_ms) - costs->build_ms;
+    const double saving =
+        static_cast<double>(builds) * (costs->fixed_without_ms - costs->fixed_with_ms) - costs->build_ms;
     if (saving <= 0.0) {
-      rule_out(out, Mechanism::precompiled_header,
-               fmt::format("use_precompiled_headers is False with {} CPU builds, and on this machine the header ({}) "
-                           "would cost more than it saves ({} per module): off is right here",
-                           builds, format_ms(costs->build_ms), format_ms(costs->fixed_without_ms - costs->fixed_with_ms)));
+      rule_out(
+          out, Mechanism::precompiled_header,
+          fmt::format("use_precompiled_headers is False with {} CPU builds, and on this machine the header ({}) "
+                      "would cost more than it saves ({} per module): off is right here",
+                      builds, format_ms(costs->build_ms), format_ms(costs->fixed_without_ms - costs->fixed_with_ms)));
       return;
     }
     finding.cost_ms = saving;
@@ -64,9 +68,10 @@ void check_cpu_header_off(std::size_t builds, int pid, const std::optional<Heade
         "not computable from one run: `calibrate --warp-cpu` measures the header and the per-module saving on this "
         "machine, or `ab` the program with the setting on and off";
   }
-  finding.fix = "Turn the header back on: remove the line that sets warp.config.use_precompiled_headers = False (it "
-                "is on by default), so the first CPU build of each process makes the header and every later one reuses "
-                "it.";
+  finding.fix =
+      "Turn the header back on: remove the line that sets warp.config.use_precompiled_headers = False (it "
+      "is on by default), so the first CPU build of each process makes the header and every later one reuses "
+      "it.";
   out.findings.push_back(std::move(finding));
 }
 
@@ -89,8 +94,8 @@ void check_cpu_header_on(std::size_t builds, int pid, const std::optional<Header
   const double without = static_cast<double>(builds) * costs->fixed_without_ms;
   if (with <= without) {
     rule_out(out, Mechanism::precompiled_header,
-             fmt::format("{} CPU build(s) with the header cost an estimated {} against {} without: on is right",
-                         builds, format_ms(with), format_ms(without)));
+             fmt::format("{} CPU build(s) with the header cost an estimated {} against {} without: on is right", builds,
+                         format_ms(with), format_ms(without)));
     return;
   }
   Finding finding = make_finding(Mechanism::precompiled_header);
@@ -104,10 +109,12 @@ void check_cpu_header_on(std::size_t builds, int pid, const std::optional<Header
                                          format_ms(without)));
   finding.cost_ms = with - without;
   finding.cost_basis = "estimate from the calibration (" + costs->basis + "); verify with `ab` on the two settings";
-  finding.fix = "For this program the header costs more than it saves: set warp.config.use_precompiled_headers = False "
-                "at the entry point, before the first module loads.";
-  finding.limits = "Worth it only while the program builds this few CPU modules per process; a program that grows "
-                   "more modules wants the header back. Cold starts only: a warm run builds nothing either way.";
+  finding.fix =
+      "For this program the header costs more than it saves: set warp.config.use_precompiled_headers = False "
+      "at the entry point, before the first module loads.";
+  finding.limits =
+      "Worth it only while the program builds this few CPU modules per process; a program that grows "
+      "more modules wants the header back. Cold starts only: a warm run builds nothing either way.";
   out.findings.push_back(std::move(finding));
 }
 
@@ -143,10 +150,9 @@ void check_cuda_header(const Report& report, Diagnosis& out) {
 
 void check_precompiled_header(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
   const auto& probe = report.instrumentation;
-  const std::string state =
-      probe.use_precompiled_headers ? (*probe.use_precompiled_headers ? "on" : "off") : "unknown";
+  const std::string state = probe.use_precompiled_headers ? (*probe.use_precompiled_headers ? "on" : "off") : "unknown";
   out.facts.push_back(fmt::format("Precompiled header (CS-12): use_precompiled_headers = {}; CUDA toolkit {}.", state,
-                                  probe.cuda_toolkit_version.empty() ? "unknown" : probe.cuda_toolkit_version));
+                                  probe.cuda_toolkit_version.empty() ? "unavailable" : probe.cuda_toolkit_version));
   for (const ModuleEvent* event : cold_compiled_events(report)) {
     if (!event->built_pch) continue;
     out.facts.push_back(fmt::format(

@@ -38,14 +38,6 @@ std::string compiled_text(const ModuleUse& module) {
   return text;
 }
 
-// The build time the never-launched kernels cost, estimated; nullopt when not computable.
-std::optional<double> wasted_ms(const ModuleUse& module) {
-  if (module.launched() == 0 && module.launched_adjoint() == 0 && !module.built_pch) {
-    return module.build_ms;  // loaded, yet nothing of it ran: the whole build
-  }
-  return module.unlaunched_ms;
-}
-
 }  // namespace
 
 void check_kernel_usage(const Report& report, Diagnosis& out) {
@@ -68,13 +60,14 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
   FindingsByOwner findings(Mechanism::never_launched, ownership);
   for (const auto& module : out.kernel_usage) {
     if (module.never_launched() == 0) continue;
-    const auto ms = wasted_ms(module);
+    const auto& ms = module.unlaunched_ms;
     if (ms && *ms < threshold) continue;
     Finding& finding = findings.for_module(module.name);
     if (finding.module.empty()) finding.module = module.name;
     std::string line = fmt::format("module {} on {}: {}; never launched: {}", module.name, module.device,
                                    compiled_text(module), kernel_names(module));
-    if (module.unlaunched_share) line += fmt::format(" ({:.0f}% of its generated source)", 100.0 * *module.unlaunched_share);
+    if (module.unlaunched_share)
+      line += fmt::format(" ({:.0f}% of its generated source)", 100.0 * *module.unlaunched_share);
     line += fmt::format("; built {} time(s), {}", module.builds, format_ms(module.build_ms));
     if (ms) {
       line += fmt::format(", of which ≈ {} for the never-launched kernels", format_ms(*ms));

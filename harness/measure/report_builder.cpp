@@ -24,18 +24,57 @@ int count_status(const std::vector<ModuleEvent>& events, LoadStatus status) {
   return count;
 }
 
-// Module work of one run, or nullopt when it cannot be known: the instrumentation saw modules
-// load but Warp's log carried no load timer (the application silenced Warp's output).
+// Warp's load lines never reached the tool although modules loaded: a test runner captured the
+// output (pytest does, per test), or the application silenced Warp's log.
+bool log_missed_loads(const PassRecord& pass) {
+  return pass.log.module_events.empty() && !pass.instrumentation.loads.empty();
+}
+
+// Module events from the instrumentation's own records of each load, for a run whose log
+// carried none: the identity from the load itself, the time from the instrumentation's clock
+// around it (code generation, compile and module load; Warp's timer also counts its hashing).
+// The precompiled header is inferred as Warp builds it: with the first CPU module a process
+// compiles, unless that module had use_precompiled_headers off.
+std::vector<ModuleEvent> events_from_loads(const std::vector<instrument::InstrumentedLoad>& loads) {
+  std::vector<ModuleEvent> events;
+  std::set<int> header_built;
+  for (const auto& load : loads) {
+    ModuleEvent event;
+    event.name = load.name;
+    event.hash = load.detail.full_hash.substr(0, std::min<std::size_t>(7, load.detail.full_hash.size()));
+    event.device = load.device;
+    event.block_dim = load.block_dim;
+    event.ms = std::max(0.0, (load.t_end - load.t_start) * 1000.0);
+    event.status = load.failed                           ? LoadStatus::error
+                   : load.detail.compiled.value_or(true) ? LoadStatus::compiled
+                                                         : LoadStatus::cached;
+    if (event.status == LoadStatus::compiled && event.device == "cpu" && !header_built.contains(load.detail.pid)) {
+      const auto pch = load.detail.config_at_load.find("use_precompiled_headers");
+      event.built_pch = pch == load.detail.config_at_load.end() || pch->second != "False";
+      header_built.insert(load.detail.pid);
+    }
+    events.push_back(std::move(event));
+  }
+  return events;
+}
+
+const std::vector<ModuleEvent>& timed_events(const PassRecord& pass, std::vector<ModuleEvent>& storage) {
+  if (!log_missed_loads(pass)) return pass.log.module_events;
+  storage = events_from_loads(pass.instrumentation.loads);
+  return storage;
+}
+
 std::optional<double> module_work_of(const PassRecord& pass, bool compiled_only) {
-  if (pass.log.module_events.empty() && !pass.instrumentation.loads.empty()) return std::nullopt;
-  return sum_ms(pass.log.module_events, compiled_only);
+  std::vector<ModuleEvent> storage;
+  return sum_ms(timed_events(pass, storage), compiled_only);
 }
 
 // The native compiler's share, or nullopt when modules compiled but no compiler timer was
 // printed (0 would read as "no native compile at all").
 std::optional<double> native_of(const PassRecord& pass) {
-  if (pass.log.native_timers == 0 && count_status(pass.log.module_events, LoadStatus::compiled) > 0) return std::nullopt;
-  if (pass.log.module_events.empty() && !pass.instrumentation.loads.empty()) return std::nullopt;
+  if (pass.log.native_timers == 0 && count_status(pass.log.module_events, LoadStatus::compiled) > 0)
+    return std::nullopt;
+  if (log_missed_loads(pass)) return std::nullopt;
   return pass.log.native_compile_ms;
 }
 
@@ -65,13 +104,16 @@ std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds ti
 }
 
 std::vector<ModuleEvent> pass_events(const PassRecord& record, Pass pass) {
-  std::vector<ModuleEvent> events = record.log.module_events;
+  std::vector<ModuleEvent> events =
+      log_missed_loads(record) ? events_from_loads(record.instrumentation.loads) : record.log.module_events;
   attach_load_details(events, record.instrumentation.loads, record.run.started_monotonic_s);
   for (auto& event : events) event.pass = pass;
   return events;
 }
 
-bool inside(const std::string& path, const std::string& root) { return !root.empty() && path.starts_with(root); }
+bool inside(const std::string& path, const std::string& root) {
+  return !root.empty() && path.starts_with(root);
+}
 
 // On/off from an environment value the way CUDA reads CUDA_CACHE_DISABLE: set and not "0".
 std::optional<bool> flag_value(const std::optional<std::string>& value) {
@@ -174,7 +216,8 @@ void describe_instrumentation(Report& report, const SampleRecord& sample) {
   std::optional<bool> cuda_cache_disabled;
   for (const auto& process : events.processes) {
     for (const auto& what : process.missing) {
-      if (std::find(status.missing.begin(), status.missing.end(), what) == status.missing.end()) status.missing.push_back(what);
+      if (std::find(status.missing.begin(), status.missing.end(), what) == status.missing.end())
+        status.missing.push_back(what);
     }
     if (status.warp_api.empty()) status.warp_api = process.api;
     if (status.warp_dir.empty()) status.warp_dir = process.warp_dir;
@@ -184,7 +227,8 @@ void describe_instrumentation(Report& report, const SampleRecord& sample) {
     if (!status.use_precompiled_headers) status.use_precompiled_headers = exit.use_precompiled_headers;
     if (status.cuda_toolkit_version.empty()) status.cuda_toolkit_version = exit.cuda_toolkit;
     if (exit.cache_kernels == false) status.cache_kernels_disabled = true;
-    if (exit.kernel_cache_dir && !exit.kernel_cache_dir->empty() && !inside(*exit.kernel_cache_dir, sample.private_cache_dir)) {
+    if (exit.kernel_cache_dir && !exit.kernel_cache_dir->empty() &&
+        !inside(*exit.kernel_cache_dir, sample.private_cache_dir)) {
       status.app_kernel_cache_dir = exit.kernel_cache_dir;
     }
     if (const auto found = exit.environ.find("CUDA_CACHE_DISABLE"); found != exit.environ.end()) {
@@ -225,13 +269,16 @@ void describe_instrumentation(Report& report, const SampleRecord& sample) {
     }
   }
   for (const auto& what : status.missing) report.notes.push_back("Instrumentation could not observe: " + what + ".");
-  if (events.attached() && sample.cold.log.module_events.empty() && !events.loads.empty()) {
+  if (events.attached() && log_missed_loads(sample.cold)) {
     report.notes.push_back(
-        "Warp printed no module load timers although modules loaded (the application silenced Warp's log): module "
-        "times are unavailable in this report.");
+        "Warp's module load lines did not reach the tool although modules loaded (a test runner such as pytest "
+        "captured the output, or the application silenced Warp's log): modules, hashes and build times come from the "
+        "instrumentation's own record of each load (its clock around code generation, compile and module load), and "
+        "native compile time is unavailable.");
   }
   if (const auto malformed = events.malformed_lines(); malformed > 0) {
-    report.notes.push_back(fmt::format("{} line(s) of the instrumentation's event files could not be read.", malformed));
+    report.notes.push_back(
+        fmt::format("{} line(s) of the instrumentation's event files could not be read.", malformed));
   }
 }
 
@@ -245,7 +292,8 @@ void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<ins
       const auto& load = loads[i];
       if (used[i] || load.name != event.name) continue;
       if (!load.device.empty() && load.device != event.device) continue;
-      if (!event.hash.empty() && !load.detail.full_hash.empty() && !load.detail.full_hash.starts_with(event.hash)) continue;
+      if (!event.hash.empty() && !load.detail.full_hash.empty() && !load.detail.full_hash.starts_with(event.hash))
+        continue;
       if ((event.status == LoadStatus::error) != load.failed) continue;
       used[i] = true;
       if (!event.block_dim && load.block_dim) event.block_dim = load.block_dim;
@@ -295,13 +343,20 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
     if (first_ok == nullptr) first_ok = &sample;
     // A statistic over some samples would silently mix measured and unmeasured runs: one
     // sample without it makes the whole figure unavailable.
-    if (result.cold_module_ms) cold_module.push_back(*result.cold_module_ms); else cold_module_unavailable = true;
-    if (result.native_compile_ms) native.push_back(*result.native_compile_ms); else native_unavailable = true;
+    if (result.cold_module_ms)
+      cold_module.push_back(*result.cold_module_ms);
+    else
+      cold_module_unavailable = true;
+    if (result.native_compile_ms)
+      native.push_back(*result.native_compile_ms);
+    else
+      native_unavailable = true;
     cold_wall.push_back(result.cold_wall_ms);
     if (sample.warm && sample.warm->run.succeeded()) {
       result.warm_wall_ms = sample.warm->run.wall_ms;
       result.warm_module_ms = module_work_of(*sample.warm, false);
-      result.warm_compiled_events = count_status(sample.warm->log.module_events, LoadStatus::compiled);
+      std::vector<ModuleEvent> storage;
+      result.warm_compiled_events = count_status(timed_events(*sample.warm, storage), LoadStatus::compiled);
       if (result.warm_module_ms) warm_module.push_back(*result.warm_module_ms);
       warm_wall.push_back(*result.warm_wall_ms);
       elapsed.push_back(result.cold_wall_ms - *result.warm_wall_ms);
@@ -340,7 +395,8 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
     auto warm = pass_events(*sample.warm, Pass::warm);
     report.module_events.insert(report.module_events.end(), warm.begin(), warm.end());
   }
-  const auto& cold_events = sample.cold.log.module_events;
+  std::vector<ModuleEvent> storage;
+  const auto& cold_events = timed_events(sample.cold, storage);
   report.identities = count_identities(cold_events);
   std::set<std::string> modules;
   for (const auto& event : cold_events) {
@@ -366,8 +422,8 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
 std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::vector<SampleRecord>& samples) {
   std::vector<TraceTrack> tracks;
   for (const auto& sample : samples) {
-    for (const auto& [pass, record] : {std::pair{Pass::cold, &sample.cold},
-                                       std::pair{Pass::warm, sample.warm ? &*sample.warm : nullptr}}) {
+    for (const auto& [pass, record] :
+         {std::pair{Pass::cold, &sample.cold}, std::pair{Pass::warm, sample.warm ? &*sample.warm : nullptr}}) {
       if (record == nullptr) continue;
       std::map<int, TraceTrack> by_pid;
       for (const auto& process : processes_of(*record, options.cwd.string())) {
@@ -377,8 +433,11 @@ std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::ve
         track.pid = process.pid;
         track.label = fmt::format("pid {} {} {}", process.pid, to_string(process.role), process.program);
         if (process.started_s) {
-          TraceSlice life{process.program, "process", *process.started_s,
-                          process.ended_s.value_or(record->run.wall_ms / 1000.0), {}};
+          TraceSlice life{process.program,
+                          "process",
+                          *process.started_s,
+                          process.ended_s.value_or(record->run.wall_ms / 1000.0),
+                          {}};
           life.args["role"] = std::string(to_string(process.role));
           life.args["exit"] = process.exit_how.empty() ? "no exit record" : process.exit_how;
           track.slices.push_back(std::move(life));
@@ -391,8 +450,11 @@ std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::ve
         track.pass = pass;
         track.pid = event.detail->pid;
         if (track.label.empty()) track.label = fmt::format("pid {}", event.detail->pid);
-        TraceSlice slice{event.hash.empty() ? event.name : event.name + " " + event.hash, to_string(event.status),
-                         event.detail->start_s, event.detail->end_s, {}};
+        TraceSlice slice{event.hash.empty() ? event.name : event.name + " " + event.hash,
+                         to_string(event.status),
+                         event.detail->start_s,
+                         event.detail->end_s,
+                         {}};
         slice.args["module"] = event.name;
         slice.args["hash"] = event.hash;
         slice.args["device"] = event.device;

@@ -29,7 +29,7 @@ Launched launched_kernels(const Report& report) {
 
 // Bytes per kernel key in one module's generated source.
 std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> bytes_by_key(const ModuleSource& source,
-                                                                             const std::vector<std::string>& keys) {
+                                                                            const std::vector<std::string>& keys) {
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> bytes;
   for (const auto& kernel : source.kernels) {
     const auto key = kernel_key_of(kernel.name, keys);
@@ -55,12 +55,13 @@ std::optional<double> unlaunched_share_of(const ModuleSource* source, const std:
 }  // namespace
 
 std::size_t ModuleUse::launched() const {
-  return static_cast<std::size_t>(std::count_if(kernels.begin(), kernels.end(), [](const KernelUse& k) { return k.launched; }));
+  return static_cast<std::size_t>(
+      std::count_if(kernels.begin(), kernels.end(), [](const KernelUse& k) { return k.launched; }));
 }
 
 std::size_t ModuleUse::never_launched() const {
-  return static_cast<std::size_t>(
-      std::count_if(kernels.begin(), kernels.end(), [](const KernelUse& k) { return !k.launched && !k.launched_adjoint; }));
+  return static_cast<std::size_t>(std::count_if(kernels.begin(), kernels.end(),
+                                                [](const KernelUse& k) { return !k.launched && !k.launched_adjoint; }));
 }
 
 std::size_t ModuleUse::launched_adjoint() const {
@@ -147,6 +148,9 @@ std::vector<ModuleUse> kernel_usage(const Report& report) {
       any_share = true;
     }
     if (any_share) module.unlaunched_ms = ms;
+    if (module.launched() == 0 && module.launched_adjoint() == 0 && !module.built_pch) {
+      module.unlaunched_ms = module.build_ms;  // loaded, yet nothing of it ran: the whole build
+    }
     modules.push_back(std::move(module));
   }
   return modules;

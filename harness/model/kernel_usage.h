@@ -33,14 +33,15 @@ struct KernelUse {
 struct ModuleUse {
   std::string name;
   std::string device;
-  int builds = 0;         // compiled loads of the module in the cold pass (every hash and block_dim)
-  double build_ms = 0.0;  // their summed load time
-  bool built_pch = false; // one of them also built the precompiled header (its time is not the module's)
-  std::vector<KernelUse> kernels;           // as built the last time
+  int builds = 0;                  // compiled loads of the module in the cold pass (every hash and block_dim)
+  double build_ms = 0.0;           // their summed load time
+  bool built_pch = false;          // one of them also built the precompiled header (its time is not the module's)
+  std::vector<KernelUse> kernels;  // as built the last time
   std::optional<std::uint64_t> source_bytes;  // of the last build
   // Per build, the share of its generated source that belongs to kernels this run never launched,
   // and the estimated ms that share cost (the build's ms × the share). Builds that also made
-  // the precompiled header are left out of the ms (their time is mostly the header).
+  // the precompiled header are left out of the ms (their time is mostly the header). A module
+  // none of whose kernels ran costs its whole build.
   std::optional<double> unlaunched_share;
   std::optional<double> unlaunched_ms;
 

@@ -52,8 +52,12 @@ std::optional<bool> warm_near_zero(const Report& report) {
   return report.warm_module_ms->median <= warm_allowance_ms(report.cold_module_ms->median);
 }
 
+bool elapsed_is_compile_time(const Report& report) {
+  return warm_near_zero(report).value_or(false);
+}
+
 bool builds_overlapped(const Report& report) {
-  return report.overlap_factor && *report.overlap_factor > kOverlapThreshold;
+  return elapsed_is_compile_time(report) && report.overlap_factor && *report.overlap_factor > kOverlapThreshold;
 }
 
 bool compiled_nothing(const Report& report) {
@@ -88,7 +92,9 @@ bool loads_on_cpu(const Report& report) {
                      [](const ModuleEvent& event) { return event.device == "cpu"; });
 }
 
-Backend backend_of(const Report& report) { return loads_on_cuda(report) ? Backend::cuda : Backend::cpu; }
+Backend backend_of(const Report& report) {
+  return loads_on_cuda(report) ? Backend::cuda : Backend::cpu;
+}
 
 bool uses_precompiled_headers(const Report& report) {
   return report.instrumentation.use_precompiled_headers.value_or(true);

@@ -33,7 +33,13 @@ double warm_allowance_ms(double cold_module_ms);
 // nullopt when there is no warm measurement to judge.
 std::optional<bool> warm_near_zero(const Report& report);
 
-// Builds overlapped when the summed module timers exceed elapsed compile time by this factor.
+// Compile elapsed (cold wall - warm wall) is the compile time only when the warm run compiled
+// (about) nothing; when it compiled again, both runs paid the compiling and the difference
+// leaves it out.
+bool elapsed_is_compile_time(const Report& report);
+
+// Builds overlapped when the summed module timers exceed elapsed compile time by this factor,
+// judged only where elapsed is the compile time (a cache destroyed every run is not overlap).
 inline constexpr double kOverlapThreshold = 1.15;
 bool builds_overlapped(const Report& report);
 // A measured run that compiled no module: it never reached Warp, or it saw a cache it should not.
@@ -51,7 +57,7 @@ const ProcessRecord* main_process(const Report& report);
 enum class Backend { cpu, cuda };
 bool loads_on_cuda(const Report& report);
 bool loads_on_cpu(const Report& report);
-Backend backend_of(const Report& report);  // cuda when any load was on a CUDA device
+Backend backend_of(const Report& report);             // cuda when any load was on a CUDA device
 bool uses_precompiled_headers(const Report& report);  // Warp's default (on) when unknown
 
 // `@wp.kernel(module="unique")` names each module "<kernel key>_<8 hex of its content hash>":

@@ -10,11 +10,11 @@
 
 namespace wcp {
 
-using nlohmann::json;
 using json_fields::FieldError;
 using json_fields::get;
 using json_fields::get_optional;
 using json_fields::or_null;
+using nlohmann::json;
 
 // --- the parts ------------------------------------------------------------------------------
 
@@ -33,15 +33,26 @@ namespace {
 void to_json_detail(json& out, const LoadDetail& detail) {
   json kernels = json::array();
   for (const auto& kernel : detail.kernels) {
-    json item{{"key", kernel.key},         {"file", kernel.file},         {"line", kernel.line},
-              {"overloads", kernel.overloads}, {"adjoint", or_null(kernel.adjoint)}, {"qualname", kernel.qualname},
-              {"python_module", kernel.python_module}, {"hash", kernel.hash}};
+    json item{{"key", kernel.key},
+              {"file", kernel.file},
+              {"line", kernel.line},
+              {"overloads", kernel.overloads},
+              {"adjoint", or_null(kernel.adjoint)},
+              {"qualname", kernel.qualname},
+              {"python_module", kernel.python_module},
+              {"hash", kernel.hash}};
     item["package"] = kernel.package ? json::array({kernel.package->name, kernel.package->version}) : json(nullptr);
     kernels.push_back(std::move(item));
   }
-  out = json{{"full_hash", detail.full_hash}, {"kernels", kernels},          {"options", detail.options},
-             {"config_at_load", detail.config_at_load}, {"pid", detail.pid}, {"start_s", detail.start_s},
-             {"end_s", detail.end_s},       {"compiled", or_null(detail.compiled)}, {"error", detail.error},
+  out = json{{"full_hash", detail.full_hash},
+             {"kernels", kernels},
+             {"options", detail.options},
+             {"config_at_load", detail.config_at_load},
+             {"pid", detail.pid},
+             {"start_s", detail.start_s},
+             {"end_s", detail.end_s},
+             {"compiled", or_null(detail.compiled)},
+             {"error", detail.error},
              {"stack", detail.stack}};
   if (detail.trigger) out["trigger"] = *detail.trigger;
 }
@@ -58,7 +69,8 @@ KernelInfo kernel_from_json(const json& kernel) {
   info.qualname = get<std::string>(kernel, "qualname", "");
   info.python_module = get<std::string>(kernel, "python_module", "");
   info.hash = get<std::string>(kernel, "hash", "");
-  if (const auto package = kernel.find("package"); package != kernel.end() && package->is_array() && package->size() == 2) {
+  if (const auto package = kernel.find("package");
+      package != kernel.end() && package->is_array() && package->size() == 2) {
     info.package = Package{(*package)[0].is_string() ? (*package)[0].get<std::string>() : "",
                            (*package)[1].is_string() ? (*package)[1].get<std::string>() : ""};
   }
@@ -83,7 +95,8 @@ namespace {
 LoadDetail detail_from_json(const json& in) {
   LoadDetail detail;
   detail.full_hash = get<std::string>(in, "full_hash", "");
-  json_fields::each(in, "kernels", [&](const json& kernel, std::size_t) { detail.kernels.push_back(kernel_from_json(kernel)); });
+  json_fields::each(in, "kernels",
+                    [&](const json& kernel, std::size_t) { detail.kernels.push_back(kernel_from_json(kernel)); });
   detail.options = get<std::map<std::string, std::string>>(in, "options", {});
   detail.config_at_load = get<std::map<std::string, std::string>>(in, "config_at_load", {});
   detail.pid = get<int>(in, "pid", 0);
@@ -136,7 +149,8 @@ void from_json(const json& in, ModuleEvent& event) {
   event.pass = pass_from_string(pass).value_or(Pass::cold);
   event.native_ms = get_optional<double>(in, "native_ms");
   event.built_pch = get<bool>(in, "built_pch", false);
-  if (const auto found = in.find("detail"); found != in.end() && found->is_object()) event.detail = detail_from_json(*found);
+  if (const auto found = in.find("detail"); found != in.end() && found->is_object())
+    event.detail = detail_from_json(*found);
 }
 
 void to_json(json& out, const SampleResult& sample) {
@@ -188,7 +202,8 @@ std::optional<Summary> read_summary(const json& in, const std::string& stem, std
   summary.values = std::move(values);
   summary.median = median.value_or(summary.values.empty() ? 0.0 : wcp::median(summary.values));
   summary.mad = get_optional<double>(in, stem + "_mad");
-  summary.count = get<std::size_t>(in, stem + "_n", summary.values.empty() ? successful_samples : summary.values.size());  // 0: unknown
+  summary.count = get<std::size_t>(in, stem + "_n",
+                                   summary.values.empty() ? successful_samples : summary.values.size());  // 0: unknown
   return summary;
 }
 
@@ -389,9 +404,12 @@ void read_document(const json& document, Report& report) {
   report.cache.lto_bytes = get<std::uint64_t>(document, "lto_bytes", 0);
   report.cache.module_directories = get<std::uint64_t>(document, "module_directories", 0);
   json_fields::each(document, "module_sources", [&](const json& item, std::size_t) {
-    ModuleSource module{get<std::string>(item, "directory", ""), get<std::uint64_t>(item, "source_bytes", 0),
-                        get<std::uint64_t>(item, "forward_kernels", 0), get<std::uint64_t>(item, "backward_kernels", 0),
-                        {}, get<std::uint64_t>(item, "shared_bytes", 0)};
+    ModuleSource module{get<std::string>(item, "directory", ""),
+                        get<std::uint64_t>(item, "source_bytes", 0),
+                        get<std::uint64_t>(item, "forward_kernels", 0),
+                        get<std::uint64_t>(item, "backward_kernels", 0),
+                        {},
+                        get<std::uint64_t>(item, "shared_bytes", 0)};
     json_fields::each(item, "kernels", [&](const json& kernel, std::size_t) {
       module.kernels.push_back({get<std::string>(kernel, "name", ""), get<std::uint64_t>(kernel, "forward_bytes", 0),
                                 get<std::uint64_t>(kernel, "backward_bytes", 0)});
@@ -434,9 +452,13 @@ void read_document(const json& document, Report& report) {
     status.cuda_cache_disabled = get_optional<bool>(*found, "cuda_cache_disabled");
     status.missing = get<std::vector<std::string>>(*found, "missing", {});
     status.cache_kernels_disabled = get<bool>(*found, "cache_kernels_disabled", false);
-    json_fields::each(*found, "cache_clears",
-                      [&](const json& item, std::size_t) { status.cache_clears.push_back(cache_clear_from_json(item)); });
-    status.cuda_toolkit_version = get<std::string>(*found, "cuda_toolkit_version", "");
+    json_fields::each(*found, "cache_clears", [&](const json& item, std::size_t) {
+      status.cache_clears.push_back(cache_clear_from_json(item));
+    });
+    // null (schema 3) or "" (earlier) when the toolkit was not known.
+    if (const auto toolkit = found->find("cuda_toolkit_version"); toolkit != found->end() && toolkit->is_string()) {
+      status.cuda_toolkit_version = toolkit->get<std::string>();
+    }
     status.app_kernel_cache_dir = get_optional<std::string>(*found, "app_kernel_cache_dir");
     status.use_precompiled_headers = get_optional<bool>(*found, "use_precompiled_headers");
   }
@@ -514,17 +536,18 @@ json report_to_json(const Report& report) {
   const auto& status = report.instrumentation;
   json clears = json::array();
   for (const auto& clear : status.cache_clears) clears.push_back({{"what", clear.what}, {"site", or_null(clear.site)}});
-  out["instrumentation"] = json{{"attached", status.attached},
-                                {"warp_api", status.warp_api},
-                                {"warp_dir", status.warp_dir},
-                                {"timers", status.timers},
-                                {"cuda_cache_disabled", or_null(status.cuda_cache_disabled)},
-                                {"missing", status.missing},
-                                {"cache_kernels_disabled", status.cache_kernels_disabled},
-                                {"cache_clears", clears},
-                                {"cuda_toolkit_version", status.cuda_toolkit_version},
-                                {"app_kernel_cache_dir", or_null(status.app_kernel_cache_dir)},
-                                {"use_precompiled_headers", or_null(status.use_precompiled_headers)}};
+  out["instrumentation"] = json{
+      {"attached", status.attached},
+      {"warp_api", status.warp_api},
+      {"warp_dir", status.warp_dir},
+      {"timers", status.timers},
+      {"cuda_cache_disabled", or_null(status.cuda_cache_disabled)},
+      {"missing", status.missing},
+      {"cache_kernels_disabled", status.cache_kernels_disabled},
+      {"cache_clears", clears},
+      {"cuda_toolkit_version", status.cuda_toolkit_version.empty() ? json(nullptr) : json(status.cuda_toolkit_version)},
+      {"app_kernel_cache_dir", or_null(status.app_kernel_cache_dir)},
+      {"use_precompiled_headers", or_null(status.use_precompiled_headers)}};
   out["notes"] = report.notes;
   out["reference"] = report.reference ? reference_to_json(*report.reference) : json(nullptr);
   return out;
@@ -553,6 +576,8 @@ Report report_from_json_text(std::string_view text, std::string_view source) {
   return report_from_json(document, source);
 }
 
-Report load_report(const std::string& path) { return report_from_json_text(read_text_file(path, "report"), path); }
+Report load_report(const std::string& path) {
+  return report_from_json_text(read_text_file(path, "report"), path);
+}
 
 }  // namespace wcp

@@ -6,8 +6,8 @@
 namespace wcp::render {
 namespace {
 
-using nlohmann::json;
 using json_fields::or_null;
+using nlohmann::json;
 
 json summary_json(const std::optional<Summary>& summary) {
   if (!summary) return nullptr;
@@ -18,16 +18,16 @@ json summary_json(const std::optional<Summary>& summary) {
 }
 
 json clock_json(const verdict::ClockComparison& clock) {
-  json out{{"baseline", summary_json(clock.baseline)},
-           {"candidate", summary_json(clock.candidate)},
-           {"delta_ms", or_null(clock.delta_ms)},
-           {"delta_percent", or_null(clock.delta_percent)},
-           {"band_ms", or_null(clock.band_ms)},
-           {"direction", std::string(to_string(clock.direction))}};
+  json out{{"baseline", summary_json(clock.baseline)}, {"candidate", summary_json(clock.candidate)},
+           {"delta_ms", or_null(clock.delta_ms)},      {"delta_percent", or_null(clock.delta_percent)},
+           {"band_ms", or_null(clock.band_ms)},        {"direction", std::string(to_string(clock.direction))}};
   if (clock.paired) {
-    out["paired"] = json{{"pairs", clock.paired->pairs},     {"median_delta_ms", clock.paired->median_delta},
-                         {"mad_delta_ms", clock.paired->mad_delta}, {"faster", clock.paired->faster},
-                         {"slower", clock.paired->slower},   {"equal", clock.paired->equal}};
+    out["paired"] = json{{"pairs", clock.paired->pairs},
+                         {"median_delta_ms", clock.paired->median_delta},
+                         {"mad_delta_ms", clock.paired->mad_delta},
+                         {"faster", clock.paired->faster},
+                         {"slower", clock.paired->slower},
+                         {"equal", clock.paired->equal}};
   }
   // The flat fields of schema 1, kept for readers of it: null when unavailable.
   out["baseline_median_ms"] = clock.baseline ? json(clock.baseline->median) : json(nullptr);
@@ -37,12 +37,9 @@ json clock_json(const verdict::ClockComparison& clock) {
 }
 
 json side_json(const verdict::SideFacts& facts) {
-  return json{{"overlap_factor", or_null(facts.overlap_factor)},
-              {"builds_overlapped", facts.builds_overlapped},
-              {"compiled_nothing", facts.compiled_nothing},
-              {"samples", facts.samples},
-              {"failed_samples", facts.failed_samples},
-              {"failed_warm_runs", facts.failed_warm_runs}};
+  return json{{"overlap_factor", or_null(facts.overlap_factor)}, {"builds_overlapped", facts.builds_overlapped},
+              {"compiled_nothing", facts.compiled_nothing},      {"samples", facts.samples},
+              {"failed_samples", facts.failed_samples},          {"failed_warm_runs", facts.failed_warm_runs}};
 }
 
 json paired_json(const verdict::PairedModule& module) {
@@ -115,10 +112,12 @@ json judgement_to_json(const verdict::Judgement& judgement) {
   const auto& workload = judgement.workload;
   json differences = json::array();
   for (const auto& entry : workload.count_differences) {
-    differences.push_back({{"signature", entry.signature}, {"baseline", entry.baseline}, {"candidate", entry.candidate}});
+    differences.push_back(
+        {{"signature", entry.signature}, {"baseline", entry.baseline}, {"candidate", entry.candidate}});
   }
   json renames = json::array();
-  for (const auto& rename : workload.renames) renames.push_back({{"baseline", rename.baseline}, {"candidate", rename.candidate}});
+  for (const auto& rename : workload.renames)
+    renames.push_back({{"baseline", rename.baseline}, {"candidate", rename.candidate}});
   json workload_json{{"status", verdict::to_string(workload.status)},
                      {"reason", workload.reason},
                      {"baseline_launches", or_null(workload.baseline_launches)},
@@ -139,6 +138,7 @@ json judgement_to_json(const verdict::Judgement& judgement) {
               {"notes", judgement.notes},
               {"warnings", judgement.warnings},
               {"same_work", judgement.same_work},
+              {"less_work", judgement.less_work},
               {"workload", workload_json},
               {"cold_module_work", clock_json(judgement.module_work)},
               {"compile_elapsed", clock_json(judgement.compile_elapsed)},

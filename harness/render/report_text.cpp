@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <fmt/format.h>
 
 #include <ostream>
 
@@ -39,9 +38,10 @@ void render_reference(const Report& report, std::ostream& out) {
                      reference.description);
   if (reference.cold_units) {
     const auto& units = *reference.cold_units;
-    out << fmt::format("Cold units        {:>10.2f}    ± {:.2f} (median ± MAD of {} interleaved pair(s): cold module work / "
-                       "its reference)\n",
-                       units.median, units.mad.value_or(0.0), units.count);
+    out << fmt::format(
+        "Cold units        {:>10.2f}    ± {:.2f} (median ± MAD of {} interleaved pair(s): cold module work / "
+        "its reference)\n",
+        units.median, units.mad.value_or(0.0), units.count);
   } else {
     out << fmt::format("Cold units        {:>10}    (no sample had both a cold module work and a reference)\n",
                        "unavailable");
@@ -56,11 +56,21 @@ void render_headline(const Report& report, std::ostream& out) {
   out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms, "no successful run"));
   out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms, no_warm));
   out << fmt::format("Compile elapsed   {}  (cold wall − warm wall)\n", median_mad(report.compile_elapsed_ms, no_warm));
-  if (report.overlap_factor) {
-    out << fmt::format("Overlap factor    {:>10.2f}     (module work / compile elapsed; above 1 means builds overlapped)\n",
-                       *report.overlap_factor);
+  if (report.overlap_factor && !elapsed_is_compile_time(report)) {
+    out << fmt::format(
+        "Overlap factor    {:>10.2f}     (not a sign of overlap here: the warm run compiled too, so compile\n"
+        "                                  elapsed leaves out the compiling both runs did)\n",
+        *report.overlap_factor);
+  } else if (report.overlap_factor) {
+    out << fmt::format(
+        "Overlap factor    {:>10.2f}     (module work / compile elapsed; above 1 means builds overlapped)\n",
+        *report.overlap_factor);
+  } else if (!report.cold_module_ms || !report.compile_elapsed_ms) {
+    out << fmt::format("Overlap factor    {:>10}    ({})\n", "unavailable",
+                       report.compile_elapsed_ms ? "no module work" : no_warm);
   } else {
-    out << fmt::format("Overlap factor    {:>10}    ({})\n", "unavailable", no_warm);
+    out << fmt::format("Overlap factor    {:>10}    (compile elapsed is not above zero: the warm run took as long)\n",
+                       "unavailable");
   }
   render_reference(report, out);
   if (builds_overlapped(report)) {
@@ -76,9 +86,9 @@ void render_headline(const Report& report, std::ostream& out) {
   out << '\n';
   out << fmt::format("Identities {}  modules {}  cold events: {} compiled, {} cached, {} error\n", report.identities,
                      report.modules, report.compiled_events, report.cached_events, report.error_events);
-  const std::string launches = has_launch_record(report)
-                                   ? fmt::format("{} in {} process(es)", total_launches(report), report.processes.size())
-                                   : std::string("not recorded");
+  const std::string launches =
+      has_launch_record(report) ? fmt::format("{} in {} process(es)", total_launches(report), report.processes.size())
+                                : std::string("not recorded");
   out << fmt::format("Generated source {}  LTO artifacts {} ({})  launches {}\n",
                      format_bytes(report.cache.generated_source_bytes), report.cache.lto_artifacts,
                      format_bytes(report.cache.lto_bytes), launches);
@@ -90,7 +100,9 @@ void render_processes(const Report& report, std::ostream& out) {
   out << fmt::format("  {:>7}  {:<6}  {:>7}  {:>7}  {:>8}  {:<9} {}\n", "pid", "role", "start s", "end s", "launches",
                      "exit", "program");
   for (const auto& process : report.processes) {
-    const auto seconds = [](const std::optional<double>& s) { return s ? fmt::format("{:.2f}", *s) : std::string("-"); };
+    const auto seconds = [](const std::optional<double>& s) {
+      return s ? fmt::format("{:.2f}", *s) : std::string("-");
+    };
     out << fmt::format("  {:>7}  {:<6}  {:>7}  {:>7}  {:>8}  {:<9} {}\n", process.pid, to_string(process.role),
                        seconds(process.started_s), seconds(process.ended_s),
                        process.launches_recorded ? std::to_string(total_launches(process.launches)) : std::string("?"),
@@ -108,11 +120,12 @@ void render_identities(const ReportView& view, std::ostream& out) {
                      processes ? "procs  " : "", "module");
   for (const auto& entry : view.identities) {
     const auto& id = entry.identity;
-    out << fmt::format("  {:>9.1f}  {:<8} {:>9}  {:<8} {}{}{}\n", entry.ms, id.device, block_dim_text(id.block_dim),
-                       id.hash.empty() ? "-" : id.hash,
-                       processes ? fmt::format("{:>5}  ", entry.pids.empty() ? std::string("?") : std::to_string(entry.pids.size()))
-                                 : "",
-                       id.name, entry.built_pch ? "   (includes the one-off precompiled header build)" : "");
+    out << fmt::format(
+        "  {:>9.1f}  {:<8} {:>9}  {:<8} {}{}{}\n", entry.ms, id.device, block_dim_text(id.block_dim),
+        id.hash.empty() ? "-" : id.hash,
+        processes ? fmt::format("{:>5}  ", entry.pids.empty() ? std::string("?") : std::to_string(entry.pids.size()))
+                  : "",
+        id.name, entry.built_pch ? "   (includes the one-off precompiled header build)" : "");
   }
 }
 
@@ -124,8 +137,9 @@ void render_rebuilds(const ReportView& view, std::ostream& out) {
     for (const auto& hash : module.hashes) hashes.push_back(hash.empty() ? "-" : hash);
     out << fmt::format("  {} on {}: {} builds, {:.1f} ms — {}\n", module.name, module.device, module.builds,
                        module.total_ms, to_string(module.cause));
-    out << fmt::format("      hashes {}{}\n", fmt::join(hashes, " → "),
-                       module.block_dims.empty() ? "" : fmt::format("; block_dims {}", fmt::join(module.block_dims, ", ")));
+    out << fmt::format(
+        "      hashes {}{}\n", fmt::join(hashes, " → "),
+        module.block_dims.empty() ? "" : fmt::format("; block_dims {}", fmt::join(module.block_dims, ", ")));
   }
 }
 
@@ -155,11 +169,13 @@ std::string format_command(const std::vector<std::string>& argv) {
 
 void render_report_text(const ReportView& view, std::ostream& out) {
   const Report& report = view.report;
-  out << fmt::format("warp-compile-probe {}{}\n", report.tool_version, report.label.empty() ? "" : " — " + report.label);
+  out << fmt::format("warp-compile-probe {}{}\n", report.tool_version,
+                     report.label.empty() ? "" : " — " + report.label);
   out << fmt::format("Command  {}\n", format_command(report.command));
   out << fmt::format("Cwd      {}\n", report.cwd);
-  out << fmt::format("Warp {}, {} sample(s), {} failed{}\n\n", report.warp_version.empty() ? "(version unknown)" : report.warp_version,
-                     report.samples, report.failed_samples,
+  out << fmt::format("Warp {}, {} sample(s), {} failed{}\n\n",
+                     report.warp_version.empty() ? "(version unknown)" : report.warp_version, report.samples,
+                     report.failed_samples,
                      report.timed_out_samples > 0 ? fmt::format(" ({} timed out)", report.timed_out_samples) : "");
   if (!report.measured()) {
     out << "NOT MEASURED: every sample failed, so there is no measurement to report.\n";

@@ -12,7 +12,9 @@
 namespace wcp::results {
 namespace {
 
-std::string command_line(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
+std::string command_line(const std::vector<std::string>& argv) {
+  return fmt::format("{}", fmt::join(argv, " "));
+}
 
 std::string first_evidence(const analysis::Finding& finding) {
   return finding.evidence.empty() ? std::string() : finding.evidence.front();
@@ -35,7 +37,8 @@ Timeline cold_timeline(const Report& report) {
     }
     // The instrumentation's own start when it has one (schema 2), else Warp's timer back from the end.
     const double end = event->detail->end_s * 1000.0;
-    const double start = event->detail->start_s > 0.0 ? event->detail->start_s * 1000.0 : std::max(0.0, end - event->ms);
+    const double start =
+        event->detail->start_s > 0.0 ? event->detail->start_s * 1000.0 : std::max(0.0, end - event->ms);
     timeline.spans.push_back({event->name, event->hash, start, end, event->built_pch});
   }
   std::sort(timeline.spans.begin(), timeline.spans.end(),
@@ -70,7 +73,14 @@ ResultsReport build_results_report(const Report& baseline, const Report& candida
     if (!after.found(finding.mechanism)) results.fixed.push_back({finding.mechanism, first_evidence(finding)});
   }
   for (const auto& finding : after.findings) results.remaining.push_back({finding.mechanism, first_evidence(finding)});
-  for (const auto& entry : after.ruled_out) results.ruled_out.push_back({entry.mechanism, entry.signal});
+  // A mechanism this change fixed is ruled out afterwards by definition; it is listed once, as fixed.
+  const auto fixed_here = [&results](auto mechanism) {
+    return std::any_of(results.fixed.begin(), results.fixed.end(),
+                       [mechanism](const auto& fixed) { return fixed.mechanism == mechanism; });
+  };
+  for (const auto& entry : after.ruled_out) {
+    if (!fixed_here(entry.mechanism)) results.ruled_out.push_back({entry.mechanism, entry.signal});
+  }
   for (const auto& entry : after.not_checked) results.not_reached.push_back({entry.mechanism, entry.reason});
 
   std::map<ModuleIdentity, IdentityBar> bars;

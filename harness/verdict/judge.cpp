@@ -12,7 +12,9 @@
 namespace wcp::verdict {
 namespace {
 
-std::string ms(double value) { return fmt::format("{:.1f} ms", value); }
+std::string ms(double value) {
+  return fmt::format("{:.1f} ms", value);
+}
 
 std::string signed_change(const ClockComparison& clock) {
   std::string text = fmt::format("{:+.1f} ms", *clock.delta_ms);
@@ -20,11 +22,21 @@ std::string signed_change(const ClockComparison& clock) {
   return text;
 }
 
+// "fell by 757.1 ms (16.2%)": the verb carries the sign, so the amount is unsigned.
+std::string moved_by(const ClockComparison& clock) {
+  std::string text = fmt::format("{:.1f} ms", std::abs(*clock.delta_ms));
+  if (clock.delta_percent) text += fmt::format(" ({:.1f}%)", std::abs(*clock.delta_percent));
+  return text;
+}
+
 std::string_view movement(Direction direction) {
   switch (direction) {
-    case Direction::improved: return "fell by";
-    case Direction::regressed: return "rose by";
-    default: return "changed by";
+    case Direction::improved:
+      return "fell by";
+    case Direction::regressed:
+      return "rose by";
+    default:
+      return "changed by";
   }
 }
 
@@ -53,12 +65,18 @@ std::vector<CountComparison> count_table(const Report& baseline, const Report& c
   const auto counts_of = [](const Report& report, Count count) -> std::optional<std::uint64_t> {
     if (!report.measured()) return std::nullopt;
     switch (count) {
-      case Count::identities: return report.identities;
-      case Count::modules: return report.modules;
-      case Count::compiled_events: return report.compiled_events;
-      case Count::warm_compiles: return warm_compiles(report);
-      case Count::generated_source_bytes: return report.cache.generated_source_bytes;
-      case Count::lto_artifacts: return report.cache.lto_artifacts;
+      case Count::identities:
+        return report.identities;
+      case Count::modules:
+        return report.modules;
+      case Count::compiled_events:
+        return report.compiled_events;
+      case Count::warm_compiles:
+        return warm_compiles(report);
+      case Count::generated_source_bytes:
+        return report.cache.generated_source_bytes;
+      case Count::lto_artifacts:
+        return report.cache.lto_artifacts;
     }
     return std::nullopt;
   };
@@ -78,6 +96,24 @@ bool same_work_compiled(const Report& baseline, const Report& candidate, const J
     if (count.baseline != count.candidate) return false;
   }
   return true;
+}
+
+// The candidate compiled less than the baseline and nothing more: the same launches, no count
+// higher (identities, modules, builds, generated source bytes, LTO artifacts), at least one
+// lower, and no module built with other options (both sides must have the load snapshots that
+// tell). A rise in its summed module time cannot come from its own work: a compiler option,
+// which can make the same source slower to build, is the one thing the counts would not show.
+bool less_work_compiled(const Judgement& judgement) {
+  if (judgement.workload.status != WorkloadStatus::equivalent) return false;
+  if (!judgement.options.baseline_snapshots || !judgement.options.candidate_snapshots) return false;
+  if (!judgement.options.changes.empty()) return false;
+  bool fewer = false;
+  for (const auto& count : judgement.counts) {
+    if (count.count == Count::warm_compiles) continue;  // the warm pass is not the work compiled
+    if (!count.baseline || !count.candidate || *count.candidate > *count.baseline) return false;
+    fewer = fewer || *count.candidate < *count.baseline;
+  }
+  return fewer;
 }
 
 SideFacts facts_of(const Report& report) {
@@ -107,8 +143,9 @@ void add_notes(Judgement& judgement) {
       if (*count.candidate > *count.baseline) more.push_back(change);
     }
     if (!fewer.empty() && judgement.verdict != Verdict::improved) {
-      judgement.notes.push_back(fmt::format(
-          "{}: less work, not yet measurable against the noise — take 5 or more samples per side", fmt::join(fewer, ", ")));
+      judgement.notes.push_back(
+          fmt::format("{}: less work, not yet measurable against the noise — take 5 or more samples per side",
+                      fmt::join(fewer, ", ")));
     } else if (!fewer.empty()) {
       judgement.notes.push_back(fmt::format("{}: less work compiled", fmt::join(fewer, ", ")));
     }
@@ -127,11 +164,13 @@ void add_notes(Judgement& judgement) {
                     : !elapsed.baseline                     ? "baseline"
                                                             : "candidate"));
   }
-  for (const auto& [side, facts] : {std::pair{"baseline", &judgement.baseline}, std::pair{"candidate", &judgement.candidate}}) {
+  for (const auto& [side, facts] :
+       {std::pair{"baseline", &judgement.baseline}, std::pair{"candidate", &judgement.candidate}}) {
     if (facts->failed_warm_runs > 0) {
-      judgement.notes.push_back(fmt::format("{} of the {}'s warm runs failed: those samples add nothing to its warm "
-                                            "figures or compile elapsed",
-                                            facts->failed_warm_runs, side));
+      judgement.notes.push_back(
+          fmt::format("{} of the {}'s warm runs failed: those samples add nothing to its warm "
+                      "figures or compile elapsed",
+                      facts->failed_warm_runs, side));
     }
     if (facts->builds_overlapped) {
       judgement.notes.push_back(fmt::format(
@@ -156,16 +195,23 @@ void add_notes(Judgement& judgement) {
 
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::invalid: return "INVALID";
-    case Verdict::regression: return "REGRESSION";
-    case Verdict::improved: return "IMPROVED";
-    case Verdict::inconclusive: return "INCONCLUSIVE";
-    case Verdict::unverified: return "UNVERIFIED";
+    case Verdict::invalid:
+      return "INVALID";
+    case Verdict::regression:
+      return "REGRESSION";
+    case Verdict::improved:
+      return "IMPROVED";
+    case Verdict::inconclusive:
+      return "INCONCLUSIVE";
+    case Verdict::unverified:
+      return "UNVERIFIED";
   }
   return "";
 }
 
-int exit_code_of(Verdict verdict) { return verdict == Verdict::invalid || verdict == Verdict::regression ? 1 : 0; }
+int exit_code_of(Verdict verdict) {
+  return verdict == Verdict::invalid || verdict == Verdict::regression ? 1 : 0;
+}
 
 std::string_view to_string(Clock clock) {
   return clock == Clock::module_work ? "cold module work" : "compile elapsed";
@@ -173,22 +219,32 @@ std::string_view to_string(Clock clock) {
 
 std::string_view to_string(Direction direction) {
   switch (direction) {
-    case Direction::improved: return "improved";
-    case Direction::within_band: return "within noise";
-    case Direction::regressed: return "regressed";
-    case Direction::unavailable: return "unavailable";
+    case Direction::improved:
+      return "improved";
+    case Direction::within_band:
+      return "within noise";
+    case Direction::regressed:
+      return "regressed";
+    case Direction::unavailable:
+      return "unavailable";
   }
   return "";
 }
 
 std::string_view to_string(Count count) {
   switch (count) {
-    case Count::identities: return "compiled identities";
-    case Count::modules: return "modules";
-    case Count::compiled_events: return "compiled events (cold)";
-    case Count::warm_compiles: return "compiled events (warm)";
-    case Count::generated_source_bytes: return "generated source bytes";
-    case Count::lto_artifacts: return "LTO artifacts";
+    case Count::identities:
+      return "compiled identities";
+    case Count::modules:
+      return "modules";
+    case Count::compiled_events:
+      return "compiled events (cold)";
+    case Count::warm_compiles:
+      return "compiled events (warm)";
+    case Count::generated_source_bytes:
+      return "generated source bytes";
+    case Count::lto_artifacts:
+      return "LTO artifacts";
   }
   return "";
 }
@@ -268,7 +324,8 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   if (baseline.command != candidate.command) {
     judgement.warnings.push_back("the two reports measured different commands; make sure they run the same workload");
   }
-  if (!baseline.warp_version.empty() && !candidate.warp_version.empty() && baseline.warp_version != candidate.warp_version) {
+  if (!baseline.warp_version.empty() && !candidate.warp_version.empty() &&
+      baseline.warp_version != candidate.warp_version) {
     judgement.warnings.push_back(
         fmt::format("Warp versions differ ({} vs {})", baseline.warp_version, candidate.warp_version));
   }
@@ -290,6 +347,7 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.modules = hash_table(baseline, candidate);
   judgement.options = compare_options(baseline, candidate);
   judgement.same_work = same_work_compiled(baseline, candidate, judgement);
+  judgement.less_work = !judgement.same_work && less_work_compiled(judgement);
   judgement.baseline = facts_of(baseline);
   judgement.candidate = facts_of(candidate);
 
@@ -348,21 +406,29 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
                               : !work.baseline                  ? "baseline"
                                                                 : "candidate"));
   }
-  const std::string work_change = fmt::format("cold module work {} {}, noise band ±{}", movement(work.direction),
-                                               signed_change(work), ms(*work.band_ms));
+  const std::string work_change =
+      fmt::format("cold module work {} {}, noise band ±{}", movement(work.direction),
+                  work.direction == Direction::improved || work.direction == Direction::regressed ? moved_by(work)
+                                                                                                  : signed_change(work),
+                  ms(*work.band_ms));
   const std::string elapsed_change =
       elapsed.direction == Direction::unavailable
           ? std::string("compile elapsed unavailable")
           : fmt::format("compile elapsed {} ({}, band ±{})", to_string(elapsed.direction), signed_change(elapsed),
                         ms(*elapsed.band_ms));
-  // 4. The same code compiled, yet summed module time rose: contention, not new work.
-  if (work.direction == Direction::regressed && judgement.same_work) {
+  // 4. The same code compiled (or less of it, and nothing more), yet summed module time rose:
+  // contention, not new work.
+  if (work.direction == Direction::regressed && (judgement.same_work || judgement.less_work)) {
     const std::string why = fmt::format(
-        "{}, but the same work was compiled (same launches, identities, counts, source bytes and LTO artifacts): "
-        "contention, not new work, so judge on elapsed; {}",
-        work_change, elapsed_change);
+        "{}, but {}: contention, not new work, so judge on elapsed; {}", work_change,
+        judgement.same_work
+            ? "the same work was compiled (same launches, identities, counts, source bytes and LTO artifacts)"
+            : "the candidate compiled less and nothing more (same launches and options, no count higher, some "
+              "lower)",
+        elapsed_change);
     if (elapsed.direction == Direction::improved) return decide(Verdict::improved, Rule::same_work_contention, why);
-    if (elapsed.direction == Direction::unavailable) return decide(Verdict::unverified, Rule::same_work_contention, why);
+    if (elapsed.direction == Direction::unavailable)
+      return decide(Verdict::unverified, Rule::same_work_contention, why);
     return decide(Verdict::inconclusive, Rule::same_work_contention, why);
   }
   // 5.

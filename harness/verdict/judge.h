@@ -56,10 +56,10 @@ std::string_view to_string(Direction direction);
 
 // The pairs of an interleaved A/B run (`ab`): sample k of each arm, taken back to back.
 struct PairedStats {
-  std::size_t pairs = 0;        // pairs where both arms measured this clock
-  double median_delta = 0.0;    // of candidate − baseline, per pair
+  std::size_t pairs = 0;      // pairs where both arms measured this clock
+  double median_delta = 0.0;  // of candidate − baseline, per pair
   double mad_delta = 0.0;
-  int faster = 0;               // pairs where the candidate took less
+  int faster = 0;  // pairs where the candidate took less
   int slower = 0;
   int equal = 0;
 };
@@ -84,7 +84,8 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
 // The same on paired samples: `pairs` holds (baseline, candidate) values of each pair.
 ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& baseline,
                                      const std::optional<Summary>& candidate,
-                                     const std::vector<std::pair<double, double>>& pairs, double tolerance_percent = 0.0);
+                                     const std::vector<std::pair<double, double>>& pairs,
+                                     double tolerance_percent = 0.0);
 
 enum class Count { identities, modules, compiled_events, warm_compiles, generated_source_bytes, lto_artifacts };
 std::string_view to_string(Count count);
@@ -132,6 +133,7 @@ struct Judgement {
   ClockComparison compile_elapsed;
   std::vector<CountComparison> counts;
   bool same_work = false;  // same launches, identities, counts, source bytes and LTO artifacts
+  bool less_work = false;  // same launches and options, no count higher and some lower (judge.cpp)
   std::vector<ModuleHashRow> modules;
   // Which options differ between the runs and whether they arrived: for the reader, never
   // part of the decision.

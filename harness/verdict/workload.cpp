@@ -24,9 +24,9 @@ std::string describe(const LaunchSignature& launch, const LaunchComparison& how)
 // Both records' signatures in one id space of comparable keys (names left out), so the two
 // sequences can be walked as integers.
 struct SharedSignatures {
-  std::vector<std::uint32_t> baseline;   // signature index -> shared id
+  std::vector<std::uint32_t> baseline;  // signature index -> shared id
   std::vector<std::uint32_t> candidate;
-  std::vector<std::string> keys;         // shared id -> key
+  std::vector<std::string> keys;  // shared id -> key
 };
 
 SharedSignatures share(const LaunchRecord& base, const LaunchRecord& cand, const LaunchComparison& how) {
@@ -46,34 +46,45 @@ SharedSignatures share(const LaunchRecord& base, const LaunchRecord& cand, const
 // stay one comparison. Records renames on the aligned prefix and the first divergence.
 void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSignatures& shared,
            const LaunchComparison& how, WorkloadCheck& check) {
+  // The run each stream is in, as plain values (an optional<pair> read this way trips GCC's
+  // maybe-uninitialized analysis); `valid` false at the end of a stream.
+  struct Cursor {
+    std::uint32_t signature = 0;
+    std::uint64_t left = 0;
+    bool valid = false;
+  };
+  const auto next = [](LaunchStream& stream) {
+    const auto run = stream.next();
+    return run ? Cursor{run->first, run->second, true} : Cursor{};
+  };
   LaunchStream base_stream(base), cand_stream(cand);
-  auto a = base_stream.next();
-  auto b = cand_stream.next();
+  Cursor a = next(base_stream);
+  Cursor b = next(cand_stream);
   std::uint64_t position = 0;
   std::set<std::pair<std::uint32_t, std::uint32_t>> seen_renames;
-  while (a && b) {
-    const auto& left = base.signatures[a->first];
-    const auto& right = cand.signatures[b->first];
-    if (shared.baseline[a->first] != shared.candidate[b->first]) {
+  while (a.valid && b.valid) {
+    const auto& left = base.signatures[a.signature];
+    const auto& right = cand.signatures[b.signature];
+    if (shared.baseline[a.signature] != shared.candidate[b.signature]) {
       check.first_divergence = Divergence{"", position, describe(left, how), describe(right, how)};
       return;
     }
-    if (seen_renames.insert({a->first, b->first}).second && kernel_name(left) != kernel_name(right)) {
+    if (seen_renames.insert({a.signature, b.signature}).second && kernel_name(left) != kernel_name(right)) {
       const KernelRename rename{kernel_name(left), kernel_name(right)};
       const bool known = std::any_of(check.renames.begin(), check.renames.end(), [&](const KernelRename& other) {
         return other.baseline == rename.baseline && other.candidate == rename.candidate;
       });
       if (!known) check.renames.push_back(rename);
     }
-    const std::uint64_t step = std::min(a->second, b->second);
+    const std::uint64_t step = std::min(a.left, b.left);
     position += step;
-    a->second -= step;
-    b->second -= step;
-    if (a->second == 0) a = base_stream.next();
-    if (b->second == 0) b = cand_stream.next();
+    a.left -= step;
+    b.left -= step;
+    if (a.left == 0) a = next(base_stream);
+    if (b.left == 0) b = next(cand_stream);
   }
-  if (a) check.first_divergence = Divergence{"", position, describe(base.signatures[a->first], how), "(end)"};
-  if (b) check.first_divergence = Divergence{"", position, "(end)", describe(cand.signatures[b->first], how)};
+  if (a.valid) check.first_divergence = Divergence{"", position, describe(base.signatures[a.signature], how), "(end)"};
+  if (b.valid) check.first_divergence = Divergence{"", position, "(end)", describe(cand.signatures[b.signature], how)};
 }
 
 }  // namespace
@@ -150,9 +161,10 @@ WorkloadCheck check_workload(const Report& baseline, const Report& candidate) {
     return check;
   }
   if (!base_recorded || !cand_recorded) {
-    check.reason = fmt::format("the {} report has no launch record (its instrumentation did not attach or did not "
-                               "record launches), so the workload cannot be compared",
-                               base_recorded ? "candidate" : "baseline");
+    check.reason = fmt::format(
+        "the {} report has no launch record (its instrumentation did not attach or did not "
+        "record launches), so the workload cannot be compared",
+        base_recorded ? "candidate" : "baseline");
     return check;
   }
   const LaunchComparison how = comparison_for(baseline, candidate);
@@ -178,7 +190,8 @@ WorkloadCheck check_workload(const Report& baseline, const Report& candidate) {
     for (const auto& [signature, count] : cand_counts) signatures.insert(signature);
     for (const auto& signature : signatures) {
       const auto b = base_counts.find(signature), c = cand_counts.find(signature);
-      const std::uint64_t before = b == base_counts.end() ? 0 : b->second, after = c == cand_counts.end() ? 0 : c->second;
+      const std::uint64_t before = b == base_counts.end() ? 0 : b->second,
+                          after = c == cand_counts.end() ? 0 : c->second;
       if (before != after) check.count_differences.push_back({prefix + signature, before, after});
     }
     // Order is the workload within one process; across several workers the scheduler decides
@@ -189,17 +202,17 @@ WorkloadCheck check_workload(const Report& baseline, const Report& candidate) {
       align(a, c, share(a, c, how), how, check);
       if (check.first_divergence) check.first_divergence->process = several_processes ? key : "";
     } else if (base_group.size() > 1 || cand_group.size() > 1) {
-      check.unordered.push_back(fmt::format("{}: {} process(es) in the baseline, {} in the candidate; their launches "
-                                            "are compared as counts, since which worker runs what is the scheduler's",
-                                            key, base_group.size(), cand_group.size()));
+      check.unordered.push_back(
+          fmt::format("{}: {} process(es) in the baseline, {} in the candidate; their launches "
+                      "are compared as counts, since which worker runs what is the scheduler's",
+                      key, base_group.size(), cand_group.size()));
     }
   }
   if (check.first_divergence || !check.count_differences.empty()) {
     check.status = WorkloadStatus::different;
-    check.reason = check.count_differences.empty()
-                       ? "the same launches in a different order"
-                       : fmt::format("{} launches in the baseline, {} in the candidate", *check.baseline_launches,
-                                     *check.candidate_launches);
+    check.reason = check.count_differences.empty() ? "the same launches in a different order"
+                                                   : fmt::format("{} launches in the baseline, {} in the candidate",
+                                                                 *check.baseline_launches, *check.candidate_launches);
   } else {
     check.status = WorkloadStatus::equivalent;
   }

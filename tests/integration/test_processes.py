@@ -102,5 +102,38 @@ class ProcessesTest(unittest.TestCase):
         self.assertEqual(self.reports["os_exit"]["launch_count"], 4)
 
 
+class UnderPytestXdist(unittest.TestCase):
+    """Two catalogued apps as tests under `pytest -n 2`: pytest captures each test's output, so
+    Warp's load lines never reach the tool; modules, hashes and build times come from the
+    instrumentation's own record of each load, and the diagnosis is the apps' own."""
+
+    def test_captured_log_falls_back_to_the_instrumentation(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            path = os.path.join(scratch, "report.json")
+            env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=scratch)
+            result = subprocess.run(
+                [CLI, "measure", "--samples", "1", "--quiet", "--json", path, "--", PYTHON, "-m", "pytest", "-q",
+                 "-p", "no:cacheprovider", "-n", "2", "-k", "late_kernel or late_generic",
+                 os.path.join(SOURCE_DIR, "fixtures", "pytest_catalogue")],
+                capture_output=True, text=True, env=env, timeout=900)
+            self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+            report = json.loads(pathlib.Path(path).read_text())
+            diagnosis = run_cli(["diagnose", path, "--json", os.path.join(scratch, "diagnosis.json")])
+            self.assertEqual(diagnosis.returncode, 0, diagnosis.stderr)
+            findings = json.loads(pathlib.Path(scratch, "diagnosis.json").read_text())["findings"]
+        self.assertEqual(len(report["processes"]), 2)
+        self.assertEqual({p["role"] for p in report["processes"]}, {"child"})  # xdist workers, started by execnet
+        self.assertEqual(report["identities"], 4)  # each app builds its module twice
+        self.assertEqual(report["modules"], 2)
+        self.assertIsNotNone(report["cold_module_ms_median"])
+        self.assertGreater(report["cold_module_ms_median"], 0.0)
+        self.assertIsNone(report["native_compile_ms_median"])  # no compiler timer without the log
+        self.assertTrue(any("instrumentation's own record of each load" in note for note in report["notes"]))
+        self.assertEqual(sum(e["built_pch"] for e in report["module_events"] if e["pass"] == "cold"),
+                         2)  # one header per worker
+        ids = sorted(f["id"] for f in findings)
+        self.assertEqual(ids, ["CS-1", "CS-6"])
+
+
 if __name__ == "__main__":
     unittest.main()

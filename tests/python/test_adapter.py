@@ -241,8 +241,21 @@ wp.launch(k1, dim=4, inputs=[a], extra=2, block_dim=8)
     run = run_script(tmp_path, source, extra_path=[root])
     assert run.proc.returncode == 0, run.proc.stderr
     sigs = launched(run.main)
-    assert [(s["kernel"], s["dim"], s["block_dim"]) for s in sigs][1] == ("k1", [4], 8)
-    assert len(sigs) == 2
+    assert [(s["kernel"], s["dim"], s["block_dim"]) for s in sigs] == [("k1", [4], 0), ("k1", [4], 8)]
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_block_dim_left_to_warp_is_recorded_as_zero_in_both_eras(tmp_path, era):
+    # Warp 1.9's launch() defaults block_dim to 256, 1.19's to None: the same program must
+    # record the same workload under both, or comparing across an upgrade says INVALID.
+    body = """
+wp.launch(k1, dim=4, inputs=[a])
+wp.launch(k1, dim=4, inputs=[a], block_dim=64)
+wp.launch(k1, dim=4, inputs=[a], record_cmd=True).launch()
+"""
+    run = run_fake(tmp_path, era, body)
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert [(s["block_dim"], s["entry"]) for s in launched(run.main)] == [(0, "launch"), (64, "launch"), (0, "cmd")]
 
 
 @pytest.mark.parametrize("era", ERAS)

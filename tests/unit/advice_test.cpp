@@ -12,15 +12,17 @@ namespace wcp::analysis {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::Not;
 using testing::kernel_in;
 using testing::kWarpDir;
+using ::testing::Not;
 using testing::snapshot_load;
 
 const std::string kWarp = kWarpDir;
 const std::string kApp = "/home/me/proj/app.py";
 
-SourceLocation frame(const std::string& file, int line, const std::string& function) { return {file, line, function}; }
+SourceLocation frame(const std::string& file, int line, const std::string& function) {
+  return {file, line, function};
+}
 
 // A measured, instrumented report with a warm run that compiled nothing and no modules yet.
 Report instrumented() {
@@ -75,13 +77,13 @@ TEST(Advice, WarpsOwnUniqueModulesAreNotTheUsersToMerge) {
 // Four modules warp.fem generated from integrands defined in the user's __main__.
 Report fem_forms() {
   Report report = instrumented();
-  for (const char* form : {"diffusion_form_324d2c15", "linear_form_1722f245", "y_value_form_e6d7df00",
-                           "y_projector_form_79cf4984"}) {
+  for (const char* form :
+       {"diffusion_form_324d2c15", "linear_form_1722f245", "y_value_form_e6d7df00", "y_projector_form_79cf4984"}) {
     const std::string name = std::string("__main__.") + form;
-    report.module_events.push_back(snapshot_load(
-        name, "abcdef0", 700.0,
-        {kernel_in(form, kWarp + "_src/fem/integrate.py", 900, "warp._src.fem.integrate",
-                   "get_integrate_linear_local_kernel.<locals>.integrate_kernel_fn")}));
+    report.module_events.push_back(
+        snapshot_load(name, "abcdef0", 700.0,
+                      {kernel_in(form, kWarp + "_src/fem/integrate.py", 900, "warp._src.fem.integrate",
+                                 "get_integrate_linear_local_kernel.<locals>.integrate_kernel_fn")}));
     launch(report, form, name);
   }
   return report;
@@ -100,7 +102,7 @@ TEST(Advice, WarpFemFormModulesAreNotTheUsersToMerge) {
 TEST(Advice, BackwardInWarpFemFormsIsTurnedOffInTheUsersModule) {
   Report report = fem_forms();
   for (const auto& event : report.module_events) {
-    report.cache.modules.push_back({"wp_" + event.name + "_" + event.hash, 40'000, 1, 1});
+    report.cache.modules.push_back({"wp_" + event.name + "_" + event.hash, 40'000, 1, 1, {}, 0});
   }
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::unused_backward);
@@ -116,7 +118,7 @@ TEST(Advice, BackwardInADependencyIsSetAtTheEntryPointBeforeImportingIt) {
   KernelInfo step = kernel_in("step", "/venv/lib/python3.11/site-packages/physlib/solver.py", 40, "physlib.solver");
   step.package = Package{"physlib", "0.2.0"};
   report.module_events.push_back(snapshot_load("physlib.solver", "1111111", 900.0, {step}));
-  report.cache.modules.push_back({"wp_physlib.solver_1111111", 50'000, 1, 1});
+  report.cache.modules.push_back({"wp_physlib.solver_1111111", 50'000, 1, 1, {}, 0});
   launch(report, "step", "physlib.solver");
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::unused_backward);
@@ -128,9 +130,9 @@ TEST(Advice, BackwardInADependencyIsSetAtTheEntryPointBeforeImportingIt) {
 
 TEST(Advice, BackwardInAnExplicitlyNamedModuleIsSetOnThatModule) {
   Report report = instrumented();
-  report.module_events.push_back(snapshot_load(
-      "solver_kernels", "c966e06", 900.0, {kernel_in("relax", kApp, 14), kernel_in("residual", kApp, 20)}));
-  report.cache.modules.push_back({"wp_solver_kernels_c966e06", 30'000, 2, 2});
+  report.module_events.push_back(snapshot_load("solver_kernels", "c966e06", 900.0,
+                                               {kernel_in("relax", kApp, 14), kernel_in("residual", kApp, 20)}));
+  report.cache.modules.push_back({"wp_solver_kernels_c966e06", 30'000, 2, 2, {}, 0});
   launch(report, "relax", "solver_kernels");
   launch(report, "residual", "solver_kernels");
   const Diagnosis diagnosis = diagnose(report);
@@ -144,10 +146,9 @@ TEST(Advice, BackwardInAnExplicitlyNamedModuleIsSetOnThatModule) {
 TEST(Advice, ARebuildInWarpsOwnModulePointsAtTheUsersLineAndIsNotTheirsToFix) {
   Report report = instrumented();
   const std::string example = kWarp + "examples/fem/example_navier_stokes.py";
-  const std::vector<SourceLocation> stack{frame(kWarp + "_src/context.py", 5259, "load"),
-                                          frame(kWarp + "_src/utils.py", 1400, "array_cast"),
-                                          frame(example, 160, "step"), frame(example, 220, "<module>"),
-                                          frame("<frozen runpy>", 88, "_run_code")};
+  const std::vector<SourceLocation> stack{
+      frame(kWarp + "_src/context.py", 5259, "load"), frame(kWarp + "_src/utils.py", 1400, "array_cast"),
+      frame(example, 160, "step"), frame(example, 220, "<module>"), frame("<frozen runpy>", 88, "_run_code")};
   KernelInfo cast = kernel_in("_array_cast_kernel", kWarp + "_src/utils.py", 1300, "warp._src.utils");
   cast.overloads = {"a1f4"};
   report.module_events.push_back(snapshot_load("warp.utils", "aaaaaaa", 700.0, {cast}, stack));
@@ -167,8 +168,10 @@ TEST(Advice, ARebuildInWarpsOwnModulePointsAtTheUsersLineAndIsNotTheirsToFix) {
 
 TEST(Advice, BlockDimSpreadNeverAsksToChangeTheLaunches) {
   Report report = instrumented();
-  report.module_events.push_back(snapshot_load("__main__", "aaaaaaa", 500.0, {kernel_in("fill", kApp, 3)}, {}, "cuda:0"));
-  report.module_events.push_back(snapshot_load("__main__", "aaaaaaa", 500.0, {kernel_in("fill", kApp, 3)}, {}, "cuda:0"));
+  report.module_events.push_back(
+      snapshot_load("__main__", "aaaaaaa", 500.0, {kernel_in("fill", kApp, 3)}, {}, "cuda:0"));
+  report.module_events.push_back(
+      snapshot_load("__main__", "aaaaaaa", 500.0, {kernel_in("fill", kApp, 3)}, {}, "cuda:0"));
   report.module_events[1].block_dim = 128;
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::block_dim_spread);
@@ -208,8 +211,9 @@ TEST(Advice, LtoDominatedChecksBackwardFirstAndOffersTheMathDxToggles) {
 TEST(Advice, SiblingFilesOfOneFolderAreOneFeature) {
   Report report = instrumented();
   for (const char* name : {"physics", "shading", "export"}) {
-    report.module_events.push_back(snapshot_load(name, "1234567", 400.0,
-                                                 {kernel_in(std::string(name) + "_k", "/home/me/proj/" + std::string(name) + ".py", 5, name)}));
+    report.module_events.push_back(
+        snapshot_load(name, "1234567", 400.0,
+                      {kernel_in(std::string(name) + "_k", "/home/me/proj/" + std::string(name) + ".py", 5, name)}));
     launch(report, std::string(name) + "_k", name);
   }
   const Diagnosis diagnosis = diagnose(report);
@@ -222,7 +226,9 @@ TEST(Advice, SiblingFilesOfOneFolderAreOneFeature) {
 
 // Shaped like this repository's 2-core machine: the header takes ~9 s to build, a module ~0.5 s
 // with it and ~5.6 s without.
-HeaderCosts header_costs() { return HeaderCosts{9000.0, 500.0, 5600.0, "calibrated on this machine"}; }
+HeaderCosts header_costs() {
+  return HeaderCosts{9000.0, 500.0, 5600.0, "calibrated on this machine"};
+}
 
 Report cpu_builds(int builds, bool header) {
   Report report = instrumented();
@@ -268,7 +274,8 @@ TEST(Advice, HeaderDirectionIsNotGuessedWithoutTheMachinesCosts) {
   const Diagnosis diagnosis = diagnose(cpu_builds(1, true));
   EXPECT_EQ(find(diagnosis, Mechanism::precompiled_header), nullptr);
   EXPECT_TRUE(std::any_of(diagnosis.not_checked.begin(), diagnosis.not_checked.end(), [](const NotChecked& entry) {
-    return entry.mechanism == Mechanism::precompiled_header && entry.reason.find("calibrate --warp-cpu") != std::string::npos;
+    return entry.mechanism == Mechanism::precompiled_header &&
+           entry.reason.find("calibrate --warp-cpu") != std::string::npos;
   }));
   // With many builds and the header on, it is simply the right setting.
   const Diagnosis many = diagnose(cpu_builds(4, true));

@@ -30,8 +30,8 @@ struct Sized {
 
 // A user module built once with these kernels; the cache holds its source split per kernel
 // ("<key>_<8 hex>" definitions after a shared prologue of 2000 bytes).
-void add_module(Report& report, const std::string& name, const std::string& hash, double ms, const std::vector<Sized>& kernels,
-                const std::string& device = "cpu", int block_dim = 0) {
+void add_module(Report& report, const std::string& name, const std::string& hash, double ms,
+                const std::vector<Sized>& kernels, const std::string& device = "cpu", int block_dim = 0) {
   std::vector<KernelInfo> infos;
   ModuleSource source{"wp_" + name + "_" + hash, 2000, 0, 0, {}, 2000};
   for (const auto& kernel : kernels) {
@@ -74,6 +74,17 @@ TEST(KernelUsage, CountsCompiledAgainstLaunchedAndWeighsTheNeverLaunched) {
   EXPECT_DOUBLE_EQ(shading.unlaunched_ms.value(), 720.0);
   EXPECT_EQ(usage[0].never_launched(), 0u);
   EXPECT_DOUBLE_EQ(usage[0].unlaunched_ms.value(), 0.0);
+}
+
+TEST(KernelUsage, AModuleNoneOfWhoseKernelsRanCostsItsWholeBuild) {
+  Report report = siblings();
+  add_module(report, "tools", "4444444", 500.0, {{"dump", 3000, false}, {"inspect", 1000, false}});
+  const auto usage = kernel_usage(report);
+  ASSERT_EQ(usage.size(), 4u);
+  EXPECT_EQ(usage[3].name, "tools");
+  EXPECT_EQ(usage[3].launched(), 0u);
+  // The table and the finding read this one number: the whole 500 ms, not a share of it.
+  EXPECT_DOUBLE_EQ(usage[3].unlaunched_ms.value(), 500.0);
 }
 
 TEST(KernelUsage, MangledNamesMapToTheLongestKernelKey) {
@@ -175,10 +186,10 @@ TEST(Boundaries, WarpsAndGeneratedModulesCannotMove) {
   report.module_events.push_back(snapshot_load(
       "warp.sparse", "5555555", 2000.0,
       {kernel_in("_bsr_get_block_row", std::string(kWarpDir) + "_src/sparse.py", 1, "warp._src.sparse")}));
-  report.module_events.push_back(snapshot_load(
-      "__main__.form_1722f245", "6666666", 500.0,
-      {kernel_in("form_1722f245", std::string(kWarpDir) + "_src/fem/integrate.py", 900, "warp._src.fem.integrate",
-                 "get_kernel.<locals>.integrate_kernel_fn")}));
+  report.module_events.push_back(
+      snapshot_load("__main__.form_1722f245", "6666666", 500.0,
+                    {kernel_in("form_1722f245", std::string(kWarpDir) + "_src/fem/integrate.py", 900,
+                               "warp._src.fem.integrate", "get_kernel.<locals>.integrate_kernel_fn")}));
   const auto proposal = propose_boundaries(report, kernel_usage(report), std::nullopt);
   ASSERT_EQ(proposal.unmovable.size(), 2u);
   EXPECT_EQ(proposal.unmovable[0].module, "warp.sparse");

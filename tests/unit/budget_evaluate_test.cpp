@@ -26,7 +26,8 @@ Report churn_report() {
 
 // Returned by value: callers often pass a temporary result.
 BudgetOutcome outcome(const CommandResult& result, const std::string& budget) {
-  auto it = std::find_if(result.outcomes.begin(), result.outcomes.end(), [&](const auto& o) { return o.budget == budget; });
+  auto it =
+      std::find_if(result.outcomes.begin(), result.outcomes.end(), [&](const auto& o) { return o.budget == budget; });
   if (it == result.outcomes.end()) throw std::runtime_error("no outcome " + budget);
   return *it;
 }
@@ -88,7 +89,8 @@ TEST(BudgetEvaluate, AllowRebuildsExemptsAModuleOnPurpose) {
   EXPECT_NE(builds.note.find("sweeps closures on purpose"), std::string::npos);
   budgets.allow_rebuilds.clear();
   budgets.max_builds_per_module = 3;
-  EXPECT_EQ(outcome(evaluate(entry_with(budgets), churn_report(), std::nullopt), "max_builds_per_module").verdict, Verdict::pass);
+  EXPECT_EQ(outcome(evaluate(entry_with(budgets), churn_report(), std::nullopt), "max_builds_per_module").verdict,
+            Verdict::pass);
 }
 
 TEST(BudgetEvaluate, ModuleAndIdentityCeilings) {
@@ -183,8 +185,12 @@ TEST(BudgetEvaluate, BaselineBandRegressionAndImprovement) {
   EXPECT_EQ(verdict(1021), Verdict::fail);
   EXPECT_EQ(verdict(985), Verdict::pass);
   EXPECT_EQ(verdict(900), Verdict::improved);
-  EXPECT_EQ(verdict(900, {.fail_on_improvement = true}), Verdict::fail);
-  EXPECT_EQ(verdict(2000, {.updating_baseline = true}), Verdict::accepted);
+  EvaluateOptions ratchet;
+  ratchet.fail_on_improvement = true;
+  EXPECT_EQ(verdict(900, ratchet), Verdict::fail);
+  EvaluateOptions updating;
+  updating.updating_baseline = true;
+  EXPECT_EQ(verdict(2000, updating), Verdict::accepted);
   budgets.baseline_tolerance_percent = 150;
   EXPECT_EQ(verdict(2000), Verdict::pass);
 }

@@ -26,7 +26,8 @@ EnvironmentLookup fake_environment(std::map<std::string, std::string> values) {
 const LoadOptions kSchemaOnly{.check_files = false, .baseline_may_be_missing = false};
 
 BudgetFile parse(const std::string& text) {
-  return parse_budget_text(text, "/project/budget.yaml", fake_environment({{"WCP_PYTHON", "/venv/bin/python"}}), kSchemaOnly);
+  return parse_budget_text(text, "/project/budget.yaml", fake_environment({{"WCP_PYTHON", "/venv/bin/python"}}),
+                           kSchemaOnly);
 }
 
 // The message of the UsageError that parsing `text` throws.
@@ -72,7 +73,8 @@ TEST(BudgetParse, DefaultsMergeIntoEachEntry) {
 
 TEST(BudgetParse, UnknownKeyNamesLineAndKnownKeys) {
   const auto message = error_of("commands:\n  - name: a\n    command: [x]\n    max_module: 3\n");
-  EXPECT_NE(message.find("/project/budget.yaml:4: unknown key 'max_module' in a command entry"), std::string::npos) << message;
+  EXPECT_NE(message.find("/project/budget.yaml:4: unknown key 'max_module' in a command entry"), std::string::npos)
+      << message;
   EXPECT_NE(message.find("max_modules"), std::string::npos) << message;
 }
 
@@ -80,7 +82,8 @@ TEST(BudgetParse, UnknownKeyInDefaultsAndTopLevel) {
   EXPECT_NE(error_of("defaults:\n  sample: 3\ncommands:\n  - name: a\n    command: [x]\n")
                 .find("budget.yaml:2: unknown key 'sample' in defaults"),
             std::string::npos);
-  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\nbudgets: {}\n").find("budget.yaml:4: unknown key 'budgets' at the top level"),
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\nbudgets: {}\n")
+                .find("budget.yaml:4: unknown key 'budgets' at the top level"),
             std::string::npos);
 }
 
@@ -96,12 +99,14 @@ TEST(BudgetParse, WrongTypesNameLine) {
             std::string::npos);
   EXPECT_NE(error_of("commands:\n  - name: a\n    command: {x: 1}\n").find("budget.yaml:3: 'command' must be a list"),
             std::string::npos);
-  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    env: [A=1]\n").find("budget.yaml:4: 'env' must be a mapping"),
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    env: [A=1]\n")
+                .find("budget.yaml:4: 'env' must be a mapping"),
             std::string::npos);
   EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    device: gpu\n")
                 .find("budget.yaml:4: 'device' must be cpu, cuda or any, got 'gpu'"),
             std::string::npos);
-  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    max_modules: -1\n").find("budget.yaml:4: 'max_modules' must be a whole number >= 0"),
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    max_modules: -1\n")
+                .find("budget.yaml:4: 'max_modules' must be a whole number >= 0"),
             std::string::npos);
 }
 
@@ -115,11 +120,15 @@ TEST(BudgetParse, DuplicateNamesAndKeys) {
 }
 
 TEST(BudgetParse, MissingPiecesNameLine) {
-  EXPECT_NE(error_of("commands:\n  - name: a\n    samples: 1\n").find("budget.yaml:2: command 'a' has no 'command'"), std::string::npos);
-  EXPECT_NE(error_of("commands:\n  - command: [x]\n").find("budget.yaml:2: command entry without a 'name'"), std::string::npos);
+  EXPECT_NE(error_of("commands:\n  - name: a\n    samples: 1\n").find("budget.yaml:2: command 'a' has no 'command'"),
+            std::string::npos);
+  EXPECT_NE(error_of("commands:\n  - command: [x]\n").find("budget.yaml:2: command entry without a 'name'"),
+            std::string::npos);
   EXPECT_NE(error_of("defaults: {samples: 1}\n").find("'commands' must be a non-empty list"), std::string::npos);
-  EXPECT_NE(error_of("commands:\n  - name: a/b\n    command: [x]\n").find("budget.yaml:2: 'name' may only use"), std::string::npos);
-  EXPECT_NE(error_of("commands:\n  - name: a\n    command: \"x 'y\"\n").find("budget.yaml:3: 'command': unterminated single quote"),
+  EXPECT_NE(error_of("commands:\n  - name: a/b\n    command: [x]\n").find("budget.yaml:2: 'name' may only use"),
+            std::string::npos);
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: \"x 'y\"\n")
+                .find("budget.yaml:3: 'command': unterminated single quote"),
             std::string::npos);
   EXPECT_NE(error_of("commands: [\n").find("budget.yaml:"), std::string::npos);
 }
@@ -141,8 +150,9 @@ TEST(BudgetParse, MissingFilesAreReportedWithLine) {
     }
     return "(no error)";
   };
-  EXPECT_NE(error_with_files("commands:\n  - name: a\n    command: [./no-such-program]\n").find("b.yaml:3: command 'a':"),
-            std::string::npos);
+  EXPECT_NE(
+      error_with_files("commands:\n  - name: a\n    command: [./no-such-program]\n").find("b.yaml:3: command 'a':"),
+      std::string::npos);
   EXPECT_NE(error_with_files("commands:\n  - name: a\n    command: [sh, -c, 'true']\n    cwd: missing-dir\n")
                 .find("b.yaml:4: command 'a': working directory"),
             std::string::npos);

@@ -41,7 +41,8 @@ budget::CheckResult sample_result() {
   churn.mechanism = Mechanism::late_kernel;
   churn.fix = "define every kernel first";
   bad.outcomes.back().offenders = {churn};
-  bad.outcomes.push_back(outcome("compile_elapsed_seconds", budget::Verdict::fail, std::nullopt, 2, budget::Unit::seconds));
+  bad.outcomes.push_back(
+      outcome("compile_elapsed_seconds", budget::Verdict::fail, std::nullopt, 2, budget::Unit::seconds));
   budget::CommandResult gpu;
   gpu.name = "gpu";
   gpu.not_run = "needs a CUDA device";

@@ -15,8 +15,9 @@ namespace fs = std::filesystem;
 class CacheInventoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / ("wcp-inventory-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                                         "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ = fs::temp_directory_path() /
+            ("wcp-inventory-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     fs::create_directories(root_);
   }
@@ -38,8 +39,9 @@ class CacheInventoryTest : public ::testing::Test {
 };
 
 std::uint64_t split_total(const ModuleSource& module) {
-  return std::accumulate(module.kernels.begin(), module.kernels.end(), module.shared_bytes,
-                         [](std::uint64_t sum, const KernelSource& k) { return sum + k.forward_bytes + k.backward_bytes; });
+  return std::accumulate(
+      module.kernels.begin(), module.kernels.end(), module.shared_bytes,
+      [](std::uint64_t sum, const KernelSource& k) { return sum + k.forward_bytes + k.backward_bytes; });
 }
 
 TEST_F(CacheInventoryTest, SplitsCpuSourceByKernel) {

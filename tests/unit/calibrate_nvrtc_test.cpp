@@ -48,7 +48,9 @@ TEST_F(CalibrateNvrtc, MinimalFixtureCompilesToCubinAndPtx) {
   const auto fixtures = calibration_fixtures(texts_);
   const auto cubin = compile(*nvrtc_, request_for(fixtures.at(0), std::nullopt));
   EXPECT_FALSE(cubin.output.empty());
-  EXPECT_EQ(cubin.output.substr(0, 4), std::string("\x7f" "ELF", 4));  // CUBINs are ELF files
+  EXPECT_EQ(cubin.output.substr(0, 4), std::string("\x7f"
+                                                   "ELF",
+                                                   4));  // CUBINs are ELF files
   EXPECT_GT(cubin.wall_ms, 0.0);
 
   target_ = parse_gpu_target("compute_90", nvrtc_->supported_archs());
@@ -111,8 +113,7 @@ TEST_F(CalibrateNvrtc, BrokenFixtureErrorCarriesNvrtcLog) {
     const auto first_line = message.substr(0, message.find('\n'));
     EXPECT_NE(first_line.find("broken_fixture.cu"), std::string::npos) << message;
     // The log below names the offending identifier, in NVRTC's words.
-    EXPECT_NE(message.find("identifier \"undeclared_calibration_symbol\" is undefined"), std::string::npos)
-        << message;
+    EXPECT_NE(message.find("identifier \"undeclared_calibration_symbol\" is undefined"), std::string::npos) << message;
   }
 }
 
@@ -134,8 +135,7 @@ TEST(CalibrateNvrtcLibrary, BogusLibraryPathIsAClearError) {
     FAIL() << "a missing library loaded";
   } catch (const UsageError& error) {
     const std::string message = error.what();
-    EXPECT_NE(message.find("cannot load NVRTC from /nonexistent/cuda/lib64/libnvrtc.so"), std::string::npos)
-        << message;
+    EXPECT_NE(message.find("cannot load NVRTC from /nonexistent/cuda/lib64/libnvrtc.so"), std::string::npos) << message;
     EXPECT_NE(message.find("--nvrtc-library"), std::string::npos) << message;
   }
 }

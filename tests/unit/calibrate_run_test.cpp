@@ -21,7 +21,8 @@ TEST(CalibrateRun, MeasuresEveryFixtureAndFitsTheFamily) {
   auto nvrtc = testing::try_load_nvrtc();
   if (!nvrtc) GTEST_FAIL() << "NVRTC not found";
   const ScratchDir warp_dir;
-  std::ofstream(warp_dir.path() / "builtin.h") << "#pragma once\nnamespace wp { struct launch_bounds_t { int size; }; }\n";
+  std::ofstream(warp_dir.path() / "builtin.h")
+      << "#pragma once\nnamespace wp { struct launch_bounds_t { int size; }; }\n";
 
   CalibrationInputs inputs;
   inputs.target = parse_gpu_target("sm_90", nvrtc->supported_archs());
@@ -29,12 +30,13 @@ TEST(CalibrateRun, MeasuresEveryFixtureAndFitsTheFamily) {
   inputs.fixtures.minimal = "extern \"C\" __global__ void minimal_kernel(float* a) { a[threadIdx.x] += 1.0f; }\n";
   inputs.fixtures.warp_prelude = "#include \"builtin.h\"\n";
   inputs.fixtures.family_kernel =
-      "extern \"C\" __global__ void k_@INDEX@(wp::launch_bounds_t dim, float* a) { if (threadIdx.x < dim.size) a[threadIdx.x] *= 2.0f; }\n";
+      "extern \"C\" __global__ void k_@INDEX@(wp::launch_bounds_t dim, float* a) { if (threadIdx.x < dim.size) "
+      "a[threadIdx.x] *= 2.0f; }\n";
   inputs.samples = 2;
 
   std::vector<std::string> progress;
-  const auto calibration = run_calibration(*nvrtc, inputs, [&](const std::string& line) { progress.push_back(line); },
-                                           nullptr);
+  const auto calibration = run_calibration(
+      *nvrtc, inputs, [&](const std::string& line) { progress.push_back(line); }, nullptr);
   EXPECT_EQ(progress.size(), 3u);  // warm-up and two rounds
   const auto& cuda = calibration.cuda;
   EXPECT_EQ(cuda.arch, "sm_90");

@@ -24,12 +24,14 @@ inline std::optional<NvrtcLibrary> try_load_nvrtc() {
 inline std::optional<std::filesystem::path> find_warp_native_dir_for_tests() {
   if (const char* dir = std::getenv("WCP_WARP_NATIVE_DIR"); dir != nullptr && *dir != '\0') return dir;
   std::vector<std::string> pythons;
-  if (const char* python = std::getenv("WCP_PYTHON"); python != nullptr && *python != '\0') pythons.emplace_back(python);
+  if (const char* python = std::getenv("WCP_PYTHON"); python != nullptr && *python != '\0')
+    pythons.emplace_back(python);
   pythons.emplace_back(std::string(WCP_SOURCE_DIR) + "/.venv/bin/python");
   pythons.emplace_back("python3");
   for (const auto& python : pythons) {
     const std::string command =
-        "'" + python + "' -c \"import os, warp; print(os.path.join(os.path.dirname(warp.__file__), 'native'))\" 2>/dev/null";
+        "'" + python +
+        "' -c \"import os, warp; print(os.path.join(os.path.dirname(warp.__file__), 'native'))\" 2>/dev/null";
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen(command.c_str(), "r"), ::pclose);
     if (!pipe) continue;
     char line[4096] = {};
@@ -41,6 +43,8 @@ inline std::optional<std::filesystem::path> find_warp_native_dir_for_tests() {
   return std::nullopt;
 }
 
-inline std::filesystem::path source_fixtures_dir() { return std::filesystem::path(WCP_SOURCE_DIR) / "cuda_fixtures"; }
+inline std::filesystem::path source_fixtures_dir() {
+  return std::filesystem::path(WCP_SOURCE_DIR) / "cuda_fixtures";
+}
 
 }  // namespace wcp::calibrate::testing

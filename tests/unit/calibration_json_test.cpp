@@ -54,7 +54,8 @@ TEST(CalibrationJson, RoundTripsThroughAFile) {
   const ScratchDir dir;
   const auto path = dir.path() / "nested" / "calibration-test.json";
   auto original = sample_calibration();
-  original.warp_cpu = WarpCpuCalibration{{900.0, 1.0, 120.0, 2.0, 0.99}, CostModel{300.0, 1.0, 118.0, 2.0, 0.98}, 2500.0};
+  original.warp_cpu =
+      WarpCpuCalibration{{900.0, 1.0, 120.0, 2.0, 0.99}, CostModel{300.0, 1.0, 118.0, 2.0, 0.98}, 2500.0, std::nullopt};
   write_calibration(original, path);
 
   const auto loaded = load_calibration(path);
@@ -104,9 +105,13 @@ TEST(CalibrationJson, OptionalSectionsStayAbsent) {
 
 TEST(CalibrationJson, StoredReferencesRoundTripPerBackend) {
   auto original = sample_calibration();
-  original.cuda.reference = StoredReference{"nvrtc/sm_90/pch/3x4-kernel-module/v1", "NVRTC", *summarize({300.0, 310.0, 290.0})};
-  original.warp_cpu = WarpCpuCalibration{{900.0, 1.0, 120.0, 2.0, 0.99}, std::nullopt, std::nullopt,
-                                         StoredReference{"warp_cpu/pch/4x2-kernel-module/v1", "CPU", *summarize({500.0, 520.0})}};
+  original.cuda.reference =
+      StoredReference{"nvrtc/sm_90/pch/3x4-kernel-module/v1", "NVRTC", *summarize({300.0, 310.0, 290.0})};
+  original.warp_cpu =
+      WarpCpuCalibration{{900.0, 1.0, 120.0, 2.0, 0.99},
+                         std::nullopt,
+                         std::nullopt,
+                         StoredReference{"warp_cpu/pch/4x2-kernel-module/v1", "CPU", *summarize({500.0, 520.0})}};
   const Calibration back = nlohmann::json(original).get<Calibration>();
   ASSERT_NE(back.reference_for(ReferenceKind::nvrtc), nullptr);
   EXPECT_EQ(back.reference_for(ReferenceKind::nvrtc)->name, "nvrtc/sm_90/pch/3x4-kernel-module/v1");

@@ -15,8 +15,25 @@ namespace {
 
 using ::testing::HasSubstr;
 
+DiagnoseInputs env_cache_disabled() {
+  DiagnoseInputs inputs;
+  inputs.cuda_cache_disabled_env = true;
+  return inputs;
+}
+
+DiagnoseInputs calibrated_fixed_cost(double ms) {
+  DiagnoseInputs inputs;
+  inputs.fixed_cost = FixedCostReference{ms, "calibrated Warp CPU fixed cost"};
+  return inputs;
+}
+
 KernelInfo kernel(const std::string& key, int line, std::vector<std::string> overloads = {}) {
-  return {key, "/src/app.py", line, std::move(overloads)};
+  KernelInfo info;
+  info.key = key;
+  info.file = "/src/app.py";
+  info.line = line;
+  info.overloads = std::move(overloads);
+  return info;
 }
 
 ModuleEvent load(const std::string& name, const std::string& hash, double ms, std::vector<KernelInfo> kernels,
@@ -57,11 +74,15 @@ Report healthy() {
   auto first = load("__main__", "aaaaaaa", 1000.0, {kernel("fill", 10), kernel("scale", 20)}, 30);
   first.built_pch = true;
   report.module_events.push_back(first);
-  report.cache.modules.push_back({"wp___main___aaaaaaa", 9000, 2, 0});
+  report.cache.modules.push_back({"wp___main___aaaaaaa", 9000, 2, 0, {}, 0});
   // The instrumentation recorded option writes and module creations: none by the application.
   report.option_record = OptionRecord{};
-  report.option_record->modules_created.push_back(
-      {0, 0.1, "__main__", {{"enable_backward", "True"}, {"max_unroll", "16"}}, {}, SourceLocation{"/src/app.py", 9, "<module>"}});
+  report.option_record->modules_created.push_back({0,
+                                                   0.1,
+                                                   "__main__",
+                                                   {{"enable_backward", "True"}, {"max_unroll", "16"}},
+                                                   {},
+                                                   SourceLocation{"/src/app.py", 9, "<module>"}});
   testing::launches(report).append(LaunchSignature{"fill", "__main__", {64}, "cpu", {"float32"}, 0, false});
   testing::launches(report).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
   return report;
@@ -88,7 +109,9 @@ TEST(DiagnoseMechanisms, HealthyReportHasNoFindingAndRulesEverythingOut) {
   const Diagnosis diagnosis = diagnose(healthy());
   EXPECT_TRUE(diagnosis.findings.empty());
   for (Mechanism id :
-       {Mechanism::late_kernel, Mechanism::cache_not_reused, Mechanism::late_option, Mechanism::granular_modules, Mechanism::late_generic, Mechanism::cpu_load_race, Mechanism::unique_modules, Mechanism::unused_backward, Mechanism::closure_churn, Mechanism::config_deadline}) {
+       {Mechanism::late_kernel, Mechanism::cache_not_reused, Mechanism::late_option, Mechanism::granular_modules,
+        Mechanism::late_generic, Mechanism::cpu_load_race, Mechanism::unique_modules, Mechanism::unused_backward,
+        Mechanism::closure_churn, Mechanism::config_deadline}) {
     EXPECT_TRUE(ruled_out(diagnosis, id)) << code(id);
   }
   // A CPU-only run cannot check the CUDA-only mechanisms; it says so instead of ruling them out.
@@ -184,7 +207,8 @@ TEST(DiagnoseMechanisms, ConfigDeadlineIsAGlobalSetAfterTheModuleCopiedIt) {
   EXPECT_THAT(joined(*finding), HasSubstr("warp.config.enable_backward = False at load, but the module holds True"));
   EXPECT_THAT(joined(*finding), HasSubstr("created at src/app.py:9, before the setting at src/app.py:25"));
   EXPECT_THAT(joined(*finding), HasSubstr("2 backward entry point(s) still generated"));
-  EXPECT_EQ(find(diagnosis, Mechanism::unused_backward), nullptr);  // the deadline finding explains this module's backward code
+  EXPECT_EQ(find(diagnosis, Mechanism::unused_backward),
+            nullptr);  // the deadline finding explains this module's backward code
 }
 
 TEST(DiagnoseMechanisms, CacheNotReusedNamesWhatTheAppDid) {
@@ -193,7 +217,7 @@ TEST(DiagnoseMechanisms, CacheNotReusedNamesWhatTheAppDid) {
   report.sample_results[0].warm_compiled_events = 1;
   report.instrumentation.cache_clears = {CacheClear{"clear_kernel_cache", SourceLocation{"/src/app.py", 12, ""}}};
   report.instrumentation.cache_kernels_disabled = true;
-  const Diagnosis diagnosis = diagnose(report, DiagnoseInputs{std::nullopt, true});
+  const Diagnosis diagnosis = diagnose(report, env_cache_disabled());
   const Finding* finding = find(diagnosis, Mechanism::cache_not_reused);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("the warm run still compiled 1 module(s)"));
@@ -224,8 +248,7 @@ TEST(DiagnoseMechanisms, GranularModulesUseTheCalibrationWhenThereIsOne) {
   report.module_events.clear();
   for (const char* name : {"pkg.a", "pkg.b", "pkg.c"})
     report.module_events.push_back(load(name, "1234567", 200.0, {kernel("k", 1)}, 9));
-  const Diagnosis result =
-      diagnose(report, DiagnoseInputs{FixedCostReference{80.0, "calibrated Warp CPU fixed cost"}, std::nullopt});
+  const Diagnosis result = diagnose(report, calibrated_fixed_cost(80.0));
   const Finding* finding = find(result, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 160.0);

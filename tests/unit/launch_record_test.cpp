@@ -8,10 +8,10 @@
 
 #include <random>
 
+#include "io/json_fields.h"
 #include "model/launch_record.h"
 #include "model/launch_record_json.h"
 #include "model/report.h"
-#include "io/json_fields.h"
 #include "verdict/workload.h"
 
 namespace wcp {
@@ -24,7 +24,9 @@ LaunchSignature make(const std::string& kernel, std::int64_t dim) {
   return LaunchSignature{kernel, "__main__", {dim}, "cpu", {"float32"}, 0, false, "launch"};
 }
 
-LaunchRecord parse(const char* text) { return json::parse(text).get<LaunchRecord>(); }
+LaunchRecord parse(const char* text) {
+  return json::parse(text).get<LaunchRecord>();
+}
 
 const char* kSignatures = R"("signatures": [{"kernel": "a", "dim": [8], "device": "cpu"},
                                           {"kernel": "b", "dim": [8], "device": "cpu"},
@@ -68,9 +70,8 @@ TEST(LaunchRecord, EveryGrammarFormExpands) {
   const LaunchRecord record = with_sequence(R"([0, [1, 3], {"loop": [2, 0], "times": 2},
       {"loop": [[0, "?"], {"loop": [1], "times": "?"}, "?"],
        "iterations": [[[2, 1, 2], 1], [[1, 2, [1, 2]], 2]]}])");
-  const std::vector<std::uint32_t> expected{0, 1, 1, 1, 2, 0, 2, 0,
-                                            0, 0, 1, 2,           // a×2, b×1, c
-                                            0, 1, 1, 1, 1,        // a×1, b×2, b×2
+  const std::vector<std::uint32_t> expected{0, 1, 1, 1, 2, 0, 2, 0, 0, 0, 1, 2,  // a×2, b×1, c
+                                            0, 1, 1, 1, 1,                       // a×1, b×2, b×2
                                             0, 1, 1, 1, 1};
   EXPECT_EQ(expand(record), expected);
   EXPECT_EQ(total_launches(record), expected.size());
@@ -99,7 +100,8 @@ TEST(LaunchRecord, MalformedRecordsAreRefusedWithThePlace) {
   EXPECT_NE(error_of(R"([[0, "?"]])").find("outside a loop template"), std::string::npos);
   EXPECT_NE(error_of(R"([7])").find("signature 7 is not in the table of 3"), std::string::npos);
   EXPECT_NE(error_of(R"([[0, 0]])").find("a run's count must be a whole number >= 1"), std::string::npos);
-  EXPECT_NE(error_of(R"([{"loop": [[0, "?"]], "iterations": [[[1, 2], 1]]}])").find("2 fill values for a template with 1 holes"),
+  EXPECT_NE(error_of(R"([{"loop": [[0, "?"]], "iterations": [[[1, 2], 1]]}])")
+                .find("2 fill values for a template with 1 holes"),
             std::string::npos);
   EXPECT_NE(error_of(R"([{"loop": [0]}])").find("needs 'times' or 'iterations'"), std::string::npos);
 }
@@ -113,7 +115,8 @@ class RandomRecords {
   LaunchRecord record(std::uint32_t signatures) {
     signatures_ = signatures;
     LaunchRecord record;
-    for (std::uint32_t i = 0; i < signatures; ++i) record.signatures.push_back(make("k" + std::to_string(i), i % 3 + 1));
+    for (std::uint32_t i = 0; i < signatures; ++i)
+      record.signatures.push_back(make("k" + std::to_string(i), i % 3 + 1));
     const int items = pick(1, 6);
     for (int i = 0; i < items; ++i) record.sequence.push_back(item(3, false));
     return record;
@@ -245,7 +248,9 @@ TEST(LaunchRecordProperties, EquivalenceOnTheStructureAgreesWithTheFlatList) {
       EXPECT_EQ(structured.first_divergence->index, flat.first_divergence->index);
     }
     EXPECT_EQ(structured.count_differences.size(), flat.count_differences.size());
-    if (round % 2 == 0) EXPECT_EQ(structured.status, verdict::WorkloadStatus::equivalent);
+    if (round % 2 == 0) {
+      EXPECT_EQ(structured.status, verdict::WorkloadStatus::equivalent);
+    }
     different += structured.status == verdict::WorkloadStatus::different ? 1 : 0;
   }
   EXPECT_GT(different, 50);  // the random pairs do exercise divergence

@@ -12,7 +12,8 @@ ModuleLoadLine module_line(std::string_view text) {
 }
 
 TEST(LogLine, CpuModuleLineWithBlockDim) {
-  const auto line = module_line("Module __main__ e614ada load on device 'cpu' (block_dim=1) took 2910.85 ms  (compiled)");
+  const auto line =
+      module_line("Module __main__ e614ada load on device 'cpu' (block_dim=1) took 2910.85 ms  (compiled)");
   EXPECT_EQ(line.name, "__main__");
   EXPECT_EQ(line.hash, "e614ada");
   EXPECT_EQ(line.device, "cpu");
@@ -30,7 +31,8 @@ TEST(LogLine, InfoLevelLineHasNoBlockDim) {
 }
 
 TEST(LogLine, CudaDottedNameAndErrorStatus) {
-  const auto line = module_line("Module warp.fem.cache 5a1b2c3 load on device 'cuda:0' (block_dim=256) took 1901.50 ms  (compiled)");
+  const auto line =
+      module_line("Module warp.fem.cache 5a1b2c3 load on device 'cuda:0' (block_dim=256) took 1901.50 ms  (compiled)");
   EXPECT_EQ(line.name, "warp.fem.cache");
   EXPECT_EQ(line.device, "cuda:0");
   EXPECT_EQ(*line.block_dim, 256);
@@ -76,16 +78,17 @@ TEST(LogLine, BannerAndPrecompiledHeader) {
 }
 
 TEST(LogLine, ApplicationOutputIsIgnored) {
-  for (const char* text : {"", "Module", "Modules loaded: 3", "Module x load on device 'cpu' took many ms  (compiled)",
-                           "Module x abc load on device 'cpu' took 1.0 ms  (weird)", "[1. 1. 1.]",
-                           "Compile everything took 3 ms"}) {
+  for (const char* text :
+       {"", "Module", "Modules loaded: 3", "Module x load on device 'cpu' took many ms  (compiled)",
+        "Module x abc load on device 'cpu' took 1.0 ms  (weird)", "[1. 1. 1.]", "Compile everything took 3 ms"}) {
     EXPECT_TRUE(std::holds_alternative<std::monostate>(parse_line(text))) << text;
   }
 }
 
 TEST(LogLine, TerminalNoiseIsStripped) {
   std::string storage;
-  const auto clean = strip_terminal_noise("\x1b[32mModule m 1234abc load on device 'cuda:1' took 3.50 ms  (cached)\x1b[0m\r", storage);
+  const auto clean =
+      strip_terminal_noise("\x1b[32mModule m 1234abc load on device 'cuda:1' took 3.50 ms  (cached)\x1b[0m\r", storage);
   EXPECT_EQ(clean, "Module m 1234abc load on device 'cuda:1' took 3.50 ms  (cached)");
   const auto line = module_line(clean);
   EXPECT_EQ(line.device, "cuda:1");

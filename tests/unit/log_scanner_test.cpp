@@ -63,8 +63,8 @@ TEST(LogScanner, ChunkBoundariesDoNotMatter) {
 }
 
 TEST(LogScanner, FindFailuresAreCollected) {
-  const auto facts = scan(
-      "ok\nRuntimeError: Failed to find forward kernel 'k' from module 'm' for device 'cpu'\nmore\n", 5);
+  const auto facts =
+      scan("ok\nRuntimeError: Failed to find forward kernel 'k' from module 'm' for device 'cpu'\nmore\n", 5);
   ASSERT_EQ(facts.find_failures.size(), 1u);
   EXPECT_EQ(facts.find_failures[0], "RuntimeError: Failed to find forward kernel 'k' from module 'm' for device 'cpu'");
 }

@@ -23,7 +23,9 @@ using ::testing::Not;
 
 const std::map<std::string, std::string> kCopied{{"enable_backward", "True"}, {"max_unroll", "16"}};
 
-SourceLocation at(int line, const std::string& file = "/src/pkg/stages.py") { return {file, line, "<module>"}; }
+SourceLocation at(int line, const std::string& file = "/src/pkg/stages.py") {
+  return {file, line, "<module>"};
+}
 
 OptionWrite write(OptionApi api, const std::string& target, const std::string& key, const std::string& value, double t,
                   int line) {
@@ -114,8 +116,10 @@ TEST(OptionReceipts, AWriteThatReachedItsModuleIsAReceiptLineNotAFinding) {
   EXPECT_FALSE(receipt.reached[0].rebuild);
   const auto diagnosis = analysis::diagnose(report);
   EXPECT_EQ(find(diagnosis, Mechanism::option_never_arrived), nullptr);
-  EXPECT_THAT(text_of(diagnosis),
-              HasSubstr("reached        wp.set_module_options({\"max_unroll\": 4}) on pkg.a (pkg/stages.py:5) -> pkg.a aaaaaaa"));
+  EXPECT_THAT(
+      text_of(diagnosis),
+      HasSubstr(
+          "reached        wp.set_module_options({\"max_unroll\": 4}) on pkg.a (pkg/stages.py:5) -> pkg.a aaaaaaa"));
 }
 
 TEST(OptionReceipts, SetAfterLoadReachesTheRebuildAndSaysItWasOne) {
@@ -136,7 +140,8 @@ TEST(OptionReceipts, KernelsInUniqueModulesNeverTakeThePythonModulesOptions) {
   report.option_record->writes.push_back(
       write(OptionApi::set_module_options, "pipeline.stages", "fast_math", "True", 0.6, 25));
   for (const char* name : {"make_stage__locals__stage_ceb63c0f", "make_stage__locals__stage_7939e227"}) {
-    report.module_events.push_back(build(name, "aaaaaaa", 2.0, {}, {kernel("make_stage__locals__stage", "pipeline.stages")}));
+    report.module_events.push_back(
+        build(name, "aaaaaaa", 2.0, {}, {kernel("make_stage__locals__stage", "pipeline.stages")}));
   }
   const OptionReceipt receipt = only_receipt(report);
   EXPECT_EQ(receipt.outcome, ReceiptOutcome::reached_nothing);
@@ -151,7 +156,8 @@ TEST(OptionReceipts, KernelsInUniqueModulesNeverTakeThePythonModulesOptions) {
   EXPECT_EQ(finding->module, "pipeline.stages");
   EXPECT_THAT(joined(*finding), HasSubstr("wp.set_module_options({\"fast_math\": True}) on pipeline.stages at "
                                           "pkg/stages.py:25 reached no module build"));
-  EXPECT_THAT(joined(*finding), HasSubstr("were built in module=\"unique\" module(s) make_stage__locals__stage_ceb63c0f"));
+  EXPECT_THAT(joined(*finding),
+              HasSubstr("were built in module=\"unique\" module(s) make_stage__locals__stage_ceb63c0f"));
   EXPECT_THAT(finding->fix, HasSubstr("@wp.kernel(module=\"unique\", module_options={\"fast_math\": True})"));
   // fast_math is not a warp.config value modules copy: no entry-point alternative is offered.
   EXPECT_THAT(finding->fix, Not(HasSubstr("wp.config.fast_math")));
@@ -383,9 +389,10 @@ TEST(OptionReceipts, IdenticalWritesFromOneLineFold) {
   const OptionReceipt receipt = only_receipt(report);
   EXPECT_EQ(receipt.repeats, 2);
   EXPECT_EQ(receipt.reached.size(), 2u);
-  EXPECT_THAT(text_of(analysis::diagnose(report)),
-              HasSubstr("@wp.kernel(module=\"unique\", module_options={\"fast_math\": True}) on make_stage__locals__stage "
-                        "(pkg/stages.py:12, 2 times) -> "));
+  EXPECT_THAT(
+      text_of(analysis::diagnose(report)),
+      HasSubstr("@wp.kernel(module=\"unique\", module_options={\"fast_math\": True}) on make_stage__locals__stage "
+                "(pkg/stages.py:12, 2 times) -> "));
 }
 
 TEST(OptionReceipts, APerKernelOptionReachesTheBuildsHoldingTheKernel) {
@@ -454,8 +461,7 @@ TEST(OptionComparison, AnOptionThatArrivedMovedTheHashOfItsUniqueModules) {
   created(baseline, "pipeline.stages", 0.5, 25);
   baseline.option_record->writes.push_back(
       write(OptionApi::set_module_options, "pipeline.stages", "fast_math", "True", 0.6, 25));
-  baseline.module_events.push_back(
-      build("stage_ceb63c0f", "c220306", 2.0, {}, {kernel("stage", "pipeline.stages")}));
+  baseline.module_events.push_back(build("stage_ceb63c0f", "c220306", 2.0, {}, {kernel("stage", "pipeline.stages")}));
   auto module_option = write(OptionApi::kernel, "stage_62a72c13", "fast_math", "True", 0.6, 12);
   module_option.kernel = "stage";
   module_option.scope = OptionScope::module;
@@ -528,7 +534,8 @@ TEST(OptionComparison, NeverChangesTheVerdict) {
   Report baseline = run(), candidate = run();
   baseline.module_events.push_back(build("__main__", "aaaaaaa", 2.0));
   candidate.module_events.push_back(build("__main__", "bbbbbbb", 2.0, {{"max_unroll", "4"}}));
-  candidate.option_record->writes.push_back(write(OptionApi::set_module_options, "__main__", "max_unroll", "4", 1.0, 5));
+  candidate.option_record->writes.push_back(
+      write(OptionApi::set_module_options, "__main__", "max_unroll", "4", 1.0, 5));
   const verdict::Judgement with = verdict::judge(baseline, candidate);
   baseline.option_record.reset();
   candidate.option_record.reset();

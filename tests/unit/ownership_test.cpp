@@ -17,28 +17,32 @@ using testing::snapshot_load;
 const std::string kWarp = kWarpDir;
 const std::string kExample = kWarp + "examples/fem/example_diffusion.py";
 
-SourceLocation frame(const std::string& file, int line, const std::string& function) { return {file, line, function}; }
+SourceLocation frame(const std::string& file, int line, const std::string& function) {
+  return {file, line, function};
+}
 
 // The example run as `python -m`: its file is inside the warp package, yet it is the program.
 Report fem_example() {
   Report report;
   report.warp_version = "1.19.0";
   report.instrumentation.warp_dir = kWarp;
-  const std::vector<SourceLocation> stack{
-      frame(kWarp + "_src/context.py", 5259, "load"),   frame(kWarp + "_src/context.py", 12041, "launch"),
-      frame(kWarp + "_src/fem/integrate.py", 2264, "integrate"), frame(kExample, 113, "step"),
-      frame(kExample, 187, "<module>"),                  frame("<frozen runpy>", 88, "_run_code")};
+  const std::vector<SourceLocation> stack{frame(kWarp + "_src/context.py", 5259, "load"),
+                                          frame(kWarp + "_src/context.py", 12041, "launch"),
+                                          frame(kWarp + "_src/fem/integrate.py", 2264, "integrate"),
+                                          frame(kExample, 113, "step"),
+                                          frame(kExample, 187, "<module>"),
+                                          frame("<frozen runpy>", 88, "_run_code")};
   report.module_events.push_back(snapshot_load(
       "__main__.diffusion_form_324d2c15", "d046e5f", 700.0,
       {kernel_in("diffusion_form_324d2c15", kWarp + "_src/fem/integrate.py", 1188, "warp._src.fem.integrate",
                  "get_integrate_bilinear_local_kernel.<locals>.integrate_kernel_fn")},
       stack));
-  report.module_events.push_back(snapshot_load(
-      "warp.sparse", "28a4ccb", 2300.0, {kernel_in("_bsr_get_block_row", kWarp + "_src/sparse.py", 100, "warp._src.sparse")},
-      stack));
-  report.module_events.push_back(snapshot_load(
-      "_bsr_axpy_add_block_afd50a07", "dd4d7a8", 640.0,
-      {kernel_in("_bsr_axpy_add_block", kWarp + "_src/sparse.py", 3423, "warp._src.sparse")}, stack));
+  report.module_events.push_back(
+      snapshot_load("warp.sparse", "28a4ccb", 2300.0,
+                    {kernel_in("_bsr_get_block_row", kWarp + "_src/sparse.py", 100, "warp._src.sparse")}, stack));
+  report.module_events.push_back(
+      snapshot_load("_bsr_axpy_add_block_afd50a07", "dd4d7a8", 640.0,
+                    {kernel_in("_bsr_axpy_add_block", kWarp + "_src/sparse.py", 3423, "warp._src.sparse")}, stack));
   report.module_events.push_back(snapshot_load(
       "warp._src.fem.space.restriction.dyn.fill_element_node_indices_705d2fe1", "cea050d", 1000.0,
       {kernel_in("fill_element_node_indices_705d2fe1", kWarp + "_src/fem/space/restriction.py", 68,
@@ -91,9 +95,12 @@ TEST(Ownership, RebuildTriggerIsTheInnermostFrameOutsideWarpsCoreAndTheUsersFram
   const Report report = fem_example();
   const CodeOwnership ownership(report);
   LoadDetail detail;
-  detail.stack = {frame(kWarp + "_src/context.py", 5259, "load"), frame(kWarp + "_src/utils.py", 1400, "array_cast"),
-                  frame(kWarp + "_src/fem/field/nodal_field.py", 300, "_make"), frame(kExample, 160, "step"),
-                  frame(kExample, 220, "<module>"), frame("<frozen runpy>", 88, "_run_code")};
+  detail.stack = {frame(kWarp + "_src/context.py", 5259, "load"),
+                  frame(kWarp + "_src/utils.py", 1400, "array_cast"),
+                  frame(kWarp + "_src/fem/field/nodal_field.py", 300, "_make"),
+                  frame(kExample, 160, "step"),
+                  frame(kExample, 220, "<module>"),
+                  frame("<frozen runpy>", 88, "_run_code")};
   const TriggerFrames frames = ownership.trigger_of(detail);
   ASSERT_TRUE(frames.site.has_value());
   EXPECT_EQ(frames.site->line, 160);  // never "<frozen runpy>:88"
@@ -127,8 +134,9 @@ TEST(Ownership, ADependencysKernelsAndTheUsersCallIntoIt) {
 
 TEST(Ownership, AKernelMadeInAFunctionIsStillTheUsersButGenerated) {
   Report report;
-  report.module_events.push_back(snapshot_load(
-      "__main__", "3333333", 300.0, {kernel_in("make__locals__k", "/home/me/proj/app.py", 5, "__main__", "make.<locals>.k")}));
+  report.module_events.push_back(
+      snapshot_load("__main__", "3333333", 300.0,
+                    {kernel_in("make__locals__k", "/home/me/proj/app.py", 5, "__main__", "make.<locals>.k")}));
   const auto owner = CodeOwnership(report).of_module("__main__");
   EXPECT_TRUE(owner.users_to_change());
   EXPECT_TRUE(owner.generated);

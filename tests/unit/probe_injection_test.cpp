@@ -31,7 +31,8 @@ TEST(ProbeInjection, EmptyTokenValue) {
 }
 
 TEST(ProbeInjection, EnvWithoutPythonPathTokenUsesEnvironment) {
-  const auto spec = inject({"env", "A=b", "python", "PYTHONPATH=notatoken"}, {{"PYTHONPATH", "/x"}}, kVariables, "/probe");
+  const auto spec =
+      inject({"env", "A=b", "python", "PYTHONPATH=notatoken"}, {{"PYTHONPATH", "/x"}}, kVariables, "/probe");
   EXPECT_EQ(spec.argv[3], "PYTHONPATH=notatoken");  // an argument of python, not of env
   EXPECT_EQ(spec.environment.at("PYTHONPATH"), "/probe:/x");
 }

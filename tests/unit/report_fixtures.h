@@ -37,7 +37,9 @@ inline ProcessRecord& main_record(Report& report) {
   return report.processes.back();
 }
 
-inline LaunchRecord& launches(Report& report) { return main_record(report).launches; }
+inline LaunchRecord& launches(Report& report) {
+  return main_record(report).launches;
+}
 
 // One clean sample: one module, built once, cached on the warm run, three launches of one kernel.
 inline Report clean_report(double cold_ms = 3000.0) {
@@ -63,7 +65,7 @@ inline Report clean_report(double cold_ms = 3000.0) {
   report.compiled_events = 1;
   report.module_events = {compiled("__main__", "aaaaaaa", cold_ms)};
   report.cache.generated_source_bytes = 20'000;
-  report.cache.modules = {{"wp___main___aaaaaaa", 20'000, 1, 1}};
+  report.cache.modules = {{"wp___main___aaaaaaa", 20'000, 1, 1, {}, 0}};
   report.instrumentation.attached = true;
   launches(report).append(launch_of("k", 16), 3);
   return report;

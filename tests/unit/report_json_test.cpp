@@ -1,5 +1,5 @@
-#include "model/queries.h"
 #include "model/report_json.h"
+#include "model/queries.h"
 
 #include <gtest/gtest.h>
 
@@ -26,16 +26,23 @@ Report sample_report() {
   report.modules = 1;
   report.compiled_events = 2;
   report.cache.generated_source_bytes = 12694;
-  report.cache.modules.push_back({"wp___main___abc", 12694, 2, 2});
-  ModuleEvent event{"__main__", "e614ada", "cpu", 1, 2910.85, LoadStatus::compiled, Pass::cold, 2904.0, true, std::nullopt};
+  report.cache.modules.push_back({"wp___main___abc", 12694, 2, 2, {}, 0});
+  ModuleEvent event{"__main__",           "e614ada",  "cpu",  1,    2910.85,
+                    LoadStatus::compiled, Pass::cold, 2904.0, true, std::nullopt};
   LoadDetail detail;
   detail.full_hash = "e614adab00";
-  detail.kernels.push_back({"k1", "/work/app.py", 3, {"float32"}});
+  KernelInfo k1;
+  k1.key = "k1";
+  k1.file = "/work/app.py";
+  k1.line = 3;
+  k1.overloads = {"float32"};
+  detail.kernels.push_back(k1);
   detail.options["max_unroll"] = "16";
   detail.trigger = SourceLocation{"/work/app.py", 7, "<module>"};
   event.detail = detail;
   report.module_events.push_back(event);
-  report.module_events.push_back({"__main__", "b43a5cc", "cpu", std::nullopt, 5.0, LoadStatus::cached, Pass::warm, std::nullopt, false, std::nullopt});
+  report.module_events.push_back({"__main__", "b43a5cc", "cpu", std::nullopt, 5.0, LoadStatus::cached, Pass::warm,
+                                  std::nullopt, false, std::nullopt});
   testing::launches(report).append(LaunchSignature{"k1", "__main__", {8, 2}, "cpu", {"float32", ""}, 0, false}, 5);
   SampleResult sample;
   sample.index = 1;
@@ -67,13 +74,35 @@ TEST(ReportJson, RoundTrip) {
 
 TEST(ReportJson, ContractFieldNames) {
   const auto document = report_to_json(sample_report());
-  for (const char* field :
-       {"cold_module_ms_median", "cold_module_ms_mad", "cold_module_ms_values", "native_compile_ms_median",
-        "warm_module_ms_median", "cold_wall_ms_median", "cold_wall_ms_mad", "cold_wall_ms_values",
-        "warm_wall_ms_median", "compile_elapsed_ms_median", "compile_elapsed_ms_mad", "overlap_factor", "identities",
-        "modules", "compiled_events", "cached_events", "error_events", "generated_source_bytes", "lto_artifacts",
-        "lto_bytes", "module_events", "processes", "launch_count", "samples", "failed_samples", "command", "cwd", "label",
-        "schema_version"}) {
+  for (const char* field : {"cold_module_ms_median",
+                            "cold_module_ms_mad",
+                            "cold_module_ms_values",
+                            "native_compile_ms_median",
+                            "warm_module_ms_median",
+                            "cold_wall_ms_median",
+                            "cold_wall_ms_mad",
+                            "cold_wall_ms_values",
+                            "warm_wall_ms_median",
+                            "compile_elapsed_ms_median",
+                            "compile_elapsed_ms_mad",
+                            "overlap_factor",
+                            "identities",
+                            "modules",
+                            "compiled_events",
+                            "cached_events",
+                            "error_events",
+                            "generated_source_bytes",
+                            "lto_artifacts",
+                            "lto_bytes",
+                            "module_events",
+                            "processes",
+                            "launch_count",
+                            "samples",
+                            "failed_samples",
+                            "command",
+                            "cwd",
+                            "label",
+                            "schema_version"}) {
     EXPECT_TRUE(document.contains(field)) << field;
   }
   for (const char* field : {"name", "hash", "device", "block_dim", "ms", "status", "label"}) {

@@ -29,12 +29,14 @@ TEST(Stats, SummaryKeepsValuesInOrder) {
   EXPECT_EQ(summary->count, 3u);
 }
 
-TEST(Stats, NothingMeasuredIsNoSummary) { EXPECT_FALSE(summarize({}).has_value()); }
+TEST(Stats, NothingMeasuredIsNoSummary) {
+  EXPECT_FALSE(summarize({}).has_value());
+}
 
 TEST(Stats, NoiseBand) {
-  EXPECT_DOUBLE_EQ(noise_band(*summarize({1000.0})), 10.0);               // 1 % of the median
+  EXPECT_DOUBLE_EQ(noise_band(*summarize({1000.0})), 10.0);                  // 1 % of the median
   EXPECT_DOUBLE_EQ(noise_band(*summarize({900.0, 1000.0, 1100.0})), 200.0);  // 2 × MAD
-  EXPECT_DOUBLE_EQ(noise_band(*summarize({1000.0}), 5.0), 50.0);          // a tolerance widens it
+  EXPECT_DOUBLE_EQ(noise_band(*summarize({1000.0}), 5.0), 50.0);             // a tolerance widens it
   Summary no_mad{1000.0, std::nullopt, {}, 3};
   EXPECT_DOUBLE_EQ(noise_band(no_mad), 10.0);
 }

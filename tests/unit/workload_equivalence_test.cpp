@@ -83,11 +83,13 @@ TEST(WorkloadEquivalence, TheOriginalProbesRecordMatchesOursForTheSameLaunches) 
   Report ours = with_launches({{LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32", ""}, 0, false}, 2}});
   Report original;
   original.origin = ReportOrigin::original_probe;
-  for (int i = 0; i < 2; ++i) testing::launches(original).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
+  for (int i = 0; i < 2; ++i)
+    testing::launches(original).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
   EXPECT_EQ(check_workload(original, ours).status, WorkloadStatus::equivalent);
   EXPECT_EQ(check_workload(ours, original).status, WorkloadStatus::equivalent);
   // Between two of our reports every argument counts: a scalar that became an array is new work.
-  Report other = with_launches({{LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32", "float32"}, 0, false}, 2}});
+  Report other =
+      with_launches({{LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32", "float32"}, 0, false}, 2}});
   EXPECT_EQ(check_workload(ours, other).status, WorkloadStatus::different);
   // An original-probe report with no launches has no record at all.
   Report silent;

@@ -1108,10 +1108,21 @@ def _wcp_install():
         bind = binder_for(original)
         tiled_original = getattr(warp, "launch_tiled", None) or getattr(ctx, "launch_tiled", None)
         dtype_of = _dtype_of
+        # A launch that leaves block_dim to Warp is recorded with block_dim 0, whatever the
+        # default is: Warp 1.9 writes 256 into its signature, 1.19 None. Without this the same
+        # program would record a different workload under the two versions.
+        try:
+            default_block_dim = inspect.signature(original).parameters["block_dim"].default
+        except (TypeError, ValueError, KeyError):
+            default_block_dim = None
+        if not isinstance(default_block_dim, int):
+            default_block_dim = None
 
         def record(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape, result, caller):
             # The generic path (any call shape the explicit wrapper below does not cover).
             nonlocal open_n, total
+            if block_dim == default_block_dim:
+                block_dim = None
             runtime = ctx.runtime
             if runtime.tape is not None and record_tape:
                 fix_tape_caller(caller)
@@ -1187,6 +1198,8 @@ def _wcp_install():
                     dev = stream.device
                 if dim.__class__ is not int:
                     dim = _dim_key(dim)
+                if block_dim == default_block_dim:
+                    block_dim = None
                 # No container is allocated for an identical launch (allocations drive the
                 # garbage collector, which then costs more than the compare itself).
                 if outputs or len(inputs) != 1:
