@@ -52,6 +52,12 @@ std::optional<bool> warm_near_zero(const Report& report) {
   return report.warm_module_ms->median <= warm_allowance_ms(report.cold_module_ms->median);
 }
 
+int failed_warm_runs(const Report& report) {
+  int failed = 0;
+  for (const auto& sample : report.sample_results) failed += sample.cold_ok && !sample.warm_wall_ms ? 1 : 0;
+  return failed;
+}
+
 bool elapsed_is_compile_time(const Report& report) {
   return warm_near_zero(report).value_or(false);
 }

@@ -38,6 +38,10 @@ std::optional<bool> warm_near_zero(const Report& report);
 // leaves it out.
 bool elapsed_is_compile_time(const Report& report);
 
+// Samples whose cold run succeeded but whose warm run failed or timed out. `failed_samples`
+// counts cold failures only (the original probe's field); a failed warm run also credits nothing.
+int failed_warm_runs(const Report& report);
+
 // Builds overlapped when the summed module timers exceed elapsed compile time by this factor,
 // judged only where elapsed is the compile time (a cache destroyed every run is not overlap).
 inline constexpr double kOverlapThreshold = 1.15;

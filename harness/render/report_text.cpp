@@ -173,10 +173,12 @@ void render_report_text(const ReportView& view, std::ostream& out) {
                      report.label.empty() ? "" : " — " + report.label);
   out << fmt::format("Command  {}\n", format_command(report.command));
   out << fmt::format("Cwd      {}\n", report.cwd);
-  out << fmt::format("Warp {}, {} sample(s), {} failed{}\n\n",
+  const int warm_failures = failed_warm_runs(report);
+  out << fmt::format("Warp {}, {} sample(s), {} failed{}{}\n\n",
                      report.warp_version.empty() ? "(version unknown)" : report.warp_version, report.samples,
                      report.failed_samples,
-                     report.timed_out_samples > 0 ? fmt::format(" ({} timed out)", report.timed_out_samples) : "");
+                     report.timed_out_samples > 0 ? fmt::format(" ({} timed out)", report.timed_out_samples) : "",
+                     warm_failures > 0 ? fmt::format(", {} warm run(s) failed", warm_failures) : "");
   if (!report.measured()) {
     out << "NOT MEASURED: every sample failed, so there is no measurement to report.\n";
     render_failures(report, out);

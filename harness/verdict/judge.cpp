@@ -123,9 +123,7 @@ SideFacts facts_of(const Report& report) {
   facts.compiled_nothing = compiled_nothing(report);
   facts.samples = report.samples;
   facts.failed_samples = report.failed_samples;
-  for (const auto& sample : report.sample_results) {
-    facts.failed_warm_runs += sample.cold_ok && !sample.warm_wall_ms ? 1 : 0;
-  }
+  facts.failed_warm_runs = failed_warm_runs(report);
   return facts;
 }
 

@@ -79,6 +79,7 @@ class VerdictTest(unittest.TestCase):
             self.assertIsNone(sample["warm_wall_ms"])
             self.assertIn("exited with status 3", sample["warm_failure"])
         self.assertIn("Warm wall         unavailable", self.outputs["warm_fails"])
+        self.assertIn("2 sample(s), 0 failed, 2 warm run(s) failed", self.outputs["warm_fails"])
 
     def test_a_candidate_without_warm_runs_is_never_credited(self):
         # Its samples failed on their warm run: rule 1, the candidate is not valid evidence.
@@ -170,6 +171,8 @@ commands:
         self.assertIn("of module work in every run", output)
         self.assertIn("the warm run compiled again (see CS-2)", output)
         self.assertNotIn("Compilation is not the bottleneck", output)
+        # Module work over a small elapsed is large here, but the warm run compiled too: not overlap.
+        self.assertNotIn("BUILDS OVERLAPPED", output)
 
 
 if __name__ == "__main__":
