@@ -43,6 +43,31 @@ os._exit(3)
     assert of_type(run.main, "exit")[0]["how"] == "os._exit"
 
 
+def test_a_killed_process_keeps_its_last_periodic_snapshot(tmp_path, warp_cache):
+    # SIGKILL runs no exit hook: what reaches the report is the snapshot written while the
+    # program ran (every 0.5 s while launches change, and at each module load).
+    body = KERNELS + """
+import signal, time
+x = wp.zeros(4, dtype=float, device="cpu")
+for _ in range(200):
+    wp.launch(fill, dim=4, inputs=[x])
+deadline = time.monotonic() + 1.5
+while time.monotonic() < deadline:
+    wp.launch(scale, dim=4, inputs=[x, 1.0])
+    time.sleep(0.01)
+sys.stdout.flush()
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+    run = run_script(tmp_path, body, cache=warp_cache)
+    assert run.proc.returncode == -9
+    snapshot = last_launches(run.main)
+    assert snapshot is not None and not snapshot["final"]
+    kernels = [s["kernel"] for s in launched(run.main)]
+    assert kernels[:200] == ["fill"] * 200  # everything up to the last snapshot, in order
+    assert 0 < kernels.count("scale") <= len(kernels) - 200
+    assert of_type(run.main, "exit") == []
+
+
 def test_fork_child_gets_its_own_file(tmp_path, warp_cache):
     body = KERNELS + """
 x = wp.zeros(4, dtype=float, device="cpu")

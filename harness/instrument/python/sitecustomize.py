@@ -1141,7 +1141,7 @@ def _wcp_install():
                 total += 1
                 if key == last_key:
                     open_n += 1
-                    if not total & 1023:
+                    if not total & 63:
                         maybe_snapshot()
                 else:
                     new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, entry)
@@ -1213,7 +1213,7 @@ def _wcp_install():
                     if (kid == l_kid and dtypes == l_dtypes and dev is l_dev and dim == l_dim
                             and block_dim == l_block_dim and adjoint == l_adjoint and l_entry == "launch"):
                         open_n += 1
-                        if not total & 1023:
+                        if not total & 63:
                             maybe_snapshot()
                     else:
                         new_signature((kid, dim, dev, dtypes, block_dim, adjoint, "launch"), kernel, None, None, dim,
@@ -1270,7 +1270,7 @@ def _wcp_install():
                     total += 1
                     if key == last_key:
                         open_n += 1
-                        if not total & 1023:
+                        if not total & 63:
                             maybe_snapshot()
                     else:
                         new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, entry)
@@ -1328,7 +1328,7 @@ def _wcp_install():
                     total += 1
                     if key == last_key:
                         open_n += 1
-                        if not total & 1023:
+                        if not total & 63:
                             maybe_snapshot()
                     else:
                         new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, entry)
