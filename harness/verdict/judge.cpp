@@ -154,6 +154,16 @@ void add_notes(Judgement& judgement) {
     judgement.notes.push_back(fmt::format("compile elapsed rose beyond its noise band ({}) while module work did not",
                                           signed_change(elapsed)));
   }
+  for (const ClockComparison* clock : {&work, &elapsed}) {
+    if (!clock->paired || !clock->paired->too_few_to_tell) continue;
+    const auto& pairs = *clock->paired;
+    judgement.notes.push_back(fmt::format(
+        "{}: the median paired delta ({:+.1f} ms) is outside its band, but the candidate was faster in {} and slower "
+        "in {} of {} pairs, which chance produces too often (sign test p = {:.3f} > {:.2f}): judged within noise; "
+        "take more pairs",
+        to_string(clock->clock), pairs.median_delta, pairs.faster, pairs.slower, pairs.pairs, pairs.sign_test_p,
+        kSignTestAlpha));
+  }
   if (elapsed.direction == Direction::unavailable && judgement.verdict != Verdict::invalid) {
     judgement.notes.push_back(
         fmt::format("compile elapsed is unavailable ({}): it needs a successful warm run on both sides, and a failed "
@@ -263,6 +273,16 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
   return result;
 }
 
+double sign_test_p(int wins, int n) {
+  if (n <= 0 || wins <= 0) return 1.0;
+  double tail = 0.0, choose = 1.0;  // C(n, k), built up from k = 0
+  for (int k = 0; k <= n; ++k) {
+    if (k > 0) choose = choose * static_cast<double>(n - k + 1) / static_cast<double>(k);
+    if (k >= wins) tail += choose;
+  }
+  return tail / std::pow(2.0, n);
+}
+
 ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& baseline,
                                      const std::optional<Summary>& candidate,
                                      const std::vector<std::pair<double, double>>& pairs, double tolerance_percent) {
@@ -290,6 +310,12 @@ ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& 
   result.direction = stats.median_delta < -band  ? Direction::improved
                      : stats.median_delta > band ? Direction::regressed
                                                  : Direction::within_band;
+  const int decided = stats.faster + stats.slower;
+  stats.sign_test_p = sign_test_p(stats.median_delta < 0 ? stats.faster : stats.slower, decided);
+  if (result.direction != Direction::within_band && stats.sign_test_p > kSignTestAlpha) {
+    result.direction = Direction::within_band;
+    stats.too_few_to_tell = true;
+  }
   result.paired = stats;
   return result;
 }

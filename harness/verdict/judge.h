@@ -62,7 +62,19 @@ struct PairedStats {
   int faster = 0;  // pairs where the candidate took less
   int slower = 0;
   int equal = 0;
+  // One-sided sign test of the direction the median delta points to: the chance that at least
+  // this many of the non-equal pairs go that way when the two arms are the same.
+  double sign_test_p = 1.0;
+  bool too_few_to_tell = false;  // the median delta left the band, but the sign test is above kSignTestAlpha
 };
+
+// A paired clock is judged improved or regressed only when its pairs could not easily have
+// gone that way by chance: a median delta outside the band from 3 pairs all one way (p = 0.125)
+// is what an order effect on a busy machine produces with two identical arms.
+inline constexpr double kSignTestAlpha = 0.05;
+
+// P(X >= wins) for X ~ Binomial(n, 1/2).
+double sign_test_p(int wins, int n);
 
 struct ClockComparison {
   Clock clock = Clock::module_work;

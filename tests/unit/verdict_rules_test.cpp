@@ -323,6 +323,42 @@ TEST(DecisionRules, LessWorkThatMeasuredSlowerIsContentionNotARegression) {
   EXPECT_EQ(other_options.verdict, Verdict::regression);
 }
 
+TEST(PairedClocks, TheSignTestIsTheBinomialTail) {
+  EXPECT_DOUBLE_EQ(sign_test_p(3, 3), 0.125);
+  EXPECT_DOUBLE_EQ(sign_test_p(5, 5), 1.0 / 32.0);
+  EXPECT_DOUBLE_EQ(sign_test_p(4, 5), 6.0 / 32.0);
+  EXPECT_DOUBLE_EQ(sign_test_p(0, 5), 1.0);
+  EXPECT_DOUBLE_EQ(sign_test_p(1, 0), 1.0);
+}
+
+TEST(PairedClocks, ThreePairsAllOneWayAreNotEnoughToCallAChange) {
+  // Seen for real: `ab` of an app against itself under two busy loops, 3 pairs, the candidate
+  // faster in each (an order effect), median delta beyond the band: IMPROVED three rounds out
+  // of three before the sign test.
+  const std::vector<std::pair<double, double>> three{{10000, 9700}, {10100, 9800}, {9900, 9650}};
+  const auto a = compare_clock_paired(Clock::module_work, summarize({10000, 10100, 9900}),
+                                      summarize({9700, 9800, 9650}), three, 0.0);
+  ASSERT_TRUE(a.paired);
+  EXPECT_EQ(a.paired->faster, 3);
+  EXPECT_DOUBLE_EQ(a.paired->sign_test_p, 0.125);
+  EXPECT_TRUE(a.paired->too_few_to_tell);
+  EXPECT_EQ(a.direction, Direction::within_band);
+
+  const std::vector<std::pair<double, double>> five{
+      {10000, 9700}, {10100, 9800}, {9900, 9650}, {10050, 9700}, {9950, 9700}};
+  const auto b = compare_clock_paired(Clock::module_work, summarize({10000, 10100, 9900, 10050, 9950}),
+                                      summarize({9700, 9800, 9650, 9700, 9700}), five, 0.0);
+  EXPECT_FALSE(b.paired->too_few_to_tell);
+  EXPECT_EQ(b.direction, Direction::improved);
+
+  // Four of five one way: p = 6/32, still within noise.
+  auto mixed = five;
+  mixed[4] = {9700, 9950};
+  const auto c = compare_clock_paired(Clock::module_work, summarize({10000, 10100, 9900, 10050, 9700}),
+                                      summarize({9700, 9800, 9650, 9700, 9950}), mixed, 0.0);
+  EXPECT_EQ(c.direction, Direction::within_band);
+}
+
 TEST(DecisionRules, AWarmRunThatCompiledAgainIsNotOverlap) {
   // A cache destroyed every run: the warm run compiles as much as the cold one, so cold wall -
   // warm wall leaves the compiling out and module work / elapsed is large without any overlap.
