@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Speed goals live here, not in tests: Google Benchmark targets for the parser, the launch
-# record (encoding, and compare of two 10^6-launch records) and NVRTC, then the end-to-end overhead script (measure ratio, the instrumentation's added
-# time per launch, its memory and launch-record size), then cold_units quiet against two busy
-# loops the script starts and kills itself (units should move within ±10 %, seconds do not),
-# then A/A stability of `ab` against separate measures under the same busy loops.
+# record (encoding, and compare of two 10^6-launch records) and NVRTC, then the end-to-end
+# overhead script (measure ratio, the instrumentation's added time per launch, its memory and
+# launch-record size), the added time per launch by launch shape and per load (neutrality),
+# then cold_units quiet against two busy loops the script starts and kills itself (units should
+# move within ±10 %, seconds do not), then A/A stability of `ab` against separate measures under the same busy loops.
 # Run on a quiet machine: each script prints the load average it started with.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,5 +17,10 @@ for source in tests/bench/*_bench.cpp; do
   "$bench" --benchmark_counters_tabular=true
 done
 .venv/bin/python tests/bench/overhead.py --cli build/harness/warp-compile-probe --python .venv/bin/python "$@"
+# The probe's cost per launch by launch shape (CPU and CUDA-shaped, on the fake Warp), and what
+# it adds to Warp's own load timers, cold and warm, on both Warp versions.
+.venv/bin/python tests/bench/launch_cost.py
+.venv/bin/python tests/bench/neutrality_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python \
+  --python .venv-warp-old/bin/python
 .venv/bin/python tests/bench/units_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python
 .venv/bin/python tests/bench/ab_stability.py --cli build/harness/warp-compile-probe --python .venv/bin/python

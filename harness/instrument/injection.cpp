@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "errors.h"
-#include "instrument/sitecustomize_source.h"
+#include "instrument/instrumentation_sources.h"
 
 namespace wcp::instrument {
 namespace {
@@ -25,11 +25,15 @@ bool is_assignment(const std::string& token) {
 }  // namespace
 
 void write_instrumentation(const std::filesystem::path& directory) {
-  const auto path = directory / "sitecustomize.py";
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << kSitecustomizeSource;
-  file.close();
-  if (!file) throw RunError("cannot write the instrumentation to " + path.string() + " (is the temp dir full?)");
+  for (const auto& embedded : kInstrumentationFiles) {
+    const auto path = directory / embedded.path;
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    file << embedded.source;
+    file.close();
+    if (error || !file) throw RunError("cannot write the instrumentation to " + path.string() + " (is the temp dir full?)");
+  }
 }
 
 LaunchSpec inject(std::vector<std::string> argv, std::map<std::string, std::string> environment,

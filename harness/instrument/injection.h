@@ -1,6 +1,6 @@
 #pragma once
-// How the instrumentation reaches the target: a `sitecustomize.py` in a private directory put
-// first on PYTHONPATH, and a private directory named by WCP_EVENT_DIR where each Python process
+// How the instrumentation reaches the target: a `sitecustomize.py` and the `_wcp_probe` package
+// it starts, in a private directory put first on PYTHONPATH, and a private directory named by WCP_EVENT_DIR where each Python process
 // writes its own event file.
 #include <filesystem>
 #include <map>
@@ -11,7 +11,7 @@ namespace wcp::instrument {
 
 inline constexpr const char* kEventDirVariable = "WCP_EVENT_DIR";
 
-// Writes sitecustomize.py into `directory` (which must exist).
+// Writes sitecustomize.py and the _wcp_probe package into `directory` (which must exist).
 // Throws RunError when it cannot (a full temp directory).
 void write_instrumentation(const std::filesystem::path& directory);
 

@@ -73,6 +73,10 @@ InstrumentedLoad load_of(const json& record, int pid) {
   load.detail.full_hash = text_of(record, "full_hash");
   load.detail.compiled = bool_of(record, "compiled");
   load.detail.error = text_of(record, "error");
+  load.detail.hook_ms = number_of(record, "hook_ms");
+  if (const auto thread = record.find("thread"); thread != record.end() && thread->is_number_integer()) {
+    load.detail.thread = thread->get<long long>();
+  }
   if (const auto kernels = record.find("kernels"); kernels != record.end() && kernels->is_array()) {
     for (const auto& item : *kernels) {
       if (!item.is_object()) continue;

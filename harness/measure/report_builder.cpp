@@ -425,9 +425,9 @@ std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::ve
     for (const auto& [pass, record] :
          {std::pair{Pass::cold, &sample.cold}, std::pair{Pass::warm, sample.warm ? &*sample.warm : nullptr}}) {
       if (record == nullptr) continue;
-      std::map<int, TraceTrack> by_pid;
+      std::map<std::pair<int, long long>, TraceTrack> by_pid;  // (pid, thread); thread 0 is the process's track
       for (const auto& process : processes_of(*record, options.cwd.string())) {
-        auto& track = by_pid[process.pid];
+        auto& track = by_pid[{process.pid, 0}];
         track.sample = sample.index;
         track.pass = pass;
         track.pid = process.pid;
@@ -445,11 +445,18 @@ std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::ve
       }
       for (const auto& event : pass_events(*record, pass)) {
         if (!event.detail || event.detail->end_s <= 0.0) continue;
-        auto& track = by_pid[event.detail->pid];
+        // The main thread's OS id is the pid: its loads stay on the process's track.
+        const long long thread = event.detail->thread.value_or(event.detail->pid);
+        const long long track_thread = thread == event.detail->pid ? 0 : thread;
+        auto& track = by_pid[{event.detail->pid, track_thread}];
         track.sample = sample.index;
         track.pass = pass;
         track.pid = event.detail->pid;
-        if (track.label.empty()) track.label = fmt::format("pid {}", event.detail->pid);
+        track.thread = track_thread;
+        if (track.label.empty()) {
+          track.label = track_thread == 0 ? fmt::format("pid {}", event.detail->pid)
+                                          : fmt::format("pid {} thread {}", event.detail->pid, track_thread);
+        }
         TraceSlice slice{event.hash.empty() ? event.name : event.name + " " + event.hash,
                          to_string(event.status),
                          event.detail->start_s,
@@ -467,7 +474,7 @@ std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::ve
         }
         track.slices.push_back(std::move(slice));
       }
-      for (auto& [pid, track] : by_pid) tracks.push_back(std::move(track));
+      for (auto& [key, track] : by_pid) tracks.push_back(std::move(track));
     }
   }
   return tracks;

@@ -3,6 +3,7 @@
 #include "instrument/injection.h"
 #include "io/environment.h"
 #include "measure/cache_inventory.h"
+#include "measure/distributions.h"
 #include "run/interrupt_watch.h"
 #include "run/scratch_dir.h"
 
@@ -10,7 +11,8 @@ namespace wcp::measure {
 namespace {
 
 PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, const std::filesystem::path& cache_dir,
-                    const std::filesystem::path& instrumentation_dir, Pass pass, InterruptWatch& interrupts) {
+                    const std::filesystem::path& instrumentation_dir, Pass pass, InterruptWatch& interrupts,
+                    DistributionIndex& distributions) {
   const auto event_dir = scratch.make_subdir("events-" + std::string(to_string(pass)));
   std::map<std::string, std::string> variables = options.extra_environment;
   // The documented variables (docs/measurement.md#isolation): private Warp and CUDA caches,
@@ -31,6 +33,7 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   scanner.finish();
   record.log = scanner.facts();
   record.instrumentation = instrument::read_instrumentation_events(event_dir);
+  name_distributions(record.instrumentation, distributions);
   return record;
 }
 
@@ -44,18 +47,19 @@ SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch
   const auto instrumentation_dir = scratch.make_subdir("instrumentation");
   instrument::write_instrumentation(instrumentation_dir);
 
+  DistributionIndex distributions;
   SampleRecord sample;
   sample.index = index;
   sample.private_cache_dir = cache_dir.string();
   progress.pass_started(index, options.samples, Pass::cold);
-  sample.cold = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::cold, interrupts);
+  sample.cold = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::cold, interrupts, distributions);
   progress.pass_finished(index, options.samples, Pass::cold, sample.cold.run.wall_ms, sample.cold.run.succeeded());
   interrupts.throw_if_interrupted();
   sample.inventory = inventory_cache(cache_dir);
   if (!sample.cold.run.succeeded() || options.cold_only) return sample;
 
   progress.pass_started(index, options.samples, Pass::warm);
-  sample.warm = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::warm, interrupts);
+  sample.warm = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::warm, interrupts, distributions);
   progress.pass_finished(index, options.samples, Pass::warm, sample.warm->run.wall_ms, sample.warm->run.succeeded());
   return sample;
 }

@@ -65,6 +65,10 @@ struct LoadDetail {
   double start_s = 0.0;
   double end_s = 0.0;
   std::optional<bool> compiled;                      // built (true) or taken from the cache (false)
+  // The instrumentation's own time inside Warp's load timer for this load, as it measured it
+  // (schema 4); absent from older reports. Warp's "took N ms" includes it.
+  std::optional<double> hook_ms;
+  std::optional<long long> thread;                   // the OS thread that loaded it (schema 4)
   std::string error;                                 // for a failed load, "Type: message"
   bool operator==(const LoadDetail&) const = default;
 };

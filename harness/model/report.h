@@ -22,8 +22,10 @@ namespace wcp {
 // Version 2: missing timings are null (version 1 wrote 0.0), module events carry `pass`, and
 // `label` means what the original probe meant by it ("<name> <hash>"). Version 3 adds fields
 // only (the option record, Warp's folder, per-kernel source sizes and content hashes): every
-// version-2 field keeps its meaning, and version-2 reports read as before.
-inline constexpr int kReportSchemaVersion = 3;
+// version-2 field keeps its meaning, and version-2 reports read as before. Version 4 adds each
+// load's `hook_ms` (the instrumentation's own time inside Warp's load timer) and `thread`, and
+// the report's `overlapping_loads`; kernels' `package` now comes from the dist-info folders.
+inline constexpr int kReportSchemaVersion = 4;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.

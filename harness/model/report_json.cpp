@@ -6,6 +6,7 @@
 #include "io/file_io.h"
 #include "io/json_fields.h"
 #include "model/launch_record_json.h"
+#include "model/load_overlap.h"
 #include "model/reference_json.h"
 
 namespace wcp {
@@ -53,7 +54,9 @@ void to_json_detail(json& out, const LoadDetail& detail) {
              {"end_s", detail.end_s},
              {"compiled", or_null(detail.compiled)},
              {"error", detail.error},
-             {"stack", detail.stack}};
+             {"stack", detail.stack},
+             {"hook_ms", or_null(detail.hook_ms)},
+             {"thread", or_null(detail.thread)}};
   if (detail.trigger) out["trigger"] = *detail.trigger;
 }
 
@@ -106,6 +109,8 @@ LoadDetail detail_from_json(const json& in) {
   detail.error = get<std::string>(in, "error", "");
   detail.trigger = get_optional<SourceLocation>(in, "trigger");
   detail.stack = get<std::vector<SourceLocation>>(in, "stack", {});
+  detail.hook_ms = get_optional<double>(in, "hook_ms");
+  detail.thread = get_optional<long long>(in, "thread");
   return detail;
 }
 
@@ -494,6 +499,14 @@ json report_to_json(const Report& report) {
   put_summary(out, "warm_wall_ms", report.warm_wall_ms);
   put_summary(out, "compile_elapsed_ms", report.compile_elapsed_ms);
   out["overlap_factor"] = or_null(report.overlap_factor);
+  // Derived from the loads' spans and threads (model/load_overlap.h); written for readers of
+  // the JSON, never read back.
+  json overlapping = json::array();
+  for (const auto& group : overlapping_loads(report.module_events)) {
+    overlapping.push_back({{"pass", to_string(group.pass)}, {"pid", group.pid}, {"events", group.events},
+                           {"threads", group.threads}, {"start_s", group.start_s}, {"end_s", group.end_s}});
+  }
+  out["overlapping_loads"] = std::move(overlapping);
   out["identities"] = report.identities;
   out["modules"] = report.modules;
   out["compiled_events"] = report.compiled_events;

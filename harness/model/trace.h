@@ -22,6 +22,7 @@ struct TraceTrack {
   int sample = 0;
   Pass pass = Pass::cold;
   int pid = 0;             // the OS process
+  long long thread = 0;    // the OS thread of a track of loads off the main thread; 0: the process's track
   std::string label;       // "pid 1234 main app.py"
   std::vector<TraceSlice> slices;
 };

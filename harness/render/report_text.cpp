@@ -5,6 +5,7 @@
 
 #include <ostream>
 
+#include "model/load_overlap.h"
 #include "model/queries.h"
 
 namespace wcp::render {
@@ -110,6 +111,21 @@ void render_processes(const Report& report, std::ostream& out) {
   }
 }
 
+void render_overlapping_loads(const Report& report, std::ostream& out) {
+  const auto groups = overlapping_loads(report.module_events);
+  if (groups.empty()) return;
+  out << "\nLoads that ran at the same time (separate threads, overlapping spans)\n";
+  for (const auto& group : groups) {
+    std::vector<std::string> names;
+    for (const std::size_t index : group.events) {
+      const auto& event = report.module_events[index];
+      names.push_back(event.hash.empty() ? event.name : event.name + " " + event.hash);
+    }
+    out << fmt::format("  {} pid {}: {} loads on {} threads from {:.3f} s to {:.3f} s: {}\n", to_string(group.pass),
+                       group.pid, group.events.size(), group.threads, group.start_s, group.end_s, fmt::join(names, ", "));
+  }
+}
+
 void render_identities(const ReportView& view, std::ostream& out) {
   if (view.identities.empty()) return;
   // With several processes, how many of them compiled each identity: more than one is work
@@ -186,6 +202,7 @@ void render_report_text(const ReportView& view, std::ostream& out) {
   }
   render_headline(report, out);
   render_processes(report, out);
+  render_overlapping_loads(report, out);
   render_identities(view, out);
   render_rebuilds(view, out);
   render_failures(report, out);

@@ -21,10 +21,12 @@ nlohmann::json trace_to_json(const std::vector<TraceTrack>& tracks) {
                         {"args", {{"name", fmt::format("sample {} · {}", track.sample, to_string(track.pass))}}}});
       events.push_back({{"name", "process_sort_index"}, {"ph", "M"}, {"pid", trace_pid}, {"args", {{"sort_index", trace_pid}}}});
     }
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", trace_pid}, {"tid", track.pid},
+    // A load on another thread gets that thread's track: parallel loads show side by side.
+    const long long tid = track.thread != 0 ? track.thread : track.pid;
+    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", trace_pid}, {"tid", tid},
                       {"args", {{"name", track.label}}}});
     for (const auto& slice : track.slices) {
-      json event{{"name", slice.name}, {"cat", slice.category}, {"ph", "X"}, {"pid", trace_pid}, {"tid", track.pid},
+      json event{{"name", slice.name}, {"cat", slice.category}, {"ph", "X"}, {"pid", trace_pid}, {"tid", tid},
                  {"ts", microseconds(slice.start_s)}, {"dur", std::max<long long>(1, microseconds(slice.end_s - slice.start_s))}};
       if (!slice.args.empty()) event["args"] = slice.args;
       events.push_back(std::move(event));

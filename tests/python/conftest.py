@@ -6,6 +6,7 @@ process. WCP_EXPECT_WARP says which Warp era the interpreter running pytest has 
 "old"); tests that need real Warp skip when it cannot be imported.
 """
 import glob
+import importlib
 import importlib.util
 import json
 import os
@@ -18,6 +19,7 @@ import pytest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PROBE_DIR = os.path.join(ROOT, "harness", "instrument", "python")
 PROBE_FILE = os.path.join(PROBE_DIR, "sitecustomize.py")
+PROBE_PACKAGE = os.path.join(PROBE_DIR, "_wcp_probe")
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))  # tests/launch_sequence.py
 
@@ -26,12 +28,12 @@ from launch_sequence import expand  # noqa: E402  (re-exported for the tests)
 EXPECT = os.environ.get("WCP_EXPECT_WARP", "1.19")
 
 
-def load_probe_module():
-    """The probe file as a plain module (its install step only runs as `sitecustomize`)."""
-    spec = importlib.util.spec_from_file_location("wcp_probe_under_test", PROBE_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def load_probe_module(name="record"):
+    """One module of the probe package, imported as a plain module (nothing is installed:
+    only `_wcp_probe.install()` hooks anything)."""
+    if PROBE_DIR not in sys.path:
+        sys.path.insert(0, PROBE_DIR)
+    return importlib.import_module("_wcp_probe." + name)
 
 
 def read_events(event_dir):

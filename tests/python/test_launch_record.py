@@ -15,7 +15,7 @@ probe = load_probe_module()
 
 
 def encode(sequence, final=True):
-    record = probe._WcpLaunchRecord()
+    record = probe.LaunchRecord()
     for sig in sequence:
         record.add(sig)
     if final:
@@ -70,7 +70,7 @@ def test_snapshot_does_not_change_the_record():
     sequence = []
     for _ in range(40):
         sequence += [0, 1] * rng.randrange(1, 5) + [2]
-    record = probe._WcpLaunchRecord()
+    record = probe.LaunchRecord()
     for i, sig in enumerate(sequence):
         record.add(sig)
         if i % 7 == 0:
@@ -109,7 +109,7 @@ def test_nested_loops_with_constant_structure():
 
 
 def test_million_identical_launches_is_tiny():
-    record = probe._WcpLaunchRecord()
+    record = probe.LaunchRecord()
     record.add(0, 1_000_000)
     record.close_open()
     items = record.snapshot()
@@ -118,7 +118,7 @@ def test_million_identical_launches_is_tiny():
 
 
 def test_million_alternating_launches_is_tiny():
-    record = probe._WcpLaunchRecord()
+    record = probe.LaunchRecord()
     for _ in range(500_000):
         record.add(0)
         record.add(1)
@@ -129,7 +129,7 @@ def test_million_alternating_launches_is_tiny():
 
 
 def test_periodic_memory_is_bounded():
-    record = probe._WcpLaunchRecord()
+    record = probe.LaunchRecord()
     for _ in range(20_000):
         for sig in (0, 1, 1, 2, 3):
             record.add(sig)

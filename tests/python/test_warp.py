@@ -124,7 +124,8 @@ wp.launch(fill, dim=8, inputs=[x])
         files = [frame["file"] for frame in load["stack"]]
         assert str(tmp_path / "app.py") in files
         assert any("/warp/" in f for f in files)  # Warp frames are kept for the reader to classify
-        assert not any(f.endswith("sitecustomize.py") for f in files)
+        assert not any(f.endswith("sitecustomize.py") or "/_wcp_probe/" in f for f in files)
+        assert 0 <= load["hook_ms"] <= 1.0  # the probe's own time inside Warp's timer
         assert sorted(k["key"] for k in load["kernels"]) == ["fill", "scale", "tiled"]
         assert load["t_start"] <= load["t_end"]
     assert loads[1]["options"]["max_unroll"] == "3"
@@ -267,3 +268,57 @@ print("INVOKED " + json.dumps(INVOKED))
     assert [(s["kernel"], s["entry"], s["dim"]) for s in sigs] == [("fill", "cmd", [8]), ("fill", "cmd", [4]),
                                                                   ("fill", "cmd", [4])]
     assert len(json.loads(run.proc.stdout.split("INVOKED ", 1)[1])) == 3
+
+
+PARALLEL = """
+import inspect, os, sys, threading
+import warp as wp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import part_a, part_b, part_c
+
+modules = [part_a, part_b, part_c]
+if "max_workers" in inspect.signature(wp.force_load).parameters:
+    wp.force_load(device="cpu", modules=[wp.get_module(m.__name__) for m in modules], max_workers=3)  # PRELOAD
+else:
+    def load_one(module):
+        wp.load_module(module, device="cpu")
+
+    threads = [threading.Thread(target=load_one, args=(m,)) for m in modules]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+"""
+
+
+def test_parallel_loads_are_recorded_as_they_ran(tmp_path):
+    # Each load on its own thread gets its own record, span and trigger; the probe takes no lock
+    # inside Warp's timers, so the spans of a parallel preload overlap.
+    for value, name in enumerate(("part_a", "part_b", "part_c")):  # distinct sources: distinct hashes
+        (tmp_path / (name + ".py")).write_text(
+            "import warp as wp\n\n\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[wp.tid()] = %d.0\n" % value)
+    run = run_script(tmp_path, PARALLEL)
+    assert run.proc.returncode == 0, run.proc.stderr
+    loads = sorted(of_type(run.main, "load"), key=lambda load: load["name"])
+    assert [load["name"] for load in loads] == ["part_a", "part_b", "part_c"]
+    assert len({load["thread"] for load in loads}) == 3
+    starts, ends = [load["t_start"] for load in loads], [load["t_end"] for load in loads]
+    assert max(starts) < min(ends), "the three cold builds did not overlap"
+    for load in loads:
+        assert load["trigger"]["file"] == str(tmp_path / "app.py")
+        if EXPECT == "1.19":  # a pool worker's load names the force_load call that asked for it
+            assert "PRELOAD" in (tmp_path / "app.py").read_text().splitlines()[load["trigger"]["line"] - 1]
+        assert 0 <= load["hook_ms"] <= 1.0
+
+
+def test_a_load_record_carries_no_ownership_lookup(tmp_path):
+    # Which distribution a kernel ships in is the tool's business after the run (it read every
+    # installed distribution inside Warp's timer before); the record has the file to look it up.
+    run = run_script(tmp_path, PRELUDE + KERNELS + """
+x = wp.zeros(8, dtype=float, device="cpu")
+wp.launch(fill, dim=8, inputs=[x])
+""")
+    assert run.proc.returncode == 0, run.proc.stderr
+    (load,) = of_type(run.main, "load")
+    assert all("package" not in kernel and kernel["file"] for kernel in load["kernels"])

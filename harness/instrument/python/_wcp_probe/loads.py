@@ -1,0 +1,359 @@
+# Module loads (docs/instrumentation.md: load, load_error).
+#
+# The rule this file lives by: a hook that runs inside Warp's timed load (Warp 1.19 times from
+# before Module._compile to after the ModuleExec is built) takes only what must be read at that
+# moment: the clock, the module, device, block_dim and hash, the kernels (weak references), the
+# options and config values as objects, and the stack as (code, line) pairs. It takes no lock,
+# formats no string and writes nothing, so loads on several threads run as they would without
+# the probe. Everything else (kernel descriptions, reprs, the stack as text, the JSON line, the
+# launch snapshot) is done by `drain`, which runs after the load returned: right after the
+# launch, force_load or load_module that caused it, or at the latest at exit. Ownership of the
+# kernels' files (which installed distribution they ship in) is not looked up here at all: the
+# tool does it from the file paths after the run (harness/measure/distributions.cpp).
+#
+# Each load carries `hook_ms`, the probe's own time inside Warp's timer for that load, so the
+# cost of this rule is measured on every run rather than assumed.
+import collections
+import os
+import threading
+import time
+import weakref
+
+from .events import CONFIG_NAMES, EXTRA_CONFIG_NAMES, capture_stack, injected_fault, wrap_like
+
+# Frames of a thread pool's worker: a load there was asked for by the thread that submitted it.
+WORKER_FILES = (os.path.join(os.sep + "concurrent", "futures", "thread.py"), os.sep + "threading.py")
+
+
+class LoadCapture:
+    """What a load hook took inside Warp's timer; turned into a record after the load."""
+
+    __slots__ = ("module", "name", "device", "block_dim", "hash", "compiled", "t_start", "t_end", "kernels",
+                 "options", "config", "cache_env", "stack", "thread", "hook_s", "error")
+
+    def __init__(self, module, t_start):
+        self.module = module
+        self.t_start = t_start
+        self.t_end = None
+        self.compiled = None
+        self.hook_s = 0.0
+        self.error = None
+
+
+def install(probe, warp, ctx, config):
+    monotonic = time.monotonic
+    get_ident = threading.get_ident
+    native_id = getattr(threading, "get_native_id", get_ident)
+    getframe = __import__("sys")._getframe
+    config_names = CONFIG_NAMES + EXTRA_CONFIG_NAMES
+    pending = {}  # thread ident -> LoadCapture of a load that started and has no executable yet
+    finished = collections.deque()  # captures waiting for `drain`; appended by any thread
+    origins = {}  # ident of a thread inside force_load/load_module -> its stack (for its pool's workers)
+
+    def capture(module, t_start, frame, device, block_dim, module_hash):
+        # Inside Warp's timer: references and values only (see the top of this file).
+        item = LoadCapture(module, t_start)
+        item.name = getattr(module, "name", "?")
+        item.device = device
+        item.block_dim = block_dim
+        item.hash = module_hash
+        live = getattr(module, "_live_kernels", None)
+        members = live if live is not None else getattr(module, "kernels", {}).values()
+        item.kernels = [weakref.ref(kernel) for kernel in members]
+        try:
+            item.options = dict(module.options)
+        except Exception:
+            item.options = {}
+        item.config = [(name, getattr(config, name)) for name in config_names if hasattr(config, name)]
+        item.cache_env = (os.environ.get("CUDA_CACHE_DISABLE"), os.environ.get("WARP_CACHE_PATH"))
+        item.thread = native_id()
+        if origins and get_ident() not in origins:
+            # Maybe a pool worker of a force_load: where no frame of the worker's own stack is
+            # the application's, continue with the stack of the call that submitted the work.
+            stack = capture_stack(frame, WORKER_FILES)
+            if not any(not probe.in_warp(code.co_filename) for code, _ in stack):
+                stack.extend(next(iter(list(origins.values())), ()))
+            item.stack = stack
+        else:
+            item.stack = capture_stack(frame)
+        return item
+
+    if "load" in probe.faults:
+        capture = injected_fault  # noqa: F811
+
+    # ---- after the load: records ----------------------------------------------------------------
+    def describe_kernels(refs, module_options):
+        kernels = []
+        for ref in refs:
+            kernel = ref()
+            if kernel is None:
+                continue
+            try:
+                func = getattr(kernel, "func", None)
+                code = getattr(func, "__code__", None)
+                overloads = getattr(kernel, "overloads", None) or {}
+                backward = (getattr(kernel, "options", None) or {}).get("enable_backward")
+                if backward is None:
+                    backward = module_options.get("enable_backward")
+                content = getattr(kernel, "hash", None)
+                kernels.append({"key": str(getattr(kernel, "key", "?")),
+                                "file": code.co_filename if code else "",
+                                "line": code.co_firstlineno if code else 0,
+                                "overloads": sorted(str(key) for key in overloads),
+                                "adjoint": bool(backward) if backward is not None else None,
+                                "qualname": str(getattr(func, "__qualname__", "") or ""),
+                                "python_module": str(getattr(func, "__module__", None) or ""),
+                                "hash": content.hex()[:8] if isinstance(content, (bytes, bytearray)) else ""})
+            except Exception:
+                pass
+        kernels.sort(key=lambda k: (k["key"], k["file"], k["line"]))
+        return kernels
+
+    def record_of(item):
+        stack, trigger = probe.describe_stack(item.stack)
+        values = dict(item.config)
+        block_dim = item.block_dim
+        return {"t_start": item.t_start, "t_end": item.t_end if item.t_end is not None else item.t_start,
+                "name": str(item.name), "device": "" if item.device is None else str(item.device),
+                "block_dim": block_dim if isinstance(block_dim, int) and not isinstance(block_dim, bool) else None,
+                "full_hash": item.hash.hex() if isinstance(item.hash, (bytes, bytearray)) else "",
+                "compiled": item.compiled, "kernels": describe_kernels(item.kernels, item.options),
+                "options": {str(k): repr(v) for k, v in item.options.items()},
+                "config": {name: repr(value) for name, value in values.items()},
+                "cache": {"kernel_cache_dir": str(values.get("kernel_cache_dir")),
+                          "cache_kernels": bool(values.get("cache_kernels", True)),
+                          "CUDA_CACHE_DISABLE": item.cache_env[0], "WARP_CACHE_PATH": item.cache_env[1]},
+                "stack": stack, "trigger": trigger, "thread": item.thread,
+                "hook_ms": round(item.hook_s * 1000.0, 4)}
+
+    def drain():
+        """Writes the records of finished loads (outside any Warp timer), then a snapshot."""
+        wrote = False
+        while finished:
+            try:
+                item = finished.popleft()
+            except IndexError:
+                break
+            try:
+                fields = record_of(item)
+                if item.error is not None:
+                    fields["error"] = ("%s: %s" % (type(item.error).__name__, item.error)).replace("\n", " ")[:2000]
+                probe.emit("load_error" if item.error is not None else "load", fields)
+                wrote = True
+            except Exception as e:
+                probe.fail("module loads", e)
+        if wrote:
+            probe.snapshot()
+
+    def abandon(thread, error=None):
+        # A load that started and produced no executable: it failed (outside Warp's timer now).
+        item = pending.pop(thread, None)
+        if item is None:
+            return
+        item.error = error if error is not None else RuntimeError(
+            "the load did not complete (no module executable was created)")
+        finished.append(item)
+
+    def fail_pending(error):
+        """For a launch that raised: its thread's unfinished load failed with `error`."""
+        if pending:
+            abandon(get_ident(), error)
+        if finished:
+            drain()
+
+    def finish_all():
+        for thread in list(pending):
+            abandon(thread)
+        drain()
+
+    probe.drain = drain
+    probe.fail_pending = fail_pending
+    probe.finished_loads = finished
+    probe.on_final.append(finish_all)
+    probe.on_fork.append(lambda: (pending.clear(), finished.clear(), origins.clear()))
+
+    # ---- Warp 1.19: Module._compile + ModuleExec.__init__ ---------------------------------------
+    def hook_exec_loads(module_class, exec_class, load_code):
+        # Module.load() runs on every launch and returns early when loaded, so it is not
+        # wrapped. A real load calls Module._compile() (cached or not) and then constructs a
+        # ModuleExec, both from Module.load's own frame, inside Warp's load timer.
+        original_compile = module_class._compile
+        original_init = exec_class.__init__
+
+        def _compile(self, *args, **kwargs):
+            frame = getframe(1)
+            if frame.f_code is not load_code:
+                return original_compile(self, *args, **kwargs)
+            t_start = monotonic()
+            tid = get_ident()
+            item = None
+            try:
+                if tid in pending:
+                    abandon(tid)
+                local = frame.f_locals
+                item = pending[tid] = capture(self, t_start, frame, local.get("device"),
+                                              local.get("active_block_dim"), local.get("module_hash"))
+                item.hook_s = monotonic() - t_start
+            except Exception as e:
+                probe.fail("module loads", e)
+            try:
+                result = original_compile(self, *args, **kwargs)
+            except BaseException as error:
+                abandon(tid, error)
+                raise
+            if item is not None and isinstance(result, bool):
+                item.compiled = result
+            return result
+
+        def __init__(self, *args, **kwargs):
+            original_init(self, *args, **kwargs)
+            t_hook = monotonic()
+            try:
+                frame = getframe(1)
+                if frame.f_code is load_code:
+                    local = frame.f_locals
+                    module = local.get("self")
+                    item = pending.pop(get_ident(), None)
+                    if item is None or item.module is not module:
+                        # Loaded from a given binary_path: no _compile ran.
+                        item = capture(module, t_hook, frame, None, local.get("active_block_dim"), None)
+                        item.compiled = False if local.get("binary_path") else None
+                    item.module = None  # no strong reference beyond the load
+                    item.device = getattr(self, "device", item.device)
+                    item.block_dim = getattr(self, "block_dim", item.block_dim)
+                    item.hash = getattr(self, "module_hash", item.hash)
+                    item.t_end = t_hook
+                    item.hook_s += monotonic() - t_hook
+                    finished.append(item)
+            except Exception as e:
+                probe.fail("module loads", e)
+
+        module_class._compile = wrap_like(_compile, original_compile)
+        exec_class.__init__ = wrap_like(__init__, original_init)
+        probe.hooks.extend(["Module._compile", "ModuleExec.__init__"])
+
+    # ---- older Warp: Module.load wrapped ---------------------------------------------------------
+    def hook_load_wrapper(module_class, original_load, compile_name):
+        # Warp calls Module.load on every launch, so this costs a Python call per launch; only a
+        # new executable is a load worth recording. Warp's timer runs inside the original load:
+        # only the compile counter below runs inside it.
+        hook_s = [0.0]
+        compiles = [0]
+        seen = weakref.WeakSet()
+        if compile_name is not None:
+            original_compile = getattr(module_class, compile_name)
+
+            def compile_(self, *args, **kwargs):
+                t0 = monotonic()
+                compiles[0] += 1
+                hook_s[0] += monotonic() - t0
+                return original_compile(self, *args, **kwargs)
+
+            setattr(module_class, compile_name, wrap_like(compile_, original_compile))
+            probe.hooks.append("Module." + compile_name)
+
+        def first_time(result):
+            if getattr(result, "_wcp_seen", False):
+                return False
+            try:
+                result._wcp_seen = True
+                return True
+            except Exception:
+                pass
+            try:
+                if result in seen:
+                    return False
+                seen.add(result)
+                return True
+            except TypeError as e:
+                probe.note_missing("module loads (cannot mark module executables: %s)" % type(e).__name__)
+                return False
+
+        def load(self, *args, **kwargs):
+            t_start = monotonic()
+            before = compiles[0]
+            hook_before = hook_s[0]
+            try:
+                result = original_load(self, *args, **kwargs)
+            except BaseException as error:
+                try:
+                    device = args[0] if args else kwargs.get("device")
+                    item = capture(self, t_start, getframe(1), probe.device_name(device), None, None)
+                    item.t_end = monotonic()
+                    item.error = error
+                    finished.append(item)
+                    drain()
+                except Exception as e:
+                    probe.fail("module loads", e)
+                raise
+            try:
+                if result is not None and first_time(result):
+                    t_end = monotonic()
+                    block_dim = getattr(result, "block_dim", None)
+                    if block_dim is None:
+                        block_dim = self.options.get("block_dim")
+                    item = capture(self, t_start, getframe(1), getattr(result, "device", None), block_dim,
+                                   getattr(result, "module_hash", None))
+                    item.module = None
+                    item.t_end = t_end
+                    item.compiled = (compiles[0] > before) if compile_name else None
+                    item.hook_s = hook_s[0] - hook_before
+                    finished.append(item)
+                    drain()
+            except Exception as e:
+                probe.fail("module loads", e)
+            return result
+
+        module_class.load = wrap_like(load, original_load)
+        probe.hooks.append("Module.load")
+
+    # ---- entry points that load without launching ----------------------------------------------
+    def hook_preloads():
+        # force_load and load_module load modules outside any launch (on a thread pool with
+        # max_workers): write their records when they return, and lend their stack to the
+        # pool's workers so each parallel load names where the application asked for it.
+        for name in ("force_load", "load_module"):
+            original = getattr(warp, name, None) or getattr(ctx, name, None)
+            if original is None:
+                continue
+
+            def make(original):
+                def preload(*args, **kwargs):
+                    tid = get_ident()
+                    outer = tid in origins
+                    try:
+                        if not outer:
+                            origins[tid] = capture_stack(getframe(1))
+                    except Exception:
+                        pass
+                    try:
+                        return original(*args, **kwargs)
+                    finally:
+                        if not outer:
+                            origins.pop(tid, None)
+                        if finished:
+                            drain()
+
+                return preload
+
+            probe.replace((warp, ctx), name, original, make(original))
+
+    def hook_loads():
+        module_class = getattr(ctx, "Module", None)
+        exec_class = getattr(ctx, "ModuleExec", None)
+        load = getattr(module_class, "load", None)
+        compile_name = "_compile" if hasattr(module_class, "_compile") else (
+            "compile" if hasattr(module_class, "compile") else None)
+        load_code = getattr(load, "__code__", None)
+        names = getattr(load_code, "co_names", ())
+        if load is None:
+            probe.note_missing("module loads (warp Module.load not found)")
+            return
+        if (exec_class is not None and compile_name == "_compile" and "_compile" in names
+                and "ModuleExec" in names and isinstance(exec_class.__dict__.get("__init__"), type(load))):
+            hook_exec_loads(module_class, exec_class, load_code)
+        else:
+            hook_load_wrapper(module_class, load, compile_name)
+        hook_preloads()
+
+    return [hook_loads]

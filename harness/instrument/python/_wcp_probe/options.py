@@ -1,0 +1,267 @@
+# Options and what shapes a module before it loads: module creation, writes of module options
+# and warp.config values, options given at @wp.kernel(...), cache clears and the tape
+# (docs/instrumentation.md: module_created, option_write, cache_clear, tape_backward).
+#
+# None of these hooks runs inside Warp's timed load: they run where the application creates
+# modules, writes options or clears caches, so they may walk the stack and write at once.
+import sys
+import types
+import weakref
+
+from .events import CONFIG_NAMES, is_probe_file, wrap_like
+
+
+class WcpOptions(dict):
+    """A Warp Module's `options` dict that reports writes (item set, update, setdefault, |=).
+
+    Everything Warp does with it behaves as with a plain dict: reads are dict's own C code,
+    `dict(o)`, `o | x` and `o.copy()` give plain dicts, and copy/pickle reduce it to a plain
+    dict (so a pickled module option set never names this class).
+    """
+
+    __slots__ = ("_wcp_module",)
+    _wcp_report = None  # set by the probe: report(options, items, caller_frame)
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        report = WcpOptions._wcp_report
+        if report is not None:
+            report(self, ((key, value),), sys._getframe(1))
+
+    def update(self, *args, **kwargs):
+        report = WcpOptions._wcp_report
+        if report is None:
+            return dict.update(self, *args, **kwargs)
+        if len(args) == 1 and type(args[0]) is dict or not args:
+            dict.update(self, *args, **kwargs)
+            items = list(args[0].items()) if args else []
+        else:
+            # An iterable may be single-use: read it once, then apply what was read.
+            staged = {}
+            dict.update(staged, *args)
+            dict.update(self, staged)
+            items = list(staged.items())
+            if kwargs:
+                dict.update(self, kwargs)
+        items.extend(kwargs.items())
+        report(self, items, sys._getframe(1))
+
+    def setdefault(self, key, default=None):
+        missing = key not in self
+        value = dict.setdefault(self, key, default)
+        report = WcpOptions._wcp_report
+        if missing and report is not None:
+            report(self, ((key, default),), sys._getframe(1))
+        return value
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def __reduce_ex__(self, protocol):
+        return (dict, (dict(self),))
+
+    def __reduce__(self):
+        return (dict, (dict(self),))
+
+
+def config_values(config, names):
+    """{name: repr} of the warp.config values that exist in this Warp."""
+    out = {}
+    for name in names:
+        try:
+            if config is not None and hasattr(config, name):
+                out[name] = repr(getattr(config, name))
+        except Exception:
+            pass
+    return out
+
+
+def install(probe, warp, ctx, config):
+    """Hooks module creation, option writes, per-kernel options, config writes, cache clears
+    and the tape; each step that cannot attach names itself in `missing`."""
+    codes = {"sms": None, "strip": None, "load": None, "kernel_wrappers": ()}
+
+    def report_options(options, items, frame):
+        try:
+            code = frame.f_code
+            if code in codes["kernel_wrappers"]:
+                return  # the @wp.kernel wrapper reports these as api "kernel"
+            if code is codes["load"]:
+                return  # Warp's own bookkeeping on every launch (old Warp writes block_dim)
+            if code is codes["strip"]:
+                back = frame.f_back
+                if back is not None and back.f_code is codes["sms"]:
+                    return  # set_module_options reports strip_hash itself
+            api = "set_module_options" if code is codes["sms"] else "module.options"
+            module = options._wcp_module() if getattr(options, "_wcp_module", None) is not None else None
+            target = str(getattr(module, "name", "?"))
+            site = probe.site_of(frame)
+            if api == "set_module_options":
+                # set_module_options itself lives in Warp: who called it decides (warp.fem and
+                # warp.optim call it at import for their own modules).
+                caller = frame.f_back
+                while caller is not None and is_probe_file(caller.f_code.co_filename):
+                    caller = caller.f_back
+                by_warp = caller is not None and probe.in_warp(caller.f_code.co_filename)
+            else:
+                by_warp = probe.in_warp(code.co_filename)
+            for key, value in items:
+                probe.emit("option_write", {"api": api, "target": target, "key": str(key), "value": repr(value),
+                                            "site": site, "by_warp": by_warp})
+        except Exception as e:
+            probe.fail("option writes", e)
+
+    def adopt_options(module):
+        options = module.__dict__.get("options")
+        if type(options) is dict:
+            wrapped = WcpOptions(options)
+            wrapped._wcp_module = weakref.ref(module)
+            module.options = wrapped
+
+    def hook_modules():
+        module_class = getattr(ctx, "Module", None)
+        if module_class is None:
+            probe.note_missing("module creation (Module not found)")
+            probe.note_missing("module option writes (Module not found)")
+            return
+        codes["sms"] = getattr(getattr(ctx, "set_module_options", None), "__code__", None)
+        codes["strip"] = getattr(getattr(module_class, "_set_strip_hash", None), "__code__", None)
+        codes["load"] = getattr(getattr(module_class, "load", None), "__code__", None)
+        original_init = module_class.__init__
+
+        def __init__(self, *args, **kwargs):
+            original_init(self, *args, **kwargs)
+            try:
+                adopt_options(self)
+                probe.emit("module_created", {"name": str(getattr(self, "name", "?")),
+                                              "config": config_values(config, CONFIG_NAMES),
+                                              "options": {str(k): repr(v) for k, v in dict(self.options).items()},
+                                              "site": probe.site_of(sys._getframe(1))})
+            except Exception as e:
+                probe.fail("module creation", e)
+
+        module_class.__init__ = wrap_like(__init__, original_init)
+        probe.hooks.append("Module.__init__")
+        for module in list(getattr(ctx, "user_modules", {}).values()):
+            try:
+                adopt_options(module)
+            except Exception:
+                pass
+        WcpOptions._wcp_report = report_options
+        probe.hooks.append("Module.options")
+
+    def hook_kernel():
+        original = getattr(warp, "kernel", None)
+        if original is None:
+            probe.note_missing("per-kernel options (warp.kernel not found)")
+            return
+        code_type = type(original.__code__)
+        codes["kernel_wrappers"] = tuple(c for c in original.__code__.co_consts if isinstance(c, code_type))
+
+        def report(kernel, kwargs, frame):
+            try:
+                fields = {"api": "kernel", "target": str(getattr(getattr(kernel, "module", None), "name", "?")),
+                          "site": probe.site_of(frame), "kernel": str(getattr(kernel, "key", "?")),
+                          "by_warp": probe.in_warp(frame.f_code.co_filename)}
+                for name, value in kwargs.items():
+                    if name in ("f", "name", "module") or value is None:
+                        continue
+                    if name == "module_options" and isinstance(value, dict):
+                        writes = [(option, option_value, "module") for option, option_value in value.items()]
+                    else:
+                        writes = [(name, value, "kernel")]
+                    for key, written, scope in writes:
+                        probe.emit("option_write", dict(fields, key=str(key), value=repr(written), scope=scope))
+            except Exception as e:
+                probe.fail("per-kernel options", e)
+
+        def kernel(*args, **kwargs):
+            result = original(*args, **kwargs)
+            if not kwargs or (kwargs.keys() <= {"f"}):
+                return result
+            if args or "f" in kwargs:
+                report(result, kwargs, sys._getframe(1))
+                return result
+            decorator = result
+
+            def apply(*a, **kw):
+                made = decorator(*a, **kw)
+                report(made, kwargs, sys._getframe(1))
+                return made
+
+            return wrap_like(apply, decorator)
+
+        wrap_like(kernel, original)
+        for owner in (warp, ctx):
+            if getattr(owner, "kernel", None) is original:
+                setattr(owner, "kernel", kernel)
+        probe.hooks.append("kernel")
+
+    def hook_config():
+        if config is None:
+            probe.note_missing("warp.config writes (warp.config not found)")
+            return
+        base = type(config)
+        if not issubclass(base, types.ModuleType):
+            probe.note_missing("warp.config writes (warp.config is not a module)")
+            return
+        base_setattr = base.__setattr__
+
+        class ConfigModule(base):
+            # Chains to the original __setattr__ first, so Warp's validation raises as before.
+            def __setattr__(self, name, value):
+                base_setattr(self, name, value)
+                try:
+                    frame = sys._getframe(1)
+                    probe.emit("option_write", {"api": "config", "target": "warp.config", "key": name,
+                                                "value": repr(value), "site": probe.site_of(frame),
+                                                "by_warp": probe.in_warp(frame.f_code.co_filename)})
+                except Exception as e:
+                    probe.fail("warp.config writes", e)
+
+        ConfigModule.__name__ = base.__name__
+        ConfigModule.__qualname__ = base.__qualname__
+        config.__class__ = ConfigModule
+        probe.hooks.append("config")
+
+    def hook_cache_clears():
+        build = sys.modules.get("warp._src.build") or sys.modules.get("warp.build")
+        for name in ("clear_kernel_cache", "clear_lto_cache"):
+            original = getattr(warp, name, None) or getattr(build, name, None)
+            if original is None:
+                probe.note_missing("cache clears via warp.%s (not found)" % name)
+                continue
+
+            def make(original, name):
+                def clear(*args, **kwargs):
+                    try:
+                        probe.emit("cache_clear", {"what": name, "site": probe.site_of(sys._getframe(1))})
+                    except Exception:
+                        pass
+                    return original(*args, **kwargs)
+
+                return clear
+
+            probe.replace((warp, build), name, original, make(original, name))
+
+    def hook_tape():
+        tape_class = getattr(warp, "Tape", None)
+        original = getattr(tape_class, "backward", None)
+        if original is None:
+            probe.note_missing("tape backward (warp.Tape.backward not found)")
+            return
+
+        def backward(self, *args, **kwargs):
+            try:
+                keys = sorted({str(getattr(item[0], "key", "?")) for item in getattr(self, "launches", [])
+                               if isinstance(item, (list, tuple)) and item})
+                probe.emit("tape_backward", {"kernels": keys})
+            except Exception:
+                pass
+            return original(self, *args, **kwargs)
+
+        tape_class.backward = wrap_like(backward, original)
+        probe.hooks.append("Tape.backward")
+
+    return [hook_modules, hook_kernel, hook_config, hook_cache_clears, hook_tape]

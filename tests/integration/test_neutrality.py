@@ -1,0 +1,98 @@
+"""Measuring must not change the measurement: Warp's own timer of each warm load reads the same
+with and without the probe, on both Warp versions, with 2,000 installed distributions.
+
+The program (tests/neutrality.py) loads three modules one after another and three in parallel.
+Bare runs and `measure` runs alternate five times; per module, the median warm "took N ms"
+under the probe must be within max(1 ms, 5 %) of the bare median, and the probe's own time
+inside each load's timer (`hook_ms`) at most 1 ms. Cold loads are compared in the bench only
+(ci/bench.sh): a cold load's compile time varies far more than the tolerance.
+
+The defect this guards against: the load hook asked importlib.metadata which distribution each
+kernel ships in, inside Warp's timer, reading every installed distribution; with 2,000 of them
+a warm load read about 100 ms instead of 2.
+"""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+from probe_testlib import CLI, PYTHON, SOURCE_DIR, measure
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import neutrality  # noqa: E402
+
+OLD_PYTHON = os.environ.get("WCP_PYTHON_WARP_OLD", os.path.join(SOURCE_DIR, ".venv-warp-old", "bin", "python"))
+ROUNDS = 5
+DISTRIBUTIONS = 2000
+
+
+class NeutralityTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        root = cls.scratch.name
+        cls.dists = neutrality.make_distributions(os.path.join(root, "site"), DISTRIBUTIONS)
+        program = os.path.join(root, "program")
+        os.makedirs(program)
+        cls.app = neutrality.write_program(program)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def check(self, python):
+        env = dict(os.environ, PYTHONPATH=self.dists)
+        env.pop("WCP_FIXTURE_DEVICE", None)
+        arms, hooks, reports = neutrality.interleaved(CLI, python, self.app, env, ROUNDS)
+        bare = neutrality.medians(arms["bare"]["warm"])
+        probe = neutrality.medians(arms["probe"]["warm"])
+        names = set(neutrality.SERIAL + neutrality.PARALLEL)
+        self.assertEqual(names, set(bare) & names, "the bare runs logged no warm load of some module")
+        self.assertEqual(set(bare), set(probe), "the two arms loaded different modules")
+        for name in sorted(bare):
+            with self.subTest(module=name):
+                self.assertLessEqual(abs(probe[name] - bare[name]), neutrality.tolerance_ms(bare[name]),
+                                     f"warm load of {name}: {probe[name]:.2f} ms under the probe, "
+                                     f"{bare[name]:.2f} ms bare (medians of {ROUNDS})")
+        self.assertTrue(hooks, "no load carried the probe's own time (hook_ms)")
+        self.assertLessEqual(max(hooks), 1.0, f"the probe's own time inside a load's timer: {max(hooks):.3f} ms")
+        return reports
+
+    def test_warm_loads_read_the_same_on_the_pinned_warp(self):
+        reports = self.check(PYTHON)
+        # The parallel preload ran its loads on separate threads, and the report says so.
+        overlapping = [group for report in reports for group in report["overlapping_loads"]]
+        self.assertTrue(any(group["threads"] >= 2 for group in overlapping), overlapping)
+
+    @unittest.skipUnless(os.path.exists(OLD_PYTHON), "no .venv-warp-old: run ci/setup.sh")
+    def test_warm_loads_read_the_same_on_the_older_warp(self):
+        self.check(OLD_PYTHON)
+
+
+class ParallelLoadsTest(unittest.TestCase):
+    def test_a_five_module_preload_shows_five_overlapping_spans_in_the_trace(self):
+        # fixtures/parallel_preload/fixed.py: wp.force_load(..., max_workers=5) before the first
+        # launch. Each load is recorded on its own thread, nothing in the probe serialises them,
+        # and the trace puts each on its thread's track.
+        app = os.path.join(SOURCE_DIR, "fixtures", "parallel_preload", "fixed.py")
+        with tempfile.TemporaryDirectory() as out:
+            trace_path = os.path.join(out, "trace.json")
+            result, report = measure([PYTHON, app], extra_args=("--trace", trace_path))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(trace_path, encoding="utf-8") as handle:
+                events = json.load(handle)["traceEvents"]
+        names = {event["pid"]: event["args"]["name"] for event in events if event.get("name") == "process_name"}
+        cold = [pid for pid, name in names.items() if name.endswith("cold")]
+        spans = [event for event in events if event.get("ph") == "X" and event["pid"] in cold
+                 and event["name"].startswith("stage_")]
+        self.assertEqual(len(spans), 5, spans)
+        self.assertEqual(len({span["tid"] for span in spans}), 5, "the five loads are not on five threads")
+        self.assertLess(max(span["ts"] for span in spans), min(span["ts"] + span["dur"] for span in spans),
+                        "the five cold loads did not overlap")
+        groups = [group for group in report["overlapping_loads"] if group["pass"] == "cold"]
+        self.assertEqual([group["threads"] for group in groups], [5])
+
+
+if __name__ == "__main__":
+    unittest.main()
