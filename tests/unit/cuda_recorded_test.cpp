@@ -252,6 +252,17 @@ TEST(CudaRecorded, TheRecordedMechanismsStillFire) {
   }
 }
 
+TEST(CudaRecorded, SerialBuildsAreReadFromTheLoadIntervals) {
+  // sibling_modules_app builds three CUDA modules one after another. The overlap factor was
+  // skewed by the inflated warm wall (module work / a too-small elapsed looked like overlap);
+  // the instrumentation's load intervals say directly that no two builds overlapped.
+  const auto diagnosis = analysis::diagnose(load_report((kRecorded / "probe" / "sibling_modules_app.json").string()));
+  const auto found = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(),
+                                  [](const analysis::Finding& f) { return f.mechanism == Mechanism::serial_builds; });
+  ASSERT_NE(found, diagnosis.findings.end());
+  EXPECT_THAT(found->trigger, HasSubstr("load intervals: 3 CUDA modules, each built once, built one after another"));
+}
+
 TEST(CudaRecorded, AWarmRunSlowerThanItsColdRunCreditsNoElapsed) {
   // closure_factory_app, sample 1: cold wall 2958 ms, warm wall 3065 ms.
   const Report report = load_report((kRecorded / "probe" / "closure_factory_app.json").string());
