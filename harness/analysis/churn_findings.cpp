@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 
 #include "analysis/diagnose_support.h"
 #include "model/rebuilds.h"
@@ -91,16 +93,20 @@ std::string rebuild_line(const Transition& change, const CodeOwnership& ownershi
 struct ModuleChurn {
   std::string name;
   std::string device;
+  std::optional<int> block_dim;
   std::vector<Transition> transitions;
 };
 
-// Consecutive builds of each module (by name and device) with a different hash.
+// Consecutive builds of each module at one device and one block_dim with a different hash. On
+// CUDA block_dim is part of the module hash (Warp 1.19: Module.get_module_hash(block_dim)), so
+// builds at another block_dim are CS-5's (structure_findings.cpp), never churn.
 std::vector<ModuleChurn> churned_modules(const Report& report, bool& missing_detail) {
-  std::map<std::pair<std::string, std::string>, std::vector<const ModuleEvent*>> builds;
-  for (const ModuleEvent* event : cold_compiled_events(report)) builds[{event->name, event->device}].push_back(event);
+  std::map<std::tuple<std::string, std::string, std::optional<int>>, std::vector<const ModuleEvent*>> builds;
+  for (const ModuleEvent* event : cold_compiled_events(report))
+    builds[{event->name, event->device, event->block_dim}].push_back(event);
   std::vector<ModuleChurn> churned;
   for (const auto& [key, events] : builds) {
-    ModuleChurn module{key.first, key.second, {}};
+    ModuleChurn module{std::get<0>(key), std::get<1>(key), std::get<2>(key), {}};
     for (std::size_t i = 1; i < events.size(); ++i) {
       if (events[i]->hash == events[i - 1]->hash) continue;  // block_dim spread or cache bypass, not churn
       if (!events[i]->detail || !events[i - 1]->detail) {
@@ -138,7 +144,9 @@ void add_cost(Finding& finding, double ms) {
 }
 
 void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, Diagnosis& out) {
-  const std::string where_module = fmt::format("module {} on {}", module.name, module.device);
+  const std::string where_module =
+      fmt::format("module {} on {}{}", module.name, module.device,
+                  module.block_dim && module.device != "cpu" ? fmt::format(" at block_dim {}", *module.block_dim) : "");
   const auto factories = factory_sites(module);
   Finding closure = make_finding(Mechanism::closure_churn), late_kernel = make_finding(Mechanism::late_kernel),
           late_option = make_finding(Mechanism::late_option), late_generic = make_finding(Mechanism::late_generic);
@@ -164,6 +172,11 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
     }
     Finding* owner = nullptr;  // the rebuild's cost is counted once, under its first cause
     const auto attribute = [&](Finding& finding, std::string line) {
+      if (finding.trigger.empty()) {
+        finding.trigger = fmt::format("the instrumentation's load snapshots of {} differ between two builds at one "
+                                      "device and block_dim: {}",
+                                      where_module, line);
+      }
       finding.evidence.push_back(std::move(line));
       if (owner == nullptr) {
         owner = &finding;
@@ -220,12 +233,22 @@ void check_churn(const Report& report, Diagnosis& out) {
   if (churned.empty() && missing_detail) {
     Finding finding = make_finding(Mechanism::identity_churn);
     for (const auto& rebuilt : rebuilt_modules(report)) {
-      if (rebuilt.hashes.size() < 2) continue;
-      finding.evidence.push_back(fmt::format("module {} on {}: {} builds, hashes {}", rebuilt.name, rebuilt.device,
-                                             rebuilt.builds, fmt::join(rebuilt.hashes, " -> ")));
-      finding.cost_ms = finding.cost_ms.value_or(0.0) + rebuilt.total_ms;
+      for (const auto& at : rebuilt.by_block_dim) {
+        if (at.hashes.size() < 2) continue;  // another block_dim is another hash by design (CS-5)
+        const std::string line = fmt::format(
+            "module {} on {}{}: {} builds, hashes {}", rebuilt.name, rebuilt.device,
+            at.block_dim && rebuilt.device != "cpu" ? fmt::format(" at block_dim {}", *at.block_dim) : "", at.builds,
+            fmt::join(at.hashes, " -> "));
+        if (finding.trigger.empty()) finding.trigger = "Warp's log: " + line;
+        finding.evidence.push_back(line);
+        finding.cost_ms = finding.cost_ms.value_or(0.0) + at.total_ms;
+      }
     }
     for (const auto& change : report.hash_changes) {
+      if (finding.trigger.empty()) {
+        finding.trigger = fmt::format("Warp: Module hash changed, recompiling: {} ({} -> {})", change.module,
+                                      change.old_hash, change.new_hash);
+      }
       finding.evidence.push_back(fmt::format("Warp: Module hash changed, recompiling: {} ({} -> {})", change.module,
                                              change.old_hash, change.new_hash));
     }

@@ -10,6 +10,8 @@ namespace {
 constexpr double kBottleneckShare = 0.10;
 
 double share_of(double part, double whole) { return whole > 0.0 ? std::max(0.0, part) / whole : 0.0; }
+
+bool any_of_warm_wall(const Report& report) { return report.warm_wall_ms.has_value(); }
 }  // namespace
 
 void state_bottleneck(const Report& report, Diagnosis& out) {
@@ -23,7 +25,7 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
                      "not have seen.";
     return;
   }
-  const std::optional<bool> warm = warm_near_zero(report);
+  const WarmCompileEvidence warm = warm_compile_evidence(report);
   const double wall = report.cold_wall_ms ? report.cold_wall_ms->median : 0.0;
   if (!report.cold_module_ms) {
     out.bottleneck = "Compile share of start-up unavailable: Warp printed no module load timers.";
@@ -32,8 +34,8 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
   const double work = report.cold_module_ms->median;
   // Cold minus warm wall is the compile time only when the warm run came out warm; when the
   // warm run compiled again (or there was none) module work is the measure, and it is paid
-  // on every run, not once.
-  if (warm == false) {
+  // on every run, not once. "Compiled again" is said only on the evidence CS-2 fires on.
+  if (warm.compiled == true) {
     out.compile_is_bottleneck = share_of(work, wall) >= kBottleneckShare;
     out.bottleneck = fmt::format(
         "Compilation: {} of module work in every run ({:.0f}% of the {} cold run) — the warm run compiled again "
@@ -41,15 +43,21 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
         format_ms(work), 100.0 * share_of(work, wall), format_ms(wall));
     return;
   }
-  if (!warm || !report.compile_elapsed_ms) {
+  const auto elapsed_summary = credited_compile_elapsed(report);
+  if (!warm.compiled || !elapsed_summary) {
     out.compile_is_bottleneck = share_of(work, wall) >= kBottleneckShare;
+    const std::string why =
+        !warm.compiled && any_of_warm_wall(report)
+            ? "whether the warm run compiled is not recorded, so cold wall minus warm wall may not be compile time"
+        : !warm.compiled             ? "no successful warm run to subtract"
+        : elapsed_left_out(report).empty() ? "no successful warm run to subtract"
+                                           : "no sample's warm wall was below its cold wall";
     out.bottleneck = fmt::format(
-        "Compilation: {} of module work in the {} cold run ({:.0f}%); compile elapsed unavailable (no successful "
-        "warm run to subtract).",
-        format_ms(work), format_ms(wall), 100.0 * share_of(work, wall));
+        "Compilation: {} of module work in the {} cold run ({:.0f}%); compile elapsed unavailable ({}).",
+        format_ms(work), format_ms(wall), 100.0 * share_of(work, wall), why);
     return;
   }
-  const double elapsed = report.compile_elapsed_ms->median;
+  const double elapsed = elapsed_summary->median;
   const double share = share_of(elapsed, wall);
   out.compile_is_bottleneck = share >= kBottleneckShare;
   out.bottleneck = out.compile_is_bottleneck
@@ -78,6 +86,11 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   if (!out.kernel_usage.empty()) out.boundaries = propose_boundaries(report, out.kernel_usage, inputs.fixed_cost);
   check_race(report, out);
   check_processes(report, out);
+  // Every finding says which observation fired it. Where a family did not name one, its first
+  // evidence line is that observation (the module, setting or log line the check looked for).
+  for (auto& finding : out.findings) {
+    if (finding.trigger.empty() && !finding.evidence.empty()) finding.trigger = finding.evidence.front();
+  }
   return out;
 }
 

@@ -16,6 +16,10 @@ namespace wcp::analysis {
 
 struct Finding {
   Mechanism mechanism = Mechanism::late_kernel;
+  // The observation of this run that made the finding fire (a log line, a snapshot diff, a
+  // count), in one line: findings fire on evidence, never on a millisecond threshold alone, and
+  // the reader can check the one thing that decided. Milliseconds are context and cost.
+  std::string trigger;
   std::vector<std::string> evidence;  // module names, hashes, block_dims, numbers from this run
   std::optional<double> cost_ms;      // ms of redundant build work this explains, when computable
   std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)

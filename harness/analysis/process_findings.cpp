@@ -70,6 +70,11 @@ void check_parallel_builds(const Report& report, Diagnosis& out) {
       largest = std::max(largest, build.event->ms);
     }
     finding.module = finding.module.empty() ? identity.name : finding.module;
+    if (finding.trigger.empty()) {
+      finding.trigger = fmt::format("the load intervals of {} {} on {} overlap in {} processes (per-load pid, start and "
+                                    "end recorded by the instrumentation)",
+                                    identity.name, identity.hash, identity.device, concurrent.size());
+    }
     finding.evidence.push_back(fmt::format("{} {} on {} compiled at once in {} processes: {}", identity.name,
                                            identity.hash, identity.device, concurrent.size(), fmt::join(where, "; ")));
     redundant += total - largest;
@@ -103,6 +108,10 @@ void check_main_script(const Report& report, Diagnosis& out) {
   for (const auto& [key, names] : by_hash) {
     if (names.size() < 2) continue;
     const ModuleEvent* worker = names.at("__mp_main__");
+    if (finding.trigger.empty()) {
+      finding.trigger = fmt::format("Warp's log: hash {} on {} compiled under __main__ and under __mp_main__", key.first,
+                                    key.second);
+    }
     finding.evidence.push_back(fmt::format(
         "hash {} on {} compiled as __main__ ({:.0f} ms) and again as __mp_main__ ({:.0f} ms): spawn workers import the "
         "main script under another module name, which is another cache entry",

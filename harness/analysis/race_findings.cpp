@@ -15,6 +15,7 @@ void check_race(const Report& report, Diagnosis& out) {
   const auto compiled = cold_compiled_events(report);
   finding.evidence.push_back(fmt::format("{} 'Failed to find' line(s) after {} successful module load(s)",
                                          report.find_failures.size(), compiled.size()));
+  finding.trigger = "Warp logged: " + report.find_failures.front();
   for (const auto& line : report.find_failures) finding.evidence.push_back("Warp: " + line);
   out.findings.push_back(std::move(finding));
 }

@@ -41,6 +41,10 @@ void check_lto(const Report& report, Diagnosis& out) {
     return;
   }
   Finding finding = make_finding(Mechanism::lto_dominated);
+  finding.trigger = fmt::format(
+      "{} LTO artifact(s) in the kernel cache after the cold run, with {:.0f}% of module time outside the native "
+      "compiler",
+      report.cache.lto_artifacts, 100.0 * share);
   finding.evidence.push_back(
       fmt::format("{} LTO artifact(s), {} bytes", report.cache.lto_artifacts, report.cache.lto_bytes));
   finding.evidence.push_back(fmt::format("cold module work {} minus native compile {} = {:.0f}% of the module time",
@@ -117,6 +121,11 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     if (!launched.contains(name) || module_launched_adjoint(report, name) || explained.contains(name)) continue;
     Finding& finding = findings.for_module(name);
     if (finding.module.empty()) finding.module = name;
+    if (finding.trigger.empty()) {
+      finding.trigger = fmt::format("the generated source of {} ({}) has {} backward entry point(s) and the launch "
+                                    "record has no adjoint launch of it",
+                                    name, event->hash, source->backward_kernels);
+    }
     finding.evidence.push_back(fmt::format(
         "module {} ({}): {} backward entry point(s) generated for {} forward kernel(s), {} bytes of source; none of "
         "its launches was adjoint and no tape ran backward",
@@ -178,6 +187,11 @@ void check_unroll(const Report& report, Diagnosis& out) {
       const std::string name = module_of_directory(module->directory);
       Finding& finding = findings.for_module(name);
       if (finding.module.empty()) finding.module = name;
+      if (finding.trigger.empty()) {
+        finding.trigger = fmt::format("generated source of {}: {:.0f} bytes per kernel, {:.1f}x the median of the "
+                                      "other modules",
+                                      module->directory, bytes, bytes / median);
+      }
       finding.evidence.push_back(fmt::format("{}: {:.0f} bytes of source per kernel, {:.1f}x the median {:.0f}",
                                              module->directory, bytes, bytes / median, median));
     }

@@ -164,11 +164,27 @@ void check_block_dims(const Report& report, Diagnosis& out) {
     Finding finding = make_finding(Mechanism::block_dim_spread);
     finding.module = rebuilt.name;
     assign_owner(finding, ownership.of_module(rebuilt.name));
-    finding.evidence.push_back(fmt::format("module {} ({}) on {}: built {} times at block_dims {}", rebuilt.name,
-                                           fmt::join(rebuilt.hashes, ","), rebuilt.device, rebuilt.builds,
-                                           fmt::join(rebuilt.block_dims, ", ")));
-    finding.cost_ms = rebuilt.total_ms * static_cast<double>(rebuilt.builds - 1) / rebuilt.builds;
-    finding.cost_basis = "all builds but one, at their average cost";
+    // CS-5's builds are the first build at each block_dim; a further build at one block_dim is
+    // churn (CS-1/CS-3/CS-6, churn_findings.cpp), listed and costed there.
+    std::vector<std::string> at_each;
+    double extra = 0.0;
+    for (std::size_t i = 0; i < rebuilt.by_block_dim.size(); ++i) {
+      const auto& at = rebuilt.by_block_dim[i];
+      at_each.push_back(fmt::format("{} (hash {}, {})", at.block_dim ? std::to_string(*at.block_dim) : "unknown",
+                                    at.hashes.front(), format_ms(at.first_ms)));
+      if (i > 0) extra += at.first_ms;
+    }
+    finding.trigger = fmt::format("Warp's log: module {} on {} compiled at {} block_dims", rebuilt.name, rebuilt.device,
+                                  rebuilt.by_block_dim.size());
+    finding.evidence.push_back(fmt::format("module {} on {}: first build at each block_dim: {}", rebuilt.name,
+                                           rebuilt.device, fmt::join(at_each, ", ")));
+    if (rebuilt.churned()) {
+      finding.evidence.push_back(
+          "further builds at one block_dim changed the hash there: that is churn, reported and costed apart (see "
+          "CS-1, CS-3, CS-6 or closure-churn)");
+    }
+    finding.cost_ms = extra;
+    finding.cost_basis = "the first build at every block_dim but the first one";
     out.findings.push_back(std::move(finding));
     found = true;
   }
@@ -189,14 +205,44 @@ void check_serial(const Report& report, Diagnosis& out) {
     rule_out(out, Mechanism::serial_builds, "fewer than two CUDA modules built once");
     return;
   }
-  if (!report.overlap_factor) {
-    not_checked(out, Mechanism::serial_builds, "the overlap factor is unavailable (no successful warm run)");
-    return;
-  }
-  if (*report.overlap_factor > kSerialOverlap) {
-    rule_out(out, Mechanism::serial_builds,
-             fmt::format("overlap factor {:.2f}: builds already overlap", *report.overlap_factor));
-    return;
+  // The instrumentation's load intervals (start and end on the run's clock) say directly whether
+  // builds ran one at a time; the overlap factor (module work / compile elapsed, two clocks) is
+  // the fallback for reports without them, and only where elapsed is credited compile time.
+  const bool intervals = std::all_of(cuda.begin(), cuda.end(), [](const ModuleEvent* event) {
+    return event->detail && event->detail->start_s > 0.0 && event->detail->end_s > event->detail->start_s;
+  });
+  std::string trigger;
+  if (intervals) {
+    for (std::size_t i = 0; i < cuda.size(); ++i) {
+      for (std::size_t j = i + 1; j < cuda.size(); ++j) {
+        const auto& a = *cuda[i]->detail;
+        const auto& b = *cuda[j]->detail;
+        if (a.start_s < b.end_s && b.start_s < a.end_s) {
+          rule_out(out, Mechanism::serial_builds,
+                   fmt::format("the load intervals of {} and {} overlap: builds already run in parallel", cuda[i]->name,
+                               cuda[j]->name));
+          return;
+        }
+      }
+    }
+    trigger = fmt::format("the instrumentation's load intervals: {} CUDA modules, each built once, built one after "
+                          "another (no two intervals overlap)",
+                          cuda.size());
+  } else {
+    if (!report.overlap_factor || !elapsed_is_compile_time(report) || !credited_compile_elapsed(report)) {
+      not_checked(out, Mechanism::serial_builds,
+                  "no load intervals recorded, and the overlap factor is unavailable or not credited (no warm run "
+                  "shown to compile nothing and be faster than its cold run)");
+      return;
+    }
+    if (*report.overlap_factor > kSerialOverlap) {
+      rule_out(out, Mechanism::serial_builds,
+               fmt::format("overlap factor {:.2f}: builds already overlap", *report.overlap_factor));
+      return;
+    }
+    trigger = fmt::format("overlap factor {:.2f} (module work / compile elapsed; no load intervals recorded): "
+                          "{} CUDA modules, each built once, one at a time",
+                          *report.overlap_factor, cuda.size());
   }
   double total = 0.0, largest = 0.0;
   for (const ModuleEvent* event : cuda) {
@@ -204,8 +250,10 @@ void check_serial(const Report& report, Diagnosis& out) {
     largest = std::max(largest, event->ms);
   }
   Finding finding = make_finding(Mechanism::serial_builds);
-  finding.evidence.push_back(fmt::format("{} CUDA modules built once each, overlap factor {:.2f} (one at a time)",
-                                         cuda.size(), *report.overlap_factor));
+  finding.trigger = trigger;
+  finding.evidence.push_back(fmt::format("{} CUDA modules built once each, one at a time{}", cuda.size(),
+                                         report.overlap_factor ? fmt::format(" (overlap factor {:.2f})", *report.overlap_factor)
+                                                               : std::string()));
   finding.evidence.push_back(
       fmt::format("ceiling speed-up Σ/max = {} / {} = {:.1f}x; best possible elapsed = the "
                   "largest module, {}",

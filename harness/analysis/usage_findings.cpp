@@ -64,6 +64,10 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
     if (ms && *ms < threshold) continue;
     Finding& finding = findings.for_module(module.name);
     if (finding.module.empty()) finding.module = module.name;
+    if (finding.trigger.empty()) {
+      finding.trigger = fmt::format("the load snapshot of {} lists {} kernel(s) that no launch of the run used: {}",
+                                    module.name, module.never_launched(), kernel_names(module));
+    }
     std::string line = fmt::format("module {} on {}: {}; never launched: {}", module.name, module.device,
                                    compiled_text(module), kernel_names(module));
     if (module.unlaunched_share)

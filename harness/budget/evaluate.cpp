@@ -69,8 +69,14 @@ BudgetOutcome identities(std::uint64_t limit, const Report& report) {
 }
 
 BudgetOutcome warm_near_zero_budget(const Report& report) {
-  const auto near_zero = warm_near_zero(report);
+  // The diagnosis asks only whether the warm run compiled; this budget is a declared ceiling, so
+  // it also holds the warm module work to the allowance the user signed up for.
+  const auto warm_clean = warm_near_zero(report);
   const double cold = report.cold_module_ms ? report.cold_module_ms->median : 0.0;
+  const auto near_zero = warm_clean && report.warm_module_ms
+                             ? std::optional<bool>(*warm_clean &&
+                                                   report.warm_module_ms->median <= warm_allowance_ms(cold))
+                             : std::optional<bool>();
   BudgetOutcome outcome =
       ceiling(key::warm_near_zero, seconds(report.warm_module_ms), warm_allowance_ms(cold) / 1000.0, Unit::seconds);
   outcome.verdict = near_zero == true ? Verdict::pass : Verdict::fail;
@@ -79,7 +85,9 @@ BudgetOutcome warm_near_zero_budget(const Report& report) {
                      ? fmt::format("warm compiles {}; limit max({:.0f}% of cold {:.2f} s, {:.2f} s)",
                                    compiles ? std::to_string(*compiles) : "unknown", 100.0 * kWarmShareOfCold,
                                    cold / 1000.0, kWarmFloorMs / 1000.0)
-                     : "no successful warm run: the warm pass is unavailable, so it cannot pass";
+                     : warm_clean ? "no warm module work was measured, so it cannot pass"
+                                        : "whether the warm run compiled is not recorded (no successful warm run, or no "
+                                          "per-load record of it), so it cannot pass";
   if (outcome.verdict == Verdict::fail) outcome.offenders = warm_offenders(report);
   return outcome;
 }
@@ -255,10 +263,17 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   }
   if (budgets.cold_units) outcomes.push_back(cold_units(*budgets.cold_units, report, options, result.notes));
   if (budgets.compile_elapsed_seconds) {
-    outcomes.push_back(ceiling(key::compile_elapsed_seconds, seconds(report.compile_elapsed_ms),
-                               *budgets.compile_elapsed_seconds, Unit::seconds));
-    outcomes.back().note = report.compile_elapsed_ms ? "median cold wall minus warm wall"
-                                                     : "unavailable: no successful warm run, so it cannot pass";
+    // Only credited samples: a warm wall not below its cold wall is no compile time (model/queries.h).
+    const auto elapsed = credited_compile_elapsed(report);
+    const auto left_out = elapsed_left_out(report);
+    outcomes.push_back(
+        ceiling(key::compile_elapsed_seconds, seconds(elapsed), *budgets.compile_elapsed_seconds, Unit::seconds));
+    outcomes.back().note =
+        elapsed ? "median cold wall minus warm wall" +
+                      (left_out.empty() ? std::string()
+                                        : fmt::format(" of the credited samples (left out: {})", fmt::join(left_out, "; ")))
+        : left_out.empty() ? "unavailable: no successful warm run, so it cannot pass"
+                           : fmt::format("unavailable: {}; so it cannot pass", fmt::join(left_out, "; "));
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
   }
   if (budgets.warm_near_zero.value_or(false)) outcomes.push_back(warm_near_zero_budget(report));

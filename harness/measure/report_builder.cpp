@@ -1,5 +1,7 @@
 #include "measure/report_builder.h"
 
+#include "model/queries.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -359,9 +361,18 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
       result.warm_compiled_events = count_status(timed_events(*sample.warm, storage), LoadStatus::compiled);
       if (result.warm_module_ms) warm_module.push_back(*result.warm_module_ms);
       warm_wall.push_back(*result.warm_wall_ms);
-      elapsed.push_back(result.cold_wall_ms - *result.warm_wall_ms);
     } else if (sample.warm) {
       result.warm_failure = describe_failure(sample.warm->run, options.timeout);
+    }
+    // Never credit a warm run that was not faster than its cold run: that difference is no
+    // compile time (model/queries.h, docs/measurement.md).
+    const SampleElapsed credited = sample_compile_elapsed(result);
+    result.compile_elapsed_ms = credited.ms;
+    result.compile_elapsed_left_out = credited.left_out;
+    if (credited.ms) {
+      elapsed.push_back(*credited.ms);
+    } else if (result.warm_wall_ms) {
+      report.notes.push_back(credited.left_out + "; left out of compile elapsed.");
     }
     report.sample_results.push_back(std::move(result));
   }

@@ -4,6 +4,7 @@
 #include <regex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace wcp {
 
@@ -45,11 +46,137 @@ double warm_allowance_ms(double cold_module_ms) {
   return std::max(kWarmShareOfCold * cold_module_ms, kWarmFloorMs);
 }
 
+namespace {
+bool any_warm_run(const Report& report) {
+  if (report.origin == ReportOrigin::original_probe) return report.warm_wall_ms.has_value();
+  return std::any_of(report.sample_results.begin(), report.sample_results.end(),
+                     [](const SampleResult& sample) { return sample.cold_ok && sample.warm_wall_ms; }) ||
+         (report.sample_results.empty() && report.warm_wall_ms.has_value());
+}
+
+std::string load_text(const ModuleEvent& event) {
+  return fmt::format("{} {} on {}{} ({:.1f} ms)", event.name, event.hash, event.device,
+                     event.block_dim && event.device != "cpu" ? fmt::format(" at block_dim {}", *event.block_dim) : "",
+                     event.ms);
+}
+}  // namespace
+
+WarmCompileEvidence warm_compile_evidence(const Report& report) {
+  WarmCompileEvidence evidence;
+  if (!any_warm_run(report)) {
+    evidence.observation = "no warm run succeeded, so whether the warm pass compiled was not observed";
+    return evidence;
+  }
+  bool warm_loads_recorded = false;
+  for (const auto& event : report.module_events) {
+    if (event.pass != Pass::warm) continue;
+    warm_loads_recorded = true;
+    if (event.status == LoadStatus::compiled) {
+      ++evidence.compiled_loads;
+      evidence.compiled_events.push_back(&event);
+    } else if (event.status == LoadStatus::cached) {
+      ++evidence.cached_loads;
+    }
+  }
+  evidence.counted_compiles = warm_compiles(report);
+  if (evidence.compiled_loads > 0) {
+    evidence.compiled = true;
+    evidence.source = WarmEvidenceSource::warm_loads;
+    std::vector<std::string> loads;
+    for (const ModuleEvent* event : evidence.compiled_events) loads.push_back(load_text(*event));
+    evidence.observation = fmt::format("the warm pass logged {} load(s) as (compiled): {}", evidence.compiled_loads,
+                                       fmt::join(loads, "; "));
+    return evidence;
+  }
+  if (evidence.counted_compiles && *evidence.counted_compiles > 0) {
+    evidence.compiled = true;
+    evidence.source = WarmEvidenceSource::warm_counts;
+    evidence.observation =
+        fmt::format("a warm run compiled {} module load(s) (sample_results[].warm_compiled_events)",
+                    *evidence.counted_compiles);
+    return evidence;
+  }
+  if (warm_loads_recorded || evidence.counted_compiles) {
+    evidence.compiled = false;
+    evidence.source = warm_loads_recorded ? WarmEvidenceSource::warm_loads : WarmEvidenceSource::warm_counts;
+    evidence.observation =
+        warm_loads_recorded
+            ? fmt::format("every warm load was (cached): {} load(s), none compiled", evidence.cached_loads)
+            : "the warm runs compiled no module load (sample_results[].warm_compiled_events = 0)";
+    return evidence;
+  }
+  if (report.origin == ReportOrigin::original_probe && report.warm_module_ms && report.cold_module_ms &&
+      report.cold_module_ms->median > 0.0) {
+    // The original probe keeps no per-load status of its warm run, and runs it without any
+    // instrumentation: Warp's own timers, summed, are all it says. Its own CACHE NOT REUSED
+    // rule reads them; this tool applies the same rule to its reports and says so.
+    const double share = report.warm_module_ms->median / report.cold_module_ms->median;
+    evidence.compiled = share > kOriginalProbeWarmShare;
+    evidence.source = WarmEvidenceSource::original_probe_rule;
+    evidence.observation = fmt::format(
+        "report of the original probe (no per-load warm record): its warm run's Warp load timers sum to {:.0f} ms, "
+        "{:.0f}% of the cold run's {:.0f} ms ({} the original probe's {:.0f}% rule)",
+        report.warm_module_ms->median, 100.0 * share, report.cold_module_ms->median,
+        *evidence.compiled ? "above" : "within", 100.0 * kOriginalProbeWarmShare);
+    return evidence;
+  }
+  evidence.observation =
+      "the report records no per-load compiled/cached status of the warm pass (no warm module events, no warm "
+      "compile counts), and warm milliseconds alone do not say whether it compiled";
+  return evidence;
+}
+
 std::optional<bool> warm_near_zero(const Report& report) {
-  const auto compiles = warm_compiles(report);
-  if (compiles && *compiles > 0) return false;
-  if (!report.warm_module_ms || !report.cold_module_ms) return std::nullopt;
-  return report.warm_module_ms->median <= warm_allowance_ms(report.cold_module_ms->median);
+  const auto compiled = warm_compile_evidence(report).compiled;
+  if (!compiled) return std::nullopt;
+  return !*compiled;
+}
+
+SampleElapsed sample_compile_elapsed(const SampleResult& sample) {
+  if (!sample.cold_ok) return {std::nullopt, fmt::format("sample {}: the cold run failed", sample.index)};
+  if (!sample.warm_wall_ms) return {std::nullopt, fmt::format("sample {}: no successful warm run", sample.index)};
+  const double elapsed = sample.cold_wall_ms - *sample.warm_wall_ms;
+  if (elapsed <= 0.0) {
+    return {std::nullopt,
+            fmt::format("sample {}: warm wall {:.0f} ms is not below cold wall {:.0f} ms (elapsed {:+.0f} ms), so its "
+                        "compile elapsed is unavailable",
+                        sample.index, *sample.warm_wall_ms, sample.cold_wall_ms, elapsed)};
+  }
+  return {elapsed, ""};
+}
+
+std::optional<Summary> credited_compile_elapsed(const Report& report) {
+  const auto& elapsed = report.compile_elapsed_ms;
+  if (!elapsed) return std::nullopt;
+  // The summary's values are one per sample with a warm run, in sample order (reports before
+  // schema 4 kept the non-positive ones): leaving those out is leaving those samples out.
+  if (elapsed->values.empty()) return elapsed->median > 0.0 ? elapsed : std::nullopt;
+  std::vector<double> kept;
+  for (double value : elapsed->values) {
+    if (value > 0.0) kept.push_back(value);
+  }
+  if (kept.size() == elapsed->values.size()) return elapsed;
+  return summarize(kept);
+}
+
+std::vector<std::string> elapsed_left_out(const Report& report) {
+  std::vector<std::string> reasons;
+  for (const auto& sample : report.sample_results) {
+    if (!sample.cold_ok || !sample.warm_wall_ms) continue;  // failed runs are reported on their own
+    if (const auto elapsed = sample_compile_elapsed(sample); !elapsed.ms) reasons.push_back(elapsed.left_out);
+  }
+  if (!reasons.empty() || !report.compile_elapsed_ms) return reasons;
+  const auto& elapsed = *report.compile_elapsed_ms;
+  const auto non_positive =
+      std::count_if(elapsed.values.begin(), elapsed.values.end(), [](double value) { return value <= 0.0; });
+  if (non_positive > 0) {
+    reasons.push_back(fmt::format("{} sample(s) whose warm wall was not below the cold wall", non_positive));
+  } else if (elapsed.values.empty() && elapsed.median <= 0.0) {
+    reasons.push_back(fmt::format("the median compile elapsed, {:+.0f} ms, is not positive (warm wall not below cold "
+                                  "wall)",
+                                  elapsed.median));
+  }
+  return reasons;
 }
 
 int failed_warm_runs(const Report& report) {
@@ -63,7 +190,9 @@ bool elapsed_is_compile_time(const Report& report) {
 }
 
 bool builds_overlapped(const Report& report) {
-  return elapsed_is_compile_time(report) && report.overlap_factor && *report.overlap_factor > kOverlapThreshold;
+  // Only where elapsed is credited: a non-positive one says nothing about overlap.
+  return elapsed_is_compile_time(report) && credited_compile_elapsed(report) && report.overlap_factor &&
+         *report.overlap_factor > kOverlapThreshold;
 }
 
 bool compiled_nothing(const Report& report) {

@@ -46,11 +46,21 @@ std::vector<RebuiltModule> rebuilt_modules(const Report& report) {
         std::find(module.pids.begin(), module.pids.end(), event->detail->pid) == module.pids.end()) {
       module.pids.push_back(event->detail->pid);
     }
+    auto at = std::find_if(module.by_block_dim.begin(), module.by_block_dim.end(),
+                           [&](const RebuiltModule::AtBlockDim& entry) { return entry.block_dim == event->block_dim; });
+    if (at == module.by_block_dim.end()) {
+      module.by_block_dim.push_back({event->block_dim, 0, {}, event->ms, 0.0});
+      at = std::prev(module.by_block_dim.end());
+    }
+    ++at->builds;
+    at->total_ms += event->ms;
+    if (std::find(at->hashes.begin(), at->hashes.end(), event->hash) == at->hashes.end()) at->hashes.push_back(event->hash);
   }
   std::vector<RebuiltModule> rebuilt;
   for (auto& [key, module] : by_module) {
     if (module.builds < 2) continue;
-    const bool churn = module.hashes.size() > 1;
+    // Churn is judged at one block_dim only: another block_dim is another hash by design.
+    const bool churn = module.churned();
     const bool spread = module.block_dims.size() > 1;
     // One build per process, each process its own: the cache did not have it yet in any of them.
     const bool per_process = static_cast<int>(module.pids.size()) == module.builds;
@@ -65,10 +75,15 @@ std::vector<RebuiltModule> rebuilt_modules(const Report& report) {
   return rebuilt;
 }
 
+bool RebuiltModule::churned() const {
+  return std::any_of(by_block_dim.begin(), by_block_dim.end(),
+                     [](const AtBlockDim& entry) { return entry.hashes.size() > 1; });
+}
+
 std::string to_string(RebuildCause cause) {
   switch (cause) {
-    case RebuildCause::identity_churn: return "identity churn (several hashes)";
-    case RebuildCause::block_dim_spread: return "block_dim spread (one hash, several block_dims)";
+    case RebuildCause::identity_churn: return "identity churn (several hashes at one block_dim)";
+    case RebuildCause::block_dim_spread: return "block_dim spread (several block_dims, one hash at each)";
     case RebuildCause::both: return "identity churn and block_dim spread";
     case RebuildCause::same_identity: return "same identity built again (cache cleared or bypassed)";
     case RebuildCause::several_processes: return "same identity built once in each of several processes";

@@ -1,6 +1,9 @@
 #pragma once
-// Which modules were built more than once in one cold run, and why: several hashes (the
-// module's identity churned) or one hash at several block_dims (CUDA variants).
+// Which modules were built more than once in one cold run, and why. On CUDA block_dim is part
+// of a module's hash (Warp 1.19: Module.get_module_hash(block_dim)), so one module launched at
+// 128, 256 and 512 has three hashes legitimately: churn is several hashes at one (device,
+// block_dim); builds at other block_dims are block_dim spread (CS-5) whatever their hashes.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,8 +12,8 @@
 namespace wcp {
 
 enum class RebuildCause {
-  identity_churn,     // several hashes
-  block_dim_spread,   // one hash, several block_dims
+  identity_churn,     // several hashes at one block_dim
+  block_dim_spread,   // several block_dims, one hash at each
   both,
   same_identity,      // the same identity built again in one process: its cache was cleared or bypassed
   several_processes,  // the same identity built once in each of several processes
@@ -25,6 +28,18 @@ struct RebuiltModule {
   std::vector<int> block_dims;      // distinct
   std::vector<int> pids;            // distinct processes that built it (when the instrumentation said)
   RebuildCause cause = RebuildCause::identity_churn;
+  // Builds per block_dim (absent block_dim: the CPU, or not said), in the order the first build
+  // at each happened: what CS-5 lists (each block_dim's first build) apart from the churn (the
+  // further hashes at one block_dim).
+  struct AtBlockDim {
+    std::optional<int> block_dim;
+    int builds = 0;
+    std::vector<std::string> hashes;  // in build order, distinct
+    double first_ms = 0.0;            // the first build at this block_dim
+    double total_ms = 0.0;
+  };
+  std::vector<AtBlockDim> by_block_dim;
+  bool churned() const;  // several hashes at one block_dim
 };
 
 struct CompiledIdentity {

@@ -22,9 +22,12 @@ namespace wcp {
 // Version 2: missing timings are null (version 1 wrote 0.0), module events carry `pass`, and
 // `label` means what the original probe meant by it ("<name> <hash>"). Version 3 adds fields
 // only (the option record, Warp's folder, per-kernel source sizes and content hashes): every
-// version-2 field keeps its meaning, and version-2 reports read as before. Version 4 adds each
-// load's `hook_ms` (the instrumentation's own time inside Warp's load timer) and `thread`, and
-// the report's `overlapping_loads`; kernels' `package` now comes from the dist-info folders.
+// version-2 field keeps its meaning, and version-2 reports read as before. Version 4 adds
+// per-sample `compile_elapsed_ms` and `compile_elapsed_left_out`, and leaves a sample whose warm
+// wall is not below its cold wall out of `compile_elapsed_ms_*`; earlier reports are read the
+// same way (model/queries.h: credited_compile_elapsed). It also adds each load's `hook_ms` (the
+// instrumentation's own time inside Warp's load timer) and `thread`, and the report's
+// `overlapping_loads`; kernels' `package` now comes from the dist-info folders.
 inline constexpr int kReportSchemaVersion = 4;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
@@ -98,6 +101,10 @@ struct SampleResult {
   std::optional<double> warm_module_ms;
   std::optional<int> warm_compiled_events;
   std::string warm_failure;
+  // Cold wall - warm wall of this sample (schema 4); absent when it is not credited, with the
+  // reason: a failed warm run, or a warm wall not below the cold wall (model/queries.h).
+  std::optional<double> compile_elapsed_ms;
+  std::string compile_elapsed_left_out;
   bool operator==(const SampleResult&) const = default;
 };
 

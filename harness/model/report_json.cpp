@@ -170,7 +170,9 @@ void to_json(json& out, const SampleResult& sample) {
              {"warm_wall_ms", or_null(sample.warm_wall_ms)},
              {"warm_module_ms", or_null(sample.warm_module_ms)},
              {"warm_compiled_events", or_null(sample.warm_compiled_events)},
-             {"warm_failure", sample.warm_failure}};
+             {"warm_failure", sample.warm_failure},
+             {"compile_elapsed_ms", or_null(sample.compile_elapsed_ms)},
+             {"compile_elapsed_left_out", sample.compile_elapsed_left_out}};
 }
 
 void from_json(const json& in, SampleResult& sample) {
@@ -186,6 +188,9 @@ void from_json(const json& in, SampleResult& sample) {
   sample.warm_module_ms = get_optional<double>(in, "warm_module_ms");
   sample.warm_compiled_events = get_optional<int>(in, "warm_compiled_events");
   sample.warm_failure = get<std::string>(in, "warm_failure", "");
+  // Schema 4; earlier reports leave them to model/queries.h, which recomputes from the walls.
+  sample.compile_elapsed_ms = get_optional<double>(in, "compile_elapsed_ms");
+  sample.compile_elapsed_left_out = get<std::string>(in, "compile_elapsed_left_out", "");
 }
 
 namespace {

@@ -126,6 +126,7 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
                         {"module", finding.module},
                         {"owner", finding.owner ? owner_to_json(*finding.owner) : json(nullptr)},
                         {"yours", finding.yours()},
+                        {"trigger", finding.trigger},
                         {"evidence", finding.evidence},
                         {"fix", finding.fix},
                         {"limits", finding.limits},

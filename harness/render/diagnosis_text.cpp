@@ -19,6 +19,7 @@ std::string ms_text(double ms) {
 void render_finding(const analysis::Finding& finding, std::ostream& out) {
   out << fmt::format("\n[{}] {}\n", code(finding.mechanism), info(finding.mechanism).title);
   if (finding.owner) out << "    whose: " << finding.owner->describe() << '\n';
+  if (!finding.trigger.empty()) out << "    trigger: " << finding.trigger << '\n';
   for (const auto& line : finding.evidence) out << "    - " << line << '\n';
   if (finding.cost_ms) {
     out << fmt::format("    cost: {:.0f} ms", *finding.cost_ms);

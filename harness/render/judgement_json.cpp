@@ -39,7 +39,8 @@ json clock_json(const verdict::ClockComparison& clock) {
 json side_json(const verdict::SideFacts& facts) {
   return json{{"overlap_factor", or_null(facts.overlap_factor)}, {"builds_overlapped", facts.builds_overlapped},
               {"compiled_nothing", facts.compiled_nothing},      {"samples", facts.samples},
-              {"failed_samples", facts.failed_samples},          {"failed_warm_runs", facts.failed_warm_runs}};
+              {"failed_samples", facts.failed_samples},          {"failed_warm_runs", facts.failed_warm_runs},
+              {"elapsed_left_out", facts.elapsed_left_out}};
 }
 
 json paired_json(const verdict::PairedModule& module) {

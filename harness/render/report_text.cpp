@@ -56,11 +56,19 @@ void render_headline(const Report& report, std::ostream& out) {
   out << fmt::format("Warm module work  {}\n", median_mad(report.warm_module_ms, no_warm));
   out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms, "no successful run"));
   out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms, no_warm));
-  out << fmt::format("Compile elapsed   {}  (cold wall − warm wall)\n", median_mad(report.compile_elapsed_ms, no_warm));
-  if (report.overlap_factor && !elapsed_is_compile_time(report)) {
+  const auto elapsed = credited_compile_elapsed(report);
+  out << fmt::format("Compile elapsed   {}  (cold wall − warm wall)\n",
+                     median_mad(elapsed, report.compile_elapsed_ms ? "no warm wall below its cold wall" : no_warm));
+  for (const auto& left_out : elapsed_left_out(report)) out << "                  left out: " << left_out << '\n';
+  if (report.overlap_factor && warm_near_zero(report) == false) {
     out << fmt::format(
         "Overlap factor    {:>10.2f}     (not a sign of overlap here: the warm run compiled too, so compile\n"
         "                                  elapsed leaves out the compiling both runs did)\n",
+        *report.overlap_factor);
+  } else if (report.overlap_factor && !warm_near_zero(report)) {
+    out << fmt::format(
+        "Overlap factor    {:>10.2f}     (whether the warm run compiled is not recorded, so compile elapsed may\n"
+        "                                  not be the compile time)\n",
         *report.overlap_factor);
   } else if (report.overlap_factor) {
     out << fmt::format(

@@ -124,6 +124,7 @@ SideFacts facts_of(const Report& report) {
   facts.samples = report.samples;
   facts.failed_samples = report.failed_samples;
   facts.failed_warm_runs = failed_warm_runs(report);
+  facts.elapsed_left_out = elapsed_left_out(report);
   return facts;
 }
 
@@ -164,10 +165,18 @@ void add_notes(Judgement& judgement) {
         to_string(clock->clock), pairs.median_delta, pairs.faster, pairs.slower, pairs.pairs, pairs.sign_test_p,
         kSignTestAlpha));
   }
+  for (const auto& [side, facts] :
+       {std::pair{"baseline", &judgement.baseline}, std::pair{"candidate", &judgement.candidate}}) {
+    if (facts->elapsed_left_out.empty()) continue;
+    judgement.notes.push_back(fmt::format(
+        "compile elapsed of the {} leaves out {}: a warm run not faster than its cold run measured no compile time "
+        "(docs/measurement.md); the clock is judged on the samples that remain",
+        side, fmt::join(facts->elapsed_left_out, "; ")));
+  }
   if (elapsed.direction == Direction::unavailable && judgement.verdict != Verdict::invalid) {
     judgement.notes.push_back(
-        fmt::format("compile elapsed is unavailable ({}): it needs a successful warm run on both sides, and a failed "
-                    "warm run credits nothing",
+        fmt::format("compile elapsed is unavailable ({}): it needs a successful warm run on both sides, faster than "
+                    "its cold run, and a failed warm run credits nothing",
                     !elapsed.baseline && !elapsed.candidate ? "both sides"
                     : !elapsed.baseline                     ? "baseline"
                                                             : "candidate"));
@@ -327,8 +336,7 @@ std::vector<std::pair<double, double>> pairs_of(const Report& baseline, const Re
   const auto value = [clock](const SampleResult& sample) -> std::optional<double> {
     if (!sample.cold_ok) return std::nullopt;
     if (clock == Clock::module_work) return sample.cold_module_ms;
-    if (!sample.warm_wall_ms) return std::nullopt;
-    return sample.cold_wall_ms - *sample.warm_wall_ms;
+    return sample_compile_elapsed(sample).ms;  // absent when the warm wall was not below the cold wall
   };
   std::vector<std::pair<double, double>> pairs;
   for (const auto& a : baseline.sample_results) {
@@ -359,13 +367,13 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         compare_clock_paired(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
                              pairs_of(baseline, candidate, Clock::module_work), options.tolerance_percent);
     judgement.compile_elapsed =
-        compare_clock_paired(Clock::compile_elapsed, baseline.compile_elapsed_ms, candidate.compile_elapsed_ms,
+        compare_clock_paired(Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
                              pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
   } else {
     judgement.module_work =
         compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms, options.tolerance_percent);
-    judgement.compile_elapsed = compare_clock(Clock::compile_elapsed, baseline.compile_elapsed_ms,
-                                              candidate.compile_elapsed_ms, options.tolerance_percent);
+    judgement.compile_elapsed = compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline),
+                                              credited_compile_elapsed(candidate), options.tolerance_percent);
   }
   judgement.counts = count_table(baseline, candidate);
   judgement.modules = hash_table(baseline, candidate);

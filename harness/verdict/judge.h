@@ -123,6 +123,8 @@ struct SideFacts {
   int samples = 0;
   int failed_samples = 0;
   int failed_warm_runs = 0;  // successful cold runs whose warm run failed: credited nothing
+  // Samples whose compile elapsed was left out (warm wall not below cold wall), in plain words.
+  std::vector<std::string> elapsed_left_out;
 };
 
 struct JudgeOptions {

@@ -1,5 +1,7 @@
 #include "verdict/normalised.h"
 
+#include "model/queries.h"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -52,8 +54,9 @@ Report scaled(const Report& report, const std::map<int, double>& factor_of) {
     if (sample.warm_wall_ms) {
       *sample.warm_wall_ms *= factor;
       warm_wall.push_back(*sample.warm_wall_ms);
-      elapsed.push_back(sample.cold_wall_ms - *sample.warm_wall_ms);
     }
+    // The report's own rule: only a warm wall below its cold wall is a compile elapsed.
+    if (const auto credited = sample_compile_elapsed(sample); credited.ms) elapsed.push_back(*credited.ms);
   }
   out.cold_module_ms = cold_module_unavailable ? std::nullopt : summarize(cold_module);
   out.native_compile_ms.reset();  // not judged; left out rather than half-scaled

@@ -134,6 +134,19 @@ TEST(BudgetEvaluate, ColdAndElapsedSeconds) {
   EXPECT_EQ(outcome(result, "compile_elapsed_seconds").verdict, Verdict::pass);
 }
 
+TEST(BudgetEvaluate, CompileElapsedLeavesOutAWarmRunSlowerThanItsColdRun) {
+  Settings budgets;
+  budgets.compile_elapsed_seconds = 0.5;
+  Report report = clean_report(3000);  // cold wall 3700 ms
+  report.sample_results[0].warm_wall_ms = 3900.0;
+  report.compile_elapsed_ms = summarize({-200.0});  // would pass a 0.5 s ceiling if credited
+  const auto& elapsed = outcome(evaluate(entry_with(budgets), report, std::nullopt), "compile_elapsed_seconds");
+  EXPECT_EQ(elapsed.verdict, Verdict::fail);
+  EXPECT_FALSE(elapsed.measured.has_value());
+  EXPECT_NE(elapsed.note.find("sample 1: warm wall 3900 ms is not below cold wall 3700 ms"), std::string::npos)
+      << elapsed.note;
+}
+
 TEST(BudgetEvaluate, WarmNearZeroFailsOnWarmCompilesOrWork) {
   Settings budgets;
   budgets.warm_near_zero = true;

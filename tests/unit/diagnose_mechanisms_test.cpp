@@ -6,6 +6,7 @@
 #include "report_fixtures.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "analysis/diagnose.h"
 #include "model/report_json.h"
@@ -226,6 +227,122 @@ TEST(DiagnoseMechanisms, CacheNotReusedNamesWhatTheAppDid) {
   EXPECT_THAT(joined(*finding), HasSubstr("CUDA_CACHE_DISABLE"));
 }
 
+bool not_checked(const Diagnosis& diagnosis, Mechanism id) {
+  return std::any_of(diagnosis.not_checked.begin(), diagnosis.not_checked.end(),
+                     [&](const NotChecked& n) { return n.mechanism == id; });
+}
+
+TEST(DiagnoseMechanisms, SlowWarmLoadsThatWereCachedAreNotCacheNotReused) {
+  // The CUDA recordings: a cached first load read ~600 ms under the instrumentation. The warm
+  // pass logged every load (cached): the milliseconds are not evidence of a compile.
+  Report report = healthy();
+  report.warm_module_ms = summarize({950.0});
+  ModuleEvent warm = report.module_events[0];
+  warm.pass = Pass::warm;
+  warm.status = LoadStatus::cached;
+  warm.ms = 950.0;
+  report.module_events.push_back(warm);
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::cache_not_reused), nullptr);
+  EXPECT_TRUE(ruled_out(diagnosis, Mechanism::cache_not_reused));
+  EXPECT_THAT(diagnosis.bottleneck, ::testing::Not(HasSubstr("compiled again")));
+}
+
+TEST(DiagnoseMechanisms, AWarmLoadLoggedCompiledIsTheTrigger) {
+  Report report = healthy();
+  report.sample_results[0].warm_compiled_events.reset();  // only the load says so
+  report.warm_module_ms = summarize({40.0});               // small: milliseconds never decide
+  ModuleEvent warm = report.module_events[0];
+  warm.pass = Pass::warm;
+  warm.ms = 40.0;
+  report.module_events.push_back(warm);
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, Mechanism::cache_not_reused);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(finding->trigger, HasSubstr("the warm pass logged 1 load(s) as (compiled): __main__ aaaaaaa on cpu"));
+  EXPECT_THAT(diagnosis.bottleneck, HasSubstr("the warm run compiled again (see CS-2)"));
+  // Nothing named and the same hash rebuilt: the entry was there but not used.
+  EXPECT_THAT(joined(*finding), HasSubstr("rebuilt a hash the cold pass had built"));
+}
+
+TEST(DiagnoseMechanisms, NoPerLoadWarmRecordLeavesCacheReuseNotChecked) {
+  // A report of this tool without warm events or warm counts (an older or damaged one): a warm
+  // module work near the cold one is not guessed into CS-2.
+  Report report = healthy();
+  report.warm_module_ms = summarize({950.0});
+  report.sample_results[0].warm_compiled_events.reset();
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::cache_not_reused), nullptr);
+  EXPECT_TRUE(not_checked(diagnosis, Mechanism::cache_not_reused));
+  EXPECT_THAT(diagnosis.bottleneck, HasSubstr("whether the warm run compiled is not recorded"));
+}
+
+TEST(DiagnoseMechanisms, TheOriginalProbesReportIsReadByItsOwnRule) {
+  const std::string dir = std::string(WCP_TEST_DATA_DIR) + "/interop/";
+  const Diagnosis destroyed = diagnose(load_report(dir + "cache_destroyed-app.json"));
+  const Finding* finding = find(destroyed, Mechanism::cache_not_reused);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(finding->trigger, HasSubstr("report of the original probe (no per-load warm record)"));
+  EXPECT_THAT(finding->trigger, HasSubstr("95% of the cold run's 5798 ms"));
+  EXPECT_THAT(destroyed.bottleneck, HasSubstr("the warm run compiled again"));
+  for (const char* name : {"clean-app", "late_kernel-app", "late_kernel-fixed", "closure_factory-app"}) {
+    const Diagnosis clean = diagnose(load_report(dir + name + ".json"));
+    EXPECT_EQ(find(clean, Mechanism::cache_not_reused), nullptr) << name;
+    EXPECT_TRUE(ruled_out(clean, Mechanism::cache_not_reused)) << name;
+  }
+}
+
+TEST(DiagnoseMechanisms, EachCacheCauseHasItsOwnFixWithADeliberateRebuildPath) {
+  const auto fix_for = [](const std::function<void(Report&)>& cause) {
+    Report report = healthy();
+    report.sample_results[0].warm_compiled_events = 1;
+    cause(report);
+    const Diagnosis diagnosis = diagnose(report);
+    const Finding* finding = find(diagnosis, Mechanism::cache_not_reused);
+    return finding ? finding->fix : std::string("(no CS-2)");
+  };
+  const std::string clear = fix_for([](Report& r) {
+    r.instrumentation.cache_clears = {CacheClear{"clear_kernel_cache", SourceLocation{"/src/app.py", 12, ""}}};
+  });
+  EXPECT_THAT(clear, HasSubstr("Remove the wp.clear_kernel_cache() call"));
+  const std::string lto = fix_for([](Report& r) { r.instrumentation.cache_clears = {CacheClear{"clear_lto_cache", {}}}; });
+  EXPECT_THAT(lto, HasSubstr("wp.clear_lto_cache()"));
+  EXPECT_THAT(lto, HasSubstr("LTO artifacts"));
+  const std::string off = fix_for([](Report& r) { r.instrumentation.cache_kernels_disabled = true; });
+  EXPECT_THAT(off, HasSubstr("warp.config.cache_kernels = False"));
+  const std::string dir = fix_for([](Report& r) { r.instrumentation.app_kernel_cache_dir = "/tmp/tmpab12"; });
+  EXPECT_THAT(dir, HasSubstr("never a temporary or per-run one"));
+  const std::string cuda = fix_for([](Report& r) { r.instrumentation.cuda_cache_disabled = true; });
+  EXPECT_THAT(cuda, HasSubstr("Unset CUDA_CACHE_DISABLE"));
+  EXPECT_THAT(cuda, HasSubstr("cuda_output = \"ptx\", a driver at least as new as the toolkit, or an arch NVRTC"));
+  const std::string varies = fix_for([](Report& r) {
+    ModuleEvent warm = r.module_events[0];
+    warm.pass = Pass::warm;
+    warm.hash = "fffffff";  // the warm run built a hash the cold run never built
+    r.module_events.push_back(warm);
+  });
+  EXPECT_THAT(varies, HasSubstr("Make the module hash stable between runs"));
+  for (const auto& fix : {clear, lto, off, dir, cuda, varies}) EXPECT_THAT(fix, HasSubstr("--rebuild"));
+}
+
+TEST(DiagnoseMechanisms, ACacheClearWithoutAWarmCompileIsContextUnlessItRebuiltWhatItRemoved) {
+  Report report = healthy();
+  report.instrumentation.cache_clears = {CacheClear{"clear_kernel_cache", SourceLocation{"/src/app.py", 12, ""}}};
+  Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::cache_not_reused), nullptr);
+  EXPECT_TRUE(std::any_of(diagnosis.facts.begin(), diagnosis.facts.end(), [](const std::string& fact) {
+    return fact.find("clear_kernel_cache at src/app.py:12") != std::string::npos && fact.find("not CS-2") != std::string::npos;
+  }));
+  // The same cold run built the identity again after clearing: the clear cost a build.
+  report.module_events.push_back(report.module_events[0]);
+  report.module_events.back().built_pch = false;
+  diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, Mechanism::cache_not_reused);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(finding->trigger, HasSubstr("__main__ (aaaaaaa) on cpu built 2 times with the same hash"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 1000.0);
+}
+
 TEST(DiagnoseMechanisms, GranularModulesEstimateExcludesThePrecompiledHeaderBuild) {
   Report report = healthy();
   report.module_events.clear();
@@ -277,7 +394,9 @@ TEST(DiagnoseMechanisms, BlockDimSpreadOnCuda) {
   const Diagnosis result = diagnose(report);
   const Finding* finding = find(result, Mechanism::block_dim_spread);
   ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(joined(*finding), HasSubstr("block_dims 256, 128"));
+  EXPECT_THAT(joined(*finding), HasSubstr("first build at each block_dim: 256 (hash aaaaaaa, 500 ms), 128 (hash "
+                                          "aaaaaaa, 500 ms)"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 500.0);  // every block_dim's first build but the first one
 }
 
 TEST(DiagnoseMechanisms, SerialCudaBuildsReportTheCeiling) {
@@ -339,7 +458,7 @@ TEST(DiagnoseMechanisms, SchemaOneReportParsesAndDiagnoses) {
   // No per-load snapshots: the churn is reported without guessing which mechanism caused it.
   const Finding* finding = find(diagnosis, Mechanism::identity_churn);
   ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(joined(*finding), HasSubstr("__main__ on cuda:0: 2 builds, hashes 1a2b3c4 -> 5d6e7f8"));
+  EXPECT_THAT(joined(*finding), HasSubstr("__main__ on cuda:0 at block_dim 256: 2 builds, hashes 1a2b3c4 -> 5d6e7f8"));
 }
 
 }  // namespace

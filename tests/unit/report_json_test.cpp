@@ -203,6 +203,42 @@ TEST(ReportJson, ReadsEveryReportOfTheOriginalProbe) {
   }
 }
 
+TEST(ReportJson, SchemaFourCarriesEachSamplesCreditedElapsed) {
+  Report report = testing::clean_report(1000);
+  SampleResult slower = report.sample_results[0];
+  slower.index = 2;
+  slower.warm_wall_ms = slower.cold_wall_ms + 40.0;  // the warm run took longer than the cold one
+  slower.compile_elapsed_left_out = sample_compile_elapsed(slower).left_out;
+  report.sample_results[0].compile_elapsed_ms = sample_compile_elapsed(report.sample_results[0]).ms;
+  report.sample_results.push_back(slower);
+  const auto json = report_to_json(report);
+  EXPECT_EQ(json.at("schema_version"), 4);
+  EXPECT_DOUBLE_EQ(json.at("sample_results")[0].at("compile_elapsed_ms").get<double>(), 1200.0);
+  EXPECT_TRUE(json.at("sample_results")[1].at("compile_elapsed_ms").is_null());
+  EXPECT_NE(json.at("sample_results")[1].at("compile_elapsed_left_out").get<std::string>().find(
+                "sample 2: warm wall 1740 ms is not below cold wall 1700 ms (elapsed -40 ms)"),
+            std::string::npos);
+  EXPECT_EQ(report_from_json(json, "test").sample_results, report.sample_results);
+}
+
+TEST(ReportJson, AnOlderReportsNonPositiveElapsedIsLeftOutWhenRead) {
+  // Schema 3 kept a warm run slower than its cold run in compile_elapsed_ms_values.
+  Report report = testing::clean_report(1000);
+  report.sample_results.push_back(report.sample_results[0]);
+  report.sample_results[1].index = 2;
+  report.sample_results[1].warm_wall_ms = 1800.0;  // cold wall 1700 ms
+  report.compile_elapsed_ms = summarize({1200.0, -100.0});
+  auto json = report_to_json(report);
+  json["schema_version"] = 3;
+  const Report read = report_from_json(json, "schema3.json");
+  EXPECT_EQ(read.compile_elapsed_ms->values.size(), 2u);  // the file is read as written
+  const auto credited = credited_compile_elapsed(read);
+  ASSERT_TRUE(credited.has_value());
+  EXPECT_EQ(credited->values, std::vector<double>{1200.0});
+  ASSERT_EQ(elapsed_left_out(read).size(), 1u);
+  EXPECT_NE(elapsed_left_out(read)[0].find("sample 2"), std::string::npos);
+}
+
 TEST(ReportJson, ErrorsNameTheProblem) {
   EXPECT_THROW(report_from_json_text("{not json", "bad.json"), UsageError);
   try {

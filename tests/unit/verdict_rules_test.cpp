@@ -52,6 +52,18 @@ Report other_work(double module_ms, std::optional<double> elapsed_ms) {
   return report;
 }
 
+// The candidate's one sample as the CUDA recordings showed it under an inflated warm load: the
+// warm run (2200 ms) slower than the cold run (cold module work + 700 ms), elapsed negative.
+Report warm_slower_than_cold(Report report) {
+  auto& sample = report.sample_results.at(0);
+  sample.index = 1;
+  sample.warm_wall_ms = 2200.0;
+  report.warm_wall_ms = summarize({2200.0});
+  report.compile_elapsed_ms = summarize({sample.cold_wall_ms - 2200.0});
+  report.overlap_factor.reset();  // measure computes none from a non-positive elapsed
+  return report;
+}
+
 struct Case {
   std::string name;
   std::function<Report()> baseline;
@@ -177,6 +189,15 @@ std::vector<Case> cases() {
       {"baseline_warm_runs_all_failed", [] { return other_work(1000, std::nullopt); },
        [] { return same_work(1005, 1200); }, Verdict::inconclusive, Rule::within_band, "compile elapsed unavailable",
        "compile elapsed is unavailable (baseline)"},
+      // A warm run not faster than its cold run measured no compile time: its elapsed is left out
+      // (docs/measurement.md), never credited as a saving. Before, the first case was IMPROVED by
+      // rule 6 and the second by rule 4, on an elapsed of -505 ms.
+      {"candidate_warm_wall_above_cold_wall_credits_no_elapsed", baseline_report,
+       [] { return warm_slower_than_cold(other_work(995, 1000)); }, Verdict::inconclusive, Rule::within_band,
+       "compile elapsed unavailable", "leaves out sample 1: warm wall 2200 ms is not below cold wall 1695 ms"},
+      {"same_work_slower_with_warm_wall_above_cold_wall", baseline_report,
+       [] { return warm_slower_than_cold(same_work(1100, 1100)); }, Verdict::unverified, Rule::same_work_contention,
+       "compile elapsed unavailable", "compile elapsed of the candidate leaves out sample 1"},
       {"candidate_module_work_unavailable", baseline_report,
        [] {
          Report r = other_work(1000, 1200);
