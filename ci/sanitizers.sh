@@ -28,6 +28,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export WCP_SANITIZED=1
 # test_warp_versions runs the fixture catalogue on two Warp versions: what differs between them
 # is the injected Python, which a sanitizer does not see; the tool's C++ paths it takes are
-# test_measure's, which runs here.
-ctest --test-dir "$build" -L 'unit|integration' -E 'integration/test_warp_versions' --output-on-failure \
+# test_measure's, which runs here. test_neutrality times Warp's own load timers with and without
+# the injected Python: its C++ paths (measure, --trace) are test_measure's too.
+ctest --test-dir "$build" -L 'unit|integration' -E 'integration/test_(warp_versions|neutrality)' --output-on-failure \
   --timeout 3600 "$@"

@@ -47,6 +47,13 @@ class NeutralityTest(unittest.TestCase):
         arms, hooks, reports = neutrality.interleaved(CLI, python, self.app, env, ROUNDS)
         bare = neutrality.medians(arms["bare"]["warm"])
         probe = neutrality.medians(arms["probe"]["warm"])
+        for pass_name in ("cold", "warm"):  # the figures, for the log (cold ones are not asserted)
+            bare_ms = neutrality.medians(arms["bare"][pass_name])
+            probe_ms = neutrality.medians(arms["probe"][pass_name])
+            for name in sorted(set(bare_ms) & set(probe_ms)):
+                print(f"{os.path.basename(os.path.dirname(os.path.dirname(python)))} {pass_name} {name}: bare "
+                      f"{bare_ms[name]:.2f} ms, probe {probe_ms[name]:.2f} ms", file=sys.stderr)
+        print(f"hook_ms: max {max(hooks, default=float('nan')):.3f} over {len(hooks)} loads", file=sys.stderr)
         names = set(neutrality.SERIAL + neutrality.PARALLEL)
         self.assertEqual(names, set(bare) & names, "the bare runs logged no warm load of some module")
         self.assertEqual(set(bare), set(probe), "the two arms loaded different modules")
