@@ -60,9 +60,55 @@ def fixture(relative):
     return os.path.join(FIXTURES, relative)
 
 
-def catalog():
+# The device the catalogued fixtures run on (fixtures/README.md): "cpu" unless a test sets it.
+FIXTURE_DEVICE = os.environ.get("WCP_FIXTURE_DEVICE", "cpu")
+
+
+def device_kind(device):
+    """"cuda" for "cuda" / "cuda:N", else "cpu": the catalogue's `devices` vocabulary."""
+    return "cuda" if device.startswith("cuda") else "cpu"
+
+
+def catalog_entries():
+    """Every entry of fixtures/catalog.json, whatever device it runs on."""
     with open(os.path.join(FIXTURES, "catalog.json"), encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def runs_on(entry, device="cpu"):
+    return device_kind(device) in entry.get("devices", ["cpu", "cuda"])
+
+
+def catalog(device="cpu"):
+    """The catalogued fixtures that run on `device` (default the CPU). The others are not
+    dropped silently: report them with `skip_other_device_fixtures`."""
+    return [entry for entry in catalog_entries() if runs_on(entry, device)]
+
+
+def skip_reason(entry):
+    """Why `entry` does not run on this device kind: "cuda-only fixture" / "cpu-only fixture"."""
+    return f"{'-'.join(entry.get('devices', []) or ['no-device'])}-only fixture"
+
+
+def skip_other_device_fixtures(test, device="cpu"):
+    """Reports every catalogued fixture that does not run on `device` as a skipped subtest of
+    `test` (reason "cuda-only fixture" on the CPU), so that no run silently drops one."""
+    for entry in catalog_entries():
+        if not runs_on(entry, device):
+            with test.subTest(fixture=entry["name"]):
+                test.skipTest(skip_reason(entry))
+
+
+def expectations(entry, role, device="cpu"):
+    """The catalogued expectations of `role` ("app"/"fixed") on `device`: `expect` on the CPU;
+    on CUDA `expect_cuda`'s fields over `expect`'s (cuda-only fixtures have only `expect_cuda`)."""
+    base = (entry.get("expect") or {}).get(role)
+    if device_kind(device) != "cuda":
+        return base
+    override = (entry.get("expect_cuda") or {}).get(role)
+    if base is None:
+        return override
+    return dict(base, **(override or {}))
 
 
 def tree_digest(root):

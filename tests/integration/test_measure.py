@@ -5,7 +5,8 @@ import tempfile
 import time
 import unittest
 
-from probe_testlib import (PYTHON, compiled_events, catalog, fixture, launch_runs, measure, pid_alive, run_cli, tree_digest)
+from probe_testlib import (PYTHON, compiled_events, catalog, fixture, launch_runs, measure, pid_alive, run_cli,
+                           skip_other_device_fixtures, tree_digest)
 
 
 class FixtureMeasurements(unittest.TestCase):
@@ -26,6 +27,10 @@ class FixtureMeasurements(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         os.rmdir(cls.scratch_parent)  # fails loudly if anything was left behind
+
+    def test_fixtures_for_other_devices_are_skipped_here(self):
+        # cuda-only fixtures (catalog.json `devices`): reported skipped, never dropped or passed
+        skip_other_device_fixtures(self)
 
     def test_every_run_measured(self):
         for key, (_, result, report) in self.results.items():

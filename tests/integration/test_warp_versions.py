@@ -13,7 +13,8 @@ import subprocess
 import tempfile
 import unittest
 
-from probe_testlib import PYTHON, SOURCE_DIR, catalog, compiled_events, fixture, measure, run_cli
+from probe_testlib import (PYTHON, SOURCE_DIR, catalog, compiled_events, fixture, measure, run_cli,
+                           skip_other_device_fixtures)
 
 OLD_PYTHON = os.environ.get("WCP_PYTHON_WARP_OLD", os.path.join(SOURCE_DIR, ".venv-warp-old", "bin", "python"))
 
@@ -60,6 +61,9 @@ class CatalogueOnTwoWarpVersions(unittest.TestCase):
     def pairs(self):
         for entry in catalog():
             yield entry, self.runs[(entry["name"], "new")], self.runs[(entry["name"], "old")]
+
+    def test_fixtures_for_other_devices_are_skipped_here(self):
+        skip_other_device_fixtures(self)
 
     def test_both_eras_attach_and_say_which(self):
         self.assertNotEqual(self.version[PYTHON], self.version[OLD_PYTHON])

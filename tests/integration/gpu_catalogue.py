@@ -1,0 +1,137 @@
+"""The fixture catalogue on a CUDA device (CTest label `gpu`, test gpu/catalogue).
+
+Measures every catalogued fixture whose `devices` list "cuda" (fixtures/README.md), app and
+twin, with the real CLI on WCP_FIXTURE_DEVICE (cuda:0 unless CTest's resource allocation
+names another GPU) and checks the CUDA expectations (`expect_cuda` over `expect`). Fixtures
+that do not run on CUDA are reported as skipped subtests.
+
+Run as a script (`python gpu_catalogue.py`), not through the `test_*.py` glob of the
+`integration` label: without a CUDA device it prints `no CUDA device: ...` and exits 77, which
+tests/CMakeLists.txt maps to Skipped (SKIP_RETURN_CODE), never Passed.
+"""
+import os
+import subprocess
+import sys
+import unittest
+
+NO_CUDA_DEVICE = 77  # SKIP_RETURN_CODE of gpu/catalogue
+
+
+def device_from_environment():
+    # `ctest --resource-spec-file` hands each test its GPU as CTEST_RESOURCE_GROUP_0_GPUS=id:N,slots:1
+    allocation = os.environ.get("CTEST_RESOURCE_GROUP_0_GPUS", "")
+    for field in allocation.split(","):
+        if field.startswith("id:"):
+            return f"cuda:{field[3:]}"
+    return os.environ.get("WCP_FIXTURE_DEVICE", "cuda:0")
+
+
+DEVICE = device_from_environment()
+os.environ["WCP_FIXTURE_DEVICE"] = DEVICE  # the CLI and the apps it runs inherit it
+
+from probe_testlib import (PYTHON, catalog, compiled_events, expectations, fixture, launch_runs,  # noqa: E402
+                           measure, skip_other_device_fixtures)
+
+
+def cuda_devices():
+    """(count, why) as the venv's Warp sees it: the same interpreter the fixtures run under."""
+    script = ("import warp as wp\n"
+              "wp.init()\n"
+              "print('WCP_CUDA_COUNT', wp.get_cuda_device_count(), wp.config.version)\n")
+    try:
+        probe = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, timeout=300,
+                               stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return 0, f"could not ask Warp ({error})"
+    for line in probe.stdout.splitlines():
+        if line.startswith("WCP_CUDA_COUNT "):
+            _, count, version = line.split()
+            if int(count) == 0:
+                return 0, f"Warp {version} under {PYTHON} reports wp.get_cuda_device_count() == 0"
+            return int(count), ""
+    tail = (probe.stderr or probe.stdout).strip().splitlines()[-1:] or ["no output"]
+    return 0, f"Warp did not initialise under {PYTHON} (exit {probe.returncode}: {tail[0]})"
+
+
+class GpuCatalogue(unittest.TestCase):
+    """Every fixture that lists "cuda", app and twin: builds, hashes, warm pass, launches and
+    LTO artifacts as catalogued for CUDA."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.results = {}
+        for entry in catalog(DEVICE):
+            for role in ("app", "fixed"):
+                if not entry.get(role):
+                    continue
+                result, report = measure([PYTHON, fixture(entry[role])])
+                cls.results[(entry["name"], role)] = (expectations(entry, role, DEVICE), result, report)
+
+    def test_fixtures_for_other_devices_are_skipped_here(self):
+        skip_other_device_fixtures(self, DEVICE)
+
+    def test_every_run_measured(self):
+        for key, (expect, result, report) in self.results.items():
+            with self.subTest(fixture=key):
+                self.assertIsNotNone(expect, "no CUDA expectations in catalog.json")
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIsNotNone(report)
+                self.assertEqual(report["failed_samples"], 0)
+                self.assertTrue(report["instrumentation"]["attached"])
+
+    def test_identities_and_hashes_match_the_catalog(self):
+        for key, (expect, _, report) in self.results.items():
+            with self.subTest(fixture=key):
+                cold = compiled_events(report, "cold")
+                self.assertEqual(len(cold), expect["cold_compiled_modules"])
+                self.assertEqual(report["modules"], expect["distinct_modules"])
+                hashes_by_module = {}
+                for event in cold:
+                    hashes_by_module.setdefault(event["name"], set()).add(event["hash"])
+                if expect["rebuilt_module"]:
+                    self.assertGreaterEqual(len(hashes_by_module[expect["rebuilt_module"]]), expect["min_hashes"])
+                else:
+                    self.assertTrue(all(len(h) == 1 for h in hashes_by_module.values()), hashes_by_module)
+
+    def test_warm_pass(self):
+        for key, (expect, _, report) in self.results.items():
+            with self.subTest(fixture=key):
+                self.assertEqual(len(compiled_events(report, "warm")), expect["warm_compiles"])
+
+    def test_launches_on_the_device(self):
+        for key, (expect, _, report) in self.results.items():
+            with self.subTest(fixture=key):
+                runs = launch_runs(report)
+                self.assertEqual(sum(run["count"] for run in runs), expect["launches"])
+                for run in runs:
+                    self.assertTrue(run["device"].startswith("cuda"), run)
+
+    def test_lto_artifacts(self):
+        for key, (expect, _, report) in self.results.items():
+            if "lto" not in expect:
+                continue
+            with self.subTest(fixture=key):
+                if expect["lto"]:
+                    self.assertGreater(report["lto_artifacts"], 0)
+                else:
+                    self.assertEqual(report["lto_artifacts"], 0)
+
+    def test_fixed_twins_launch_the_same_topology(self):
+        def topology(report):
+            return [(r["dim"], r["device"], r["dtypes"], r["block_dim"], r["adjoint"], r["count"])
+                    for r in launch_runs(report)]
+        for entry in catalog(DEVICE):
+            if not entry.get("fixed"):
+                continue
+            with self.subTest(fixture=entry["name"]):
+                self.assertEqual(topology(self.results[(entry["name"], "app")][2]),
+                                 topology(self.results[(entry["name"], "fixed")][2]))
+
+
+if __name__ == "__main__":
+    count, why = cuda_devices()
+    if count == 0:
+        print(f"no CUDA device: {why}; gpu/catalogue skipped", flush=True)
+        sys.exit(NO_CUDA_DEVICE)
+    print(f"gpu/catalogue on {DEVICE} ({count} CUDA device(s))", flush=True)
+    unittest.main(verbosity=2)
