@@ -332,6 +332,8 @@ def install(probe, warp, ctx, config):
         except (TypeError, ValueError, AttributeError):
             explicit = False
 
+        dtype_names, nones = DTYPE_NAMES, NONES
+
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
             nonlocal open_n, total
@@ -349,27 +351,27 @@ def install(probe, warp, ctx, config):
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
                     return result
-                if stream is None:
-                    dev = runtime.default_device if device is None else device
-                else:
-                    dev = stream.device
-                if dim.__class__ is not int:
-                    dim = dim_key(dim)
+                dev = (runtime.default_device if device is None else device) if stream is None else stream.device
+                if dim.__class__ is not int and dim.__class__ is not tuple:
+                    dim = dim_key(dim)  # a list the caller may change later: a tuple of its values
                 if block_dim == default_block_dim:
                     block_dim = None
-                if outputs or len(inputs) != 1:
-                    dtypes = tuple(map(getattr, inputs, DTYPE_NAMES, NONES)) + tuple(
-                        map(getattr, outputs, DTYPE_NAMES, NONES))
-                else:
+                # Every argument's dtype (None for a Python scalar) computed in C, one tuple.
+                if outputs:
+                    dtypes = tuple(map(getattr, (*inputs, *outputs), dtype_names, nones))
+                elif len(inputs) == 1:
                     dtypes = getattr(inputs[0], "dtype", None)
+                else:
+                    dtypes = tuple(map(getattr, inputs, dtype_names, nones))
                 kid = id(kernel)
-                lock.acquire()
+                lock.acquire()  # not `with`: its method lookups cost more than the compare below
                 try:
                     total += 1
                     # A device named by a string that is equal but not the same object (built per
                     # call, e.g. f"cuda:{i}") is the same device: compare strings by value.
-                    if (kid == l_kid and dtypes == l_dtypes and (dev is l_dev or dev.__class__ is str and dev == l_dev)
-                            and dim == l_dim and block_dim == l_block_dim and adjoint == l_adjoint):
+                    if (kid == l_kid and dim == l_dim and dtypes == l_dtypes
+                            and (dev is l_dev or dev.__class__ is str and dev == l_dev)
+                            and block_dim == l_block_dim and adjoint == l_adjoint):
                         open_n += 1
                         if not total & 63:
                             maybe_snapshot()
