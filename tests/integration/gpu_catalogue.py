@@ -29,8 +29,8 @@ def device_from_environment():
 DEVICE = device_from_environment()
 os.environ["WCP_FIXTURE_DEVICE"] = DEVICE  # the CLI and the apps it runs inherit it
 
-from probe_testlib import (PYTHON, catalog, compiled_events, expectations, fixture, launch_runs,  # noqa: E402
-                           measure, skip_other_device_fixtures)
+from probe_testlib import (PYTHON, assert_identities_match, catalog, compiled_events, expectations,  # noqa: E402
+                           fixture, launch_runs, measure, skip_other_device_fixtures)
 
 
 def cuda_devices():
@@ -82,16 +82,7 @@ class GpuCatalogue(unittest.TestCase):
     def test_identities_and_hashes_match_the_catalog(self):
         for key, (expect, _, report) in self.results.items():
             with self.subTest(fixture=key):
-                cold = compiled_events(report, "cold")
-                self.assertEqual(len(cold), expect["cold_compiled_modules"])
-                self.assertEqual(report["modules"], expect["distinct_modules"])
-                hashes_by_module = {}
-                for event in cold:
-                    hashes_by_module.setdefault(event["name"], set()).add(event["hash"])
-                if expect["rebuilt_module"]:
-                    self.assertGreaterEqual(len(hashes_by_module[expect["rebuilt_module"]]), expect["min_hashes"])
-                else:
-                    self.assertTrue(all(len(h) == 1 for h in hashes_by_module.values()), hashes_by_module)
+                assert_identities_match(self, report, expect)
 
     def test_warm_pass(self):
         for key, (expect, _, report) in self.results.items():

@@ -235,3 +235,18 @@ def run_cli_tracked(args, env=None, timeout=600, cwd=None, on_started=None):
         err.seek(0)
         return TrackedRun(process.returncode, out.read().decode("utf-8", "replace"),
                           err.read().decode("utf-8", "replace"), peak, rusage.ru_maxrss, wall)
+
+
+def assert_identities_match(test, report, expect):
+    """The cold run built the catalog's identities: its count of builds and modules, and one
+    hash per module except the one the fixture rebuilds (at least `min_hashes` there)."""
+    cold = compiled_events(report, "cold")
+    test.assertEqual(len(cold), expect["cold_compiled_modules"])
+    test.assertEqual(report["modules"], expect["distinct_modules"])
+    hashes_by_module = {}
+    for event in cold:
+        hashes_by_module.setdefault(event["name"], set()).add(event["hash"])
+    if expect["rebuilt_module"]:
+        test.assertGreaterEqual(len(hashes_by_module[expect["rebuilt_module"]]), expect["min_hashes"])
+    else:
+        test.assertTrue(all(len(h) == 1 for h in hashes_by_module.values()), hashes_by_module)

@@ -5,8 +5,8 @@ import tempfile
 import time
 import unittest
 
-from probe_testlib import (PYTHON, compiled_events, catalog, fixture, launch_runs, measure, pid_alive, run_cli,
-                           skip_other_device_fixtures, tree_digest)
+from probe_testlib import (PYTHON, assert_identities_match, compiled_events, catalog, fixture, launch_runs, measure,
+                           pid_alive, run_cli, skip_other_device_fixtures, tree_digest)
 
 
 class FixtureMeasurements(unittest.TestCase):
@@ -46,17 +46,8 @@ class FixtureMeasurements(unittest.TestCase):
     def test_identities_and_hashes_match_the_catalog(self):
         for key, (expect, _, report) in self.results.items():
             with self.subTest(fixture=key):
-                cold = compiled_events(report, "cold")
                 self.assertEqual(report["compiled_events"], expect["cold_compiled_modules"])
-                self.assertEqual(len(cold), expect["cold_compiled_modules"])
-                self.assertEqual(report["modules"], expect["distinct_modules"])
-                hashes_by_module = {}
-                for event in cold:
-                    hashes_by_module.setdefault(event["name"], set()).add(event["hash"])
-                if expect["rebuilt_module"]:
-                    self.assertGreaterEqual(len(hashes_by_module[expect["rebuilt_module"]]), expect["min_hashes"])
-                else:
-                    self.assertTrue(all(len(h) == 1 for h in hashes_by_module.values()), hashes_by_module)
+                assert_identities_match(self, report, expect)
 
     def test_warm_pass(self):
         for key, (expect, _, report) in self.results.items():
