@@ -11,8 +11,9 @@
 # kernels' files (which installed distribution they ship in) is not looked up here at all: the
 # tool does it from the file paths after the run (harness/measure/distributions.cpp).
 #
-# Each load carries `hook_ms`, the probe's own time inside Warp's timer for that load, so the
-# cost of this rule is measured on every run rather than assumed.
+# Each load carries `hook_ms`, the probe's own time inside Warp's timer for that load (its
+# thread's CPU time in the hooks), so the cost of this rule is measured on every run rather
+# than assumed.
 import collections
 import os
 import threading
@@ -42,6 +43,9 @@ class LoadCapture:
 
 def install(probe, warp, ctx, config):
     monotonic = time.monotonic
+    # The hook's own cost is the CPU time of its thread in the probe's code: on a thread that
+    # waits for the GIL while other threads run (a parallel preload), wall time would count them.
+    cpu_time = getattr(time, "thread_time", time.process_time)
     get_ident = threading.get_ident
     native_id = getattr(threading, "get_native_id", get_ident)
     getframe = __import__("sys")._getframe
@@ -185,6 +189,7 @@ def install(probe, warp, ctx, config):
             if frame.f_code is not load_code:
                 return original_compile(self, *args, **kwargs)
             t_start = monotonic()
+            cpu_start = cpu_time()
             tid = get_ident()
             item = None
             try:
@@ -193,7 +198,7 @@ def install(probe, warp, ctx, config):
                 local = frame.f_locals
                 item = pending[tid] = capture(self, t_start, frame, local.get("device"),
                                               local.get("active_block_dim"), local.get("module_hash"))
-                item.hook_s = monotonic() - t_start
+                item.hook_s = cpu_time() - cpu_start
             except Exception as e:
                 probe.fail("module loads", e)
             try:
@@ -208,6 +213,7 @@ def install(probe, warp, ctx, config):
         def __init__(self, *args, **kwargs):
             original_init(self, *args, **kwargs)
             t_hook = monotonic()
+            cpu_start = cpu_time()
             try:
                 frame = getframe(1)
                 if frame.f_code is load_code:
@@ -223,7 +229,7 @@ def install(probe, warp, ctx, config):
                     item.block_dim = getattr(self, "block_dim", item.block_dim)
                     item.hash = getattr(self, "module_hash", item.hash)
                     item.t_end = t_hook
-                    item.hook_s += monotonic() - t_hook
+                    item.hook_s += cpu_time() - cpu_start
                     finished.append(item)
             except Exception as e:
                 probe.fail("module loads", e)
@@ -244,9 +250,9 @@ def install(probe, warp, ctx, config):
             original_compile = getattr(module_class, compile_name)
 
             def compile_(self, *args, **kwargs):
-                t0 = monotonic()
+                t0 = cpu_time()
                 compiles[0] += 1
-                hook_s[0] += monotonic() - t0
+                hook_s[0] += cpu_time() - t0
                 return original_compile(self, *args, **kwargs)
 
             setattr(module_class, compile_name, wrap_like(compile_, original_compile))
