@@ -2,17 +2,19 @@
 with and without the probe, on both Warp versions, with 2,000 installed distributions.
 
 The program (tests/neutrality.py) loads three modules one after another and three in parallel.
-Bare runs and `measure` runs alternate five times; per module, the median warm "took N ms"
-under the probe must be within max(1 ms, 5 %) of the bare median, and the probe's own time
-inside each load's timer (`hook_ms`) at most 1 ms. Cold loads are compared in the bench only
-(ci/bench.sh): a cold load's compile time varies far more than the tolerance.
+Bare runs and `measure` runs alternate five times; for the loads made one after another and for
+the parallel ones, the median warm "took N ms" under the probe must be within max(1 ms, 5 %) of
+the bare median, and the probe's own time inside each load's timer (`hook_ms`) at most 1 ms.
+Cold loads are compared in the bench only (ci/bench.sh): a cold load's compile time varies far
+more than the tolerance.
 
 The defect this guards against: the load hook asked importlib.metadata which distribution each
 kernel ships in, inside Warp's timer, reading every installed distribution; with 2,000 of them
-a warm load read about 100 ms instead of 2.
+the warm loads of this program read 359-1183 ms under the probe against 0.35-2.05 ms bare.
 """
 import json
 import os
+import statistics
 import sys
 import tempfile
 import unittest
@@ -57,11 +59,18 @@ class NeutralityTest(unittest.TestCase):
         names = set(neutrality.SERIAL + neutrality.PARALLEL)
         self.assertEqual(names, set(bare) & names, "the bare runs logged no warm load of some module")
         self.assertEqual(set(bare), set(probe), "the two arms loaded different modules")
-        for name in sorted(bare):
-            with self.subTest(module=name):
-                self.assertLessEqual(abs(probe[name] - bare[name]), neutrality.tolerance_ms(bare[name]),
-                                     f"warm load of {name}: {probe[name]:.2f} ms under the probe, "
-                                     f"{bare[name]:.2f} ms bare (medians of {ROUNDS})")
+        # Per way of loading, the median of every warm load's timer over the rounds (3 modules x
+        # 5 rounds a side): one module's median of 5 moves by a millisecond on a busy 2-core
+        # machine whatever the probe does, while the defect this guards against cost hundreds.
+        for group, members in (("one after another", neutrality.SERIAL), ("in parallel", neutrality.PARALLEL)):
+            bare_all = [ms for name in members for ms in arms["bare"]["warm"][name]]
+            probe_all = [ms for name in members for ms in arms["probe"]["warm"].get(name, [])]
+            with self.subTest(loaded=group):
+                self.assertEqual(len(probe_all), len(bare_all), "the arms logged different warm loads")
+                bare_median, probe_median = statistics.median(bare_all), statistics.median(probe_all)
+                self.assertLessEqual(abs(probe_median - bare_median), neutrality.tolerance_ms(bare_median),
+                                     f"warm loads {group}: {probe_median:.2f} ms under the probe, {bare_median:.2f} "
+                                     f"ms bare (medians of {len(bare_all)} loads over {ROUNDS} rounds)")
         self.assertTrue(hooks, "no load carried the probe's own time (hook_ms)")
         self.assertLessEqual(max(hooks), 1.0, f"the probe's own time inside a load's timer: {max(hooks):.3f} ms")
         return reports
