@@ -76,6 +76,9 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 LOAD_LINE = re.compile(r"^Module (\S+) (?:[0-9a-f]{7} )?load on device '([^']+)'.* took ([0-9.]+) ms\s+\((\w+)\)")
+# Warp's timers print their text and newline in two writes: parallel loads share lines. A message
+# starts after another one's "ms", "(status)" or "..." (the tool's log scanner splits the same way).
+MESSAGE_BOUNDARY = re.compile(r"(?:(?<= ms)|(?<=\))|(?<=\.\.\.))\s*(?=(?:Module|Compile|Warp) )")
 
 
 def write_program(root):
@@ -109,9 +112,10 @@ def parse_loads(text):
     """[(module, ms, status)] from Warp's log, in order."""
     loads = []
     for line in text.splitlines():
-        match = LOAD_LINE.match(line.strip())
-        if match:
-            loads.append((match.group(1), float(match.group(3)), match.group(4)))
+        for message in MESSAGE_BOUNDARY.split(line.strip()):
+            match = LOAD_LINE.match(message)
+            if match:
+                loads.append((match.group(1), float(match.group(3)), match.group(4)))
     return loads
 
 

@@ -153,6 +153,21 @@ LogLine parse_line(std::string_view line) {
   }
 }
 
+std::size_t next_message_start(std::string_view line) {
+  static constexpr std::string_view kStarts[] = {"Module ", "Compile ", "Warp "};
+  for (std::size_t at = 1; at < line.size(); ++at) {
+    const char c = line[at];
+    if (c != 'M' && c != 'C' && c != 'W') continue;
+    bool starts = false;
+    for (const auto start : kStarts) starts = starts || line.substr(at).starts_with(start);
+    if (!starts) continue;
+    std::string_view before = line.substr(0, at);
+    while (!before.empty() && (before.back() == ' ' || before.back() == '\t')) before.remove_suffix(1);
+    if (before.ends_with(" ms") || before.ends_with(")") || before.ends_with("...")) return at;
+  }
+  return std::string_view::npos;
+}
+
 std::string_view strip_terminal_noise(std::string_view line, std::string& storage) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (std::memchr(line.data(), '\x1b', line.size()) == nullptr) return line;

@@ -48,6 +48,14 @@ using LogLine = std::variant<std::monostate, ModuleLoadLine, NativeCompileLine, 
 // strip_terminal_noise() — parse_line() itself expects clean text.
 LogLine parse_line(std::string_view line);
 
+// Where a second Warp message starts inside `line`, or npos. Warp's timers print their text and
+// the newline in two writes, so loads on parallel threads can land on one line ("... took 0.70 ms
+// (cached)    Module b ... took 1.07 ms  (cached)"). A message starts with "Module ", "Compile "
+// or "Warp " right after the end of another (an indent may lie between): a timer's "ms" or
+// "(status)", or a start line's "...". Text such as "[Module.load] Module hash changed" is one
+// message: "]" ends nothing.
+std::size_t next_message_start(std::string_view line);
+
 // Removes ANSI escape sequences and a trailing '\r'. Returns `line` itself when it is clean
 // (the common case), else a view into `storage`.
 std::string_view strip_terminal_noise(std::string_view line, std::string& storage);

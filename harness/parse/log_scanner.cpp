@@ -100,7 +100,15 @@ void LogScanner::note_find_failures(std::string_view region) {
 
 void LogScanner::on_line(std::string_view raw) {
   ++facts_.lines;
-  const std::string_view line = strip_terminal_noise(raw, clean_storage_);
+  std::string_view rest = strip_terminal_noise(raw, clean_storage_);
+  while (!rest.empty()) {
+    const auto next = next_message_start(rest);
+    on_message(rest.substr(0, next));
+    rest = next == std::string_view::npos ? std::string_view{} : rest.substr(next);
+  }
+}
+
+void LogScanner::on_message(std::string_view line) {
   const LogLine parsed = parse_line(line);
   std::visit(
       [this](const auto& item) {

@@ -32,6 +32,7 @@ class LogScanner {
  private:
   void scan_complete_lines(std::string_view region);
   void on_line(std::string_view line);
+  void on_message(std::string_view message);  // one Warp message of a line
   void note_find_failures(std::string_view region);
 
   LogFacts facts_;

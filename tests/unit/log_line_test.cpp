@@ -96,5 +96,22 @@ TEST(LogLine, TerminalNoiseIsStripped) {
   EXPECT_EQ(strip_terminal_noise("plain\r", unused), "plain");
 }
 
+TEST(LogLine, MessagesSharingALineAreFoundWhereTheFirstEnds) {
+  constexpr std::string_view two_ends =
+      "Module a 1234abc load on device 'cpu' took 0.70 ms  (cached)    Module b 56789ab load on device 'cpu' took 1.07 ms";
+  EXPECT_EQ(next_message_start(two_ends), two_ends.find("Module b"));
+  constexpr std::string_view start_then_end = "Module c load on device 'cpu' ...Module d load on device 'cpu' took 1 ms";
+  EXPECT_EQ(next_message_start(start_then_end), start_then_end.find("Module d"));
+  constexpr std::string_view end_then_banner = "Compile x86 took 3.00 msWarp CUDA warning: no driver";
+  EXPECT_EQ(next_message_start(end_then_banner), end_then_banner.find("Warp CUDA"));
+}
+
+TEST(LogLine, OneMessageIsNotSplit) {
+  EXPECT_EQ(next_message_start("[Module.load] Module hash changed, recompiling: m (aa -> bb)"), std::string_view::npos);
+  EXPECT_EQ(next_message_start("Module m 1234abc load on device 'cpu' (block_dim=256) took 2.67 ms  (cached)"),
+            std::string_view::npos);
+  EXPECT_EQ(next_message_start("the result (see above) Was fine"), std::string_view::npos);
+}
+
 }  // namespace
 }  // namespace wcp::parse

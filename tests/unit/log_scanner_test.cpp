@@ -47,6 +47,19 @@ TEST(LogScanner, RealWarp191VerboseLog) {
   EXPECT_TRUE(facts.hash_changes.empty());  // 1.9 does not print the recompiling line
 }
 
+TEST(LogScanner, LoadsPrintedOnOneLineByParallelThreadsAreAllKept) {
+  // Warp 1.9.1, three threads calling load_module at once, stdout a pipe: each timer prints its
+  // text and its newline in two writes, so two loads' ends share one line.
+  const auto facts = scan(read_log("warp-1.9.1-parallel-merged.log"), 5);
+  ASSERT_EQ(facts.module_events.size(), 12u);
+  std::vector<std::pair<std::string, double>> parallel;
+  for (const auto& event : facts.module_events) {
+    if (event.name.starts_with("parallel_") && event.block_dim == 256) parallel.emplace_back(event.name, event.ms);
+  }
+  EXPECT_EQ(parallel, (std::vector<std::pair<std::string, double>>{
+                          {"parallel_c", 0.70}, {"parallel_b", 1.07}, {"parallel_a", 2.45}}));
+}
+
 TEST(LogScanner, ChunkBoundariesDoNotMatter) {
   const auto text = read_log("warp-cuda-forms.log");
   const auto whole = scan(text, text.size());
