@@ -173,9 +173,10 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
     Finding* owner = nullptr;  // the rebuild's cost is counted once, under its first cause
     const auto attribute = [&](Finding& finding, std::string line) {
       if (finding.trigger.empty()) {
-        finding.trigger = fmt::format("the instrumentation's load snapshots of {} differ between two builds at one "
-                                      "device and block_dim: {}",
-                                      where_module, line);
+        finding.trigger = fmt::format(
+            "the instrumentation's load snapshots of {} differ between two builds at one "
+            "device and block_dim: {}",
+            where_module, line);
       }
       finding.evidence.push_back(std::move(line));
       if (owner == nullptr) {
@@ -184,18 +185,27 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
       }
     };
     if (!closure_kernels.empty()) {
-      attribute(closure,
-                fmt::format("{}; kernel re-created: {}", rebuild_line(change, ownership), fmt::join(closure_kernels, ", ")));
+      attribute(closure, fmt::format("{}; kernel re-created: {}", rebuild_line(change, ownership),
+                                     fmt::join(closure_kernels, ", ")));
     }
     if (!late_kernels.empty()) {
-      attribute(late_kernel,
-                fmt::format("{}; kernel added after load: {}", rebuild_line(change, ownership), fmt::join(late_kernels, ", ")));
+      attribute(late_kernel, fmt::format("{}; kernel added after load: {}", rebuild_line(change, ownership),
+                                         fmt::join(late_kernels, ", ")));
     }
     if (!change.options.empty()) {
       std::vector<std::string> changes;
-      for (const auto& [key, old_value, new_value] : change.options)
+      for (const auto& [key, old_value, new_value] : change.options) {
         changes.push_back(fmt::format("{}: {} -> {}", key, old_value, new_value));
-      attribute(late_option, fmt::format("{}; option changed: {}", rebuild_line(change, ownership), fmt::join(changes, ", ")));
+        // Moving the write before the first launch gives the early launches the new value.
+        const FixBehaviour moved = setting_option(key);
+        if (moved.effect == FixEffect::changes_behaviour &&
+            late_option.behaviour.find(moved.what) == std::string::npos) {
+          late_option.behaviour +=
+              fmt::format("; {} was {} for the launches before the write: {}", key, old_value, moved.what);
+        }
+      }
+      attribute(late_option,
+                fmt::format("{}; option changed: {}", rebuild_line(change, ownership), fmt::join(changes, ", ")));
     }
     if (!change.overloads.empty()) {
       std::vector<std::string> added;
@@ -235,10 +245,10 @@ void check_churn(const Report& report, Diagnosis& out) {
     for (const auto& rebuilt : rebuilt_modules(report)) {
       for (const auto& at : rebuilt.by_block_dim) {
         if (at.hashes.size() < 2) continue;  // another block_dim is another hash by design (CS-5)
-        const std::string line = fmt::format(
-            "module {} on {}{}: {} builds, hashes {}", rebuilt.name, rebuilt.device,
-            at.block_dim && rebuilt.device != "cpu" ? fmt::format(" at block_dim {}", *at.block_dim) : "", at.builds,
-            fmt::join(at.hashes, " -> "));
+        const std::string line =
+            fmt::format("module {} on {}{}: {} builds, hashes {}", rebuilt.name, rebuilt.device,
+                        at.block_dim && rebuilt.device != "cpu" ? fmt::format(" at block_dim {}", *at.block_dim) : "",
+                        at.builds, fmt::join(at.hashes, " -> "));
         if (finding.trigger.empty()) finding.trigger = "Warp's log: " + line;
         finding.evidence.push_back(line);
         finding.cost_ms = finding.cost_ms.value_or(0.0) + at.total_ms;
@@ -254,13 +264,16 @@ void check_churn(const Report& report, Diagnosis& out) {
     }
     finding.cost_basis = "all builds of the churned modules (which one was redundant is not recorded)";
     out.findings.push_back(std::move(finding));
-    for (Mechanism id : {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
-      not_checked(out, id, "no per-load snapshots, so which change rebuilt the module is not recorded (see identity-churn)");
+    for (Mechanism id :
+         {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
+      not_checked(out, id,
+                  "no per-load snapshots, so which change rebuilt the module is not recorded (see identity-churn)");
     }
     return;
   }
   const bool any = !churned.empty();
-  for (Mechanism id : {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
+  for (Mechanism id :
+       {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
     if (out.found(id)) continue;
     if (cold_compiled_events(report).empty()) {
       not_checked(out, id, "no compiled module loads in the cold pass");

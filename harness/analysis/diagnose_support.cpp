@@ -16,6 +16,8 @@ Finding make_finding(Mechanism mechanism) {
   finding.mechanism = mechanism;
   finding.fix = std::string(info(mechanism).fix);
   finding.limits = std::string(info(mechanism).limits);
+  finding.fix_effect = info(mechanism).effect;
+  finding.behaviour = std::string(info(mechanism).behaviour);
   return finding;
 }
 

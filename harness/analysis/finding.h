@@ -9,8 +9,8 @@
 #include "analysis/boundaries.h"
 #include "model/kernel_usage.h"
 #include "model/mechanism.h"
-#include "model/ownership.h"
 #include "model/option_receipts.h"
+#include "model/ownership.h"
 
 namespace wcp::analysis {
 
@@ -24,8 +24,13 @@ struct Finding {
   std::optional<double> cost_ms;      // ms of redundant build work this explains, when computable
   std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)
   std::string fix;                    // the catalogue's fix unless this run calls for a more specific one
-  std::string limits;                 // when the fix does not help, or what it costs elsewhere
-  std::string module;                 // the module the finding is about, "" when it spans several
+  // Whether applying `fix` changes what the program computes (results, precision, the kernels it
+  // builds, its launches), and in words what it keeps or changes: advice never changes a
+  // program's behaviour without saying so.
+  FixEffect fix_effect = FixEffect::keeps_behaviour;
+  std::string behaviour;
+  std::string limits;  // when the fix does not help, or what it costs elsewhere
+  std::string module;  // the module the finding is about, "" when it spans several
   // Whose code the finding is about; absent for findings about the whole program (its cache,
   // processes, build schedule), which are always the user's to act on.
   std::optional<ModuleOwnership> owner;

@@ -11,19 +11,26 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 
+#include "analysis/deadlines.h"
 #include "analysis/diagnose_support.h"
 
 namespace wcp::analysis {
 namespace {
 
-std::string site_text(const OptionWrite& write) { return write.site ? where(*write.site) : "an unknown line"; }
+std::string site_text(const OptionWrite& write) {
+  return write.site ? where(*write.site) : "an unknown line";
+}
 
 std::string build_text(const MissedModule& miss) {
   return miss.build ? fmt::format("{} ({})", miss.module, miss.build->hash) : miss.module;
 }
 
-bool of_application(const MissedModule& miss) { return !miss.dependency; }
+bool of_application(const MissedModule& miss) {
+  return !miss.dependency;
+}
 
 // The application modules a warp.config write missed because they existed before it.
 std::vector<const MissedModule*> deadline_misses(const OptionReceipt& receipt) {
@@ -95,12 +102,13 @@ void explain(const OptionReceipt& receipt, const MissedModule& miss, bool copied
                                              miss.module.empty() ? write.target : build_text(miss),
                                              miss.by ? spelled(*miss.by) : "another write",
                                              miss.by ? site_text(*miss.by) : "?", write.key, miss.held));
-      finding.fix = "Keep one of the two writes: the later one decides what the module is built with.";
+      finding.fix = "drop the later write instead: the later one decides what the module is built with.";
       break;
     case MissReason::module_holds_own_value:
-      finding.evidence.push_back(fmt::format(
-          "module {} holds its own {} = {}{}: the module's option, not warp.config, is what it builds with", build_text(miss),
-          write.key, miss.held, miss.by ? fmt::format(" (set by {} at {})", spelled(*miss.by), site_text(*miss.by)) : ""));
+      finding.evidence.push_back(
+          fmt::format("module {} holds its own {} = {}{}: the module's option, not warp.config, is what it builds with",
+                      build_text(miss), write.key, miss.held,
+                      miss.by ? fmt::format(" (set by {} at {})", spelled(*miss.by), site_text(*miss.by)) : ""));
       finding.fix = fmt::format(
           "Set it as a module option before the module's first load: wp.set_module_options({{\"{}\": {}}}) in the "
           "Python module (or module_options= on a module=\"unique\" kernel).",
@@ -113,9 +121,9 @@ void explain(const OptionReceipt& receipt, const MissedModule& miss, bool copied
           "process does not inherit it; set it where that process imports its kernels).");
       break;
     case MissReason::value_differs:
-      finding.evidence.push_back(fmt::format(
-          "{} was built after it with {} = {}; the record does not say which write or default decided", build_text(miss),
-          write.key, miss.held));
+      finding.evidence.push_back(
+          fmt::format("{} was built after it with {} = {}; the record does not say which write or default decided",
+                      build_text(miss), write.key, miss.held));
       break;
     case MissReason::set_after_module_created:
     case MissReason::target_never_loaded:
@@ -133,7 +141,22 @@ Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::
     if (miss.dependency) continue;
     explain(receipt, miss, copied.contains(write.key), finding);
   }
-  finding.cost_basis = "none measurable from this run: the build the option was meant to change was never built with it";
+  finding.cost_basis =
+      "none measurable from this run: the build the option was meant to change was never built with it";
+  // Removing a write that reached nothing is the one fix that keeps the program as it ran; making
+  // it apply is a change of behaviour the user has to choose knowingly.
+  const FixBehaviour applied = setting_option(write.key);
+  std::string apply = finding.fix == info(Mechanism::option_never_arrived).fix ? std::string() : finding.fix;
+  if (!apply.empty()) apply[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(apply[0])));
+  finding.fix = fmt::format("Remove {} at {}: it reached no build, so the program behaves the same without it.{}",
+                            spelled(write), site_text(write),
+                            apply.empty() ? std::string()
+                                          : fmt::format(" Only if it was meant to apply: {}{}", apply,
+                                                        applied.effect == FixEffect::changes_behaviour
+                                                            ? " That changes behaviour: " + applied.what + "."
+                                                            : ""));
+  finding.fix_effect = FixEffect::keeps_behaviour;
+  finding.behaviour = fmt::format("removing the write keeps this run as it is; applying it instead: {}", applied.what);
   return finding;
 }
 
@@ -148,18 +171,28 @@ void add_deadline_evidence(const Report& report, const OptionReceipt& receipt, c
                            Finding& finding) {
   const OptionWrite& write = receipt.write;
   const std::string hash = miss.build ? miss.build->hash : "?";
-  const std::string created = miss.created_at ? "when the module was created at " + where(*miss.created_at)
-                                              : "when the module was created";
+  const std::string created =
+      miss.created_at ? "when the module was created at " + where(*miss.created_at) : "when the module was created";
   finding.evidence.push_back(fmt::format(
       "module {} ({}): warp.config.{} = {} at load, but the module holds {} (copied {}, before the setting at {})",
       miss.module, hash, write.key, write.value, miss.held, created, site_text(write)));
   if (write.key != "enable_backward" || !miss.build) return;
   const ModuleEvent* event = build_of(report, *miss.build);
   if (event == nullptr) return;
-  if (const ModuleSource* source = source_of(report, event->name, event->hash); source && source->backward_kernels > 0) {
+  if (const ModuleSource* source = source_of(report, event->name, event->hash);
+      source && source->backward_kernels > 0) {
     finding.evidence.push_back(fmt::format("module {}: {} backward entry point(s) still generated ({} bytes of source)",
                                            event->name, source->backward_kernels, source->source_bytes));
   }
+}
+
+// Moving several settings earlier changes what any of them changes.
+FixBehaviour merged(FixBehaviour so_far, const FixBehaviour& next) {
+  if (so_far.what.find(next.what) != std::string::npos) return so_far;
+  if (so_far.what.empty()) return next;
+  so_far.what += "; " + next.what;
+  if (next.effect == FixEffect::changes_behaviour) so_far.effect = FixEffect::changes_behaviour;
+  return so_far;
 }
 
 }  // namespace
@@ -177,6 +210,8 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
   }
   const auto copied = copied_config_options(*report.option_record);
   Finding deadline = make_finding(Mechanism::config_deadline);
+  FixBehaviour deadline_behaviour;  // of every setting the finding moves earlier
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> late_settings;  // key -> (value, modules)
   std::size_t application_writes = 0, copied_config_writes = 0, deadline_writes = 0;
   for (auto& receipt : *out.option_receipts) {
     const OptionWrite& write = receipt.write;
@@ -187,6 +222,10 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
     deadline_writes += late.empty() ? 0 : 1;
     for (const MissedModule* miss : late) {
       if (deadline.module.empty()) deadline.module = miss->module;
+      deadline_behaviour = merged(deadline_behaviour, setting_option(write.key));
+      auto& [value, modules] = late_settings[write.key];
+      value = write.value;
+      modules.push_back(miss->module);
       add_deadline_evidence(report, receipt, *miss, deadline);
       receipt.finding = Mechanism::config_deadline;
     }
@@ -196,6 +235,16 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
     }
   }
   if (!deadline.evidence.empty()) {
+    // The line early enough in this program, per setting: its first module's creation.
+    std::vector<std::string> advice;
+    for (const auto& [key, setting] : late_settings) {
+      if (const auto line = setting_deadline(report, setting.second)) {
+        advice.push_back(config_deadline_advice(*line, key, setting.first));
+      }
+    }
+    if (!advice.empty()) deadline.fix = fmt::format("{}", fmt::join(advice, " "));
+    deadline.fix_effect = deadline_behaviour.effect;
+    deadline.behaviour = deadline_behaviour.what;
     deadline.cost_basis = "not computable from one run: the build the setting was meant to avoid did happen";
     out.findings.push_back(std::move(deadline));
   } else {
@@ -206,9 +255,10 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
   if (!out.found(Mechanism::option_never_arrived)) {
     std::string signal = "the application set no module option";
     if (application_writes > deadline_writes) {
-      signal = fmt::format("each of the application's {} option write(s) reached the builds it targeted, or "
-                           "targeted a module this run did not build",
-                           application_writes - deadline_writes);
+      signal = fmt::format(
+          "each of the application's {} option write(s) reached the builds it targeted, or "
+          "targeted a module this run did not build",
+          application_writes - deadline_writes);
     }
     if (deadline_writes > 0) {
       signal = fmt::format("{}{} setting(s) that missed their modules are config-deadline's",

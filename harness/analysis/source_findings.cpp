@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/deadlines.h"
 #include "analysis/diagnose_support.h"
 
 namespace wcp::analysis {
@@ -18,7 +19,8 @@ constexpr std::uint64_t kUnrollOutlierMinBytes = 100 * 1024;
 
 void check_lto(const Report& report, Diagnosis& out) {
   if (!loads_on_cuda(report)) {
-    not_checked(out, Mechanism::lto_dominated, "CUDA only: LTO artifacts come from CUDA builds and this run loaded on the CPU only");
+    not_checked(out, Mechanism::lto_dominated,
+                "CUDA only: LTO artifacts come from CUDA builds and this run loaded on the CPU only");
     return;
   }
   if (report.cache.lto_artifacts == 0) {
@@ -75,7 +77,8 @@ std::optional<std::string> named_explicitly(const ModuleEvent& event) {
     return std::nullopt;
   }
   for (const auto& kernel : event.detail->kernels) {
-    if (kernel.python_module != python_module || kernel.qualname.find("<locals>") != std::string::npos) return std::nullopt;
+    if (kernel.python_module != python_module || kernel.qualname.find("<locals>") != std::string::npos)
+      return std::nullopt;
   }
   return python_module;
 }
@@ -99,7 +102,8 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
   // one's: the receipts say which modules the application's setting missed for that reason.
   std::set<std::string> explained;
   for (const auto& receipt : so_far.option_receipts.value_or(std::vector<OptionReceipt>{})) {
-    if (receipt.write.by_warp || receipt.write.api != OptionApi::config || receipt.write.key != "enable_backward") continue;
+    if (receipt.write.by_warp || receipt.write.api != OptionApi::config || receipt.write.key != "enable_backward")
+      continue;
     for (const auto& miss : receipt.missed) {
       if (miss.reason == MissReason::set_after_module_created) explained.insert(miss.module);
     }
@@ -111,6 +115,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
   const CodeOwnership ownership(report);
   FindingsByOwner findings(Mechanism::unused_backward, ownership);
   bool any_backward = false;
+  std::vector<std::string> flagged;  // the modules the findings are about, in name order
   // The module's last build is the code the program actually ran with.
   std::map<std::string, const ModuleEvent*> last_build;
   for (const ModuleEvent* event : cold_compiled_events(report)) last_build[event->name] = event;
@@ -120,11 +125,13 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     any_backward = true;
     if (!launched.contains(name) || module_launched_adjoint(report, name) || explained.contains(name)) continue;
     Finding& finding = findings.for_module(name);
+    flagged.push_back(name);
     if (finding.module.empty()) finding.module = name;
     if (finding.trigger.empty()) {
-      finding.trigger = fmt::format("the generated source of {} ({}) has {} backward entry point(s) and the launch "
-                                    "record has no adjoint launch of it",
-                                    name, event->hash, source->backward_kernels);
+      finding.trigger = fmt::format(
+          "the generated source of {} ({}) has {} backward entry point(s) and the launch "
+          "record has no adjoint launch of it",
+          name, event->hash, source->backward_kernels);
     }
     finding.evidence.push_back(fmt::format(
         "module {} ({}): {} backward entry point(s) generated for {} forward kernel(s), {} bytes of source; none of "
@@ -135,10 +142,13 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
           "module {} is named explicitly (its kernels are in Python module {}): set_module_options in {} does not "
           "reach it",
           name, *python_module, *python_module));
-      finding.fix = fmt::format(
-          "Before its first load, wp.get_module(\"{}\").options[\"enable_backward\"] = False (the module is named "
-          "explicitly, so its options live on it, not on {}); or @wp.kernel(enable_backward=False) on its kernels. ",
-          name, *python_module) + finding.fix;
+      finding.fix =
+          fmt::format(
+              "Before its first load, wp.get_module(\"{}\").options[\"enable_backward\"] = False (the module is named "
+              "explicitly, so its options live on it, not on {}); or @wp.kernel(enable_backward=False) on its "
+              "kernels. ",
+              name, *python_module) +
+          finding.fix;
     }
     finding.cost_basis = "not computable from one run: compare against a run with enable_backward=False";
   }
@@ -152,6 +162,18 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
   findings.emit(grouped);
   for (auto& finding : grouped.findings) {
     finding.evidence.push_back(fmt::format("{} launch(es) recorded, none adjoint", total_launches(report)));
+    if (finding.yours() && finding.fix == info(Mechanism::unused_backward).fix) {
+      // "Right after import warp" is too late where the entry script imports its kernels first:
+      // name the line of this program that is early enough.
+      std::vector<std::string> modules;
+      for (const auto& name : flagged) {
+        if (!finding.owner || ownership.of_module(name).describe() == finding.owner->describe())
+          modules.push_back(name);
+      }
+      if (const auto line = setting_deadline(report, modules)) {
+        finding.fix = config_deadline_advice(*line, "enable_backward", "False");
+      }
+    }
     out.findings.push_back(std::move(finding));
   }
 }
@@ -188,9 +210,10 @@ void check_unroll(const Report& report, Diagnosis& out) {
       Finding& finding = findings.for_module(name);
       if (finding.module.empty()) finding.module = name;
       if (finding.trigger.empty()) {
-        finding.trigger = fmt::format("generated source of {}: {:.0f} bytes per kernel, {:.1f}x the median of the "
-                                      "other modules",
-                                      module->directory, bytes, bytes / median);
+        finding.trigger = fmt::format(
+            "generated source of {}: {:.0f} bytes per kernel, {:.1f}x the median of the "
+            "other modules",
+            module->directory, bytes, bytes / median);
       }
       finding.evidence.push_back(fmt::format("{}: {:.0f} bytes of source per kernel, {:.1f}x the median {:.0f}",
                                              module->directory, bytes, bytes / median, median));

@@ -51,7 +51,8 @@ std::vector<std::string> strings_of(const json& object, const char* key) {
 std::map<std::string, std::string> reprs_of(const json& object, const char* key) {
   std::map<std::string, std::string> values;
   if (const auto found = object.find(key); found != object.end() && found->is_object()) {
-    for (const auto& [name, value] : found->items()) values[name] = value.is_string() ? value.get<std::string>() : value.dump();
+    for (const auto& [name, value] : found->items())
+      values[name] = value.is_string() ? value.get<std::string>() : value.dump();
   }
   return values;
 }
@@ -93,7 +94,8 @@ InstrumentedLoad load_of(const json& record, int pid) {
   if (const auto stack = record.find("stack"); stack != record.end() && stack->is_array()) {
     for (const auto& frame : *stack) {
       if (frame.is_object()) {
-        load.detail.stack.push_back({text_of(frame, "file"), int_of(frame, "line").value_or(0), text_of(frame, "function")});
+        load.detail.stack.push_back(
+            {text_of(frame, "file"), int_of(frame, "line").value_or(0), text_of(frame, "function")});
       }
     }
   }
@@ -116,7 +118,8 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
     process.argv = strings_of(record, "argv");
     process.executable = text_of(record, "executable");
     process.cwd = text_of(record, "cwd");
-    if (const auto main = record.find("main"); main != record.end() && main->is_string()) process.main = main->get<std::string>();
+    if (const auto main = record.find("main"); main != record.end() && main->is_string())
+      process.main = main->get<std::string>();
     process.mp_child = bool_of(record, "mp_child").value_or(false);
     process.forked_from = int_of(record, "forked_from");
   } else if (type == "attach") {
@@ -143,7 +146,8 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
                                  text_of(record, "scope"), bool_of(record, "by_warp").value_or(false)});
   } else if (type == "module_created") {
     run.modules_created.push_back({pid, t, text_of(record, "name"), reprs_of(record, "config"),
-                                   reprs_of(record, "options"), location_of(record, "site")});
+                                   reprs_of(record, "options"), location_of(record, "site"),
+                                   location_of(record, "entry_site")});
   } else if (type == "cache_clear") {
     run.cache_clears.push_back({text_of(record, "what"), location_of(record, "site")});
   } else if (type == "tape_backward") {

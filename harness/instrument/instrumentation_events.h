@@ -23,7 +23,7 @@ struct InstrumentedLoad {
   bool failed = false;
   double t_start = 0.0;  // CLOCK_MONOTONIC seconds
   double t_end = 0.0;
-  LoadDetail detail;     // pid, kernels, options, config, stack, compiled, error (times filled by the reader's caller)
+  LoadDetail detail;  // pid, kernels, options, config, stack, compiled, error (times filled by the reader's caller)
   std::map<std::string, std::string> cache;  // kernel_cache_dir, cache_kernels, CUDA_CACHE_DISABLE, WARP_CACHE_PATH
 };
 
@@ -34,7 +34,7 @@ struct OptionWrite {
   std::string api;     // "set_module_options", "module.options", "kernel", "config"
   std::string target;  // the Warp module, or "warp.config"
   std::string key;
-  std::string value;   // repr
+  std::string value;  // repr
   std::optional<SourceLocation> site;
   std::string kernel;  // api "kernel": the kernel key
   std::string scope;   // api "kernel": "kernel" or "module"
@@ -49,6 +49,7 @@ struct ModuleCreated {
   std::map<std::string, std::string> config;
   std::map<std::string, std::string> options;
   std::optional<SourceLocation> site;
+  std::optional<SourceLocation> entry_site;  // the main script's outermost line on the stack
 };
 
 struct ExitRecord {

@@ -199,8 +199,8 @@ std::optional<OptionRecord> option_record_of(const PassRecord& pass) {
                              write.site, write.kernel, *scope, write.by_warp});
   }
   for (const auto& created : events.modules_created) {
-    record.modules_created.push_back(
-        {created.pid, std::max(0.0, created.t - start), created.name, created.config, created.options, created.site});
+    record.modules_created.push_back({created.pid, std::max(0.0, created.t - start), created.name, created.config,
+                                      created.options, created.site, created.entry_site});
   }
   // Files are read one process after another; the receipts want one timeline.
   std::stable_sort(record.writes.begin(), record.writes.end(),

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "model/fix_effect.h"
+
 namespace wcp {
 
 enum class Mechanism {
@@ -25,7 +27,7 @@ enum class Mechanism {
   precompiled_header,  // CS-12
   serial_builds,       // CS-13
   closure_churn,
-  identity_churn,      // a rebuild whose cause the evidence cannot tell (no per-load snapshots)
+  identity_churn,  // a rebuild whose cause the evidence cannot tell (no per-load snapshots)
   config_deadline,
   parallel_cold_misses,  // one identity compiled at once in several processes, none finding it cached yet
   main_script_twice,     // a main script's kernels compiled as __main__ and again as __mp_main__
@@ -35,11 +37,13 @@ enum class Mechanism {
 
 struct MechanismInfo {
   Mechanism id;
-  std::string_view code;    // "CS-1", "closure-churn": the id used in output and docs
-  std::string_view title;   // plain language
-  std::string_view anchor;  // heading anchor in docs/mechanisms.md
-  std::string_view fix;     // the default fix; a finding may say something more specific
-  std::string_view limits;  // when the fix does not help, or what it costs elsewhere
+  std::string_view code;       // "CS-1", "closure-churn": the id used in output and docs
+  std::string_view title;      // plain language
+  std::string_view anchor;     // heading anchor in docs/mechanisms.md
+  std::string_view fix;        // the default fix; a finding may say something more specific
+  std::string_view limits;     // when the fix does not help, or what it costs elsewhere
+  FixEffect effect;            // whether applying the default fix changes what the program does
+  std::string_view behaviour;  // why it keeps behaviour, or what it changes
 };
 
 // Every mechanism, in catalogue order.

@@ -39,7 +39,7 @@ struct OptionWrite {
   OptionApi api = OptionApi::config;
   std::string target;  // the Warp module written to, or "warp.config"
   std::string key;
-  std::string value;  // Python repr, compared as text with the load snapshots' reprs
+  std::string value;                   // Python repr, compared as text with the load snapshots' reprs
   std::optional<SourceLocation> site;  // the application line that led to the write
   std::string kernel;                  // api kernel: the kernel key
   OptionScope scope = OptionScope::none;
@@ -57,6 +57,11 @@ struct ModuleCreation {
   std::map<std::string, std::string> config;   // the warp.config values the module copied (repr)
   std::map<std::string, std::string> options;  // its initial options (repr)
   std::optional<SourceLocation> site;
+  // The outermost line of the program's main script on the stack when the module was created:
+  // the entry script's import that defined its kernels, or its own @wp.kernel line. A setting
+  // modules copy at creation must come before this line (absent when the main script was not on
+  // the stack, e.g. under pytest).
+  std::optional<SourceLocation> entry_site;
   bool operator==(const ModuleCreation&) const = default;
 };
 
@@ -65,8 +70,8 @@ struct ModuleCreation {
 std::string spelled(const OptionWrite& write);
 
 struct OptionRecord {
-  std::vector<OptionWrite> writes;               // in the order they were made
-  std::vector<ModuleCreation> modules_created;   // likewise
+  std::vector<OptionWrite> writes;              // in the order they were made
+  std::vector<ModuleCreation> modules_created;  // likewise
   bool operator==(const OptionRecord&) const = default;
 };
 

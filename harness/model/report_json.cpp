@@ -266,7 +266,8 @@ json option_record_to_json(const OptionRecord& record) {
                        {"name", module.name},
                        {"config", module.config},
                        {"options", module.options},
-                       {"site", or_null(module.site)}});
+                       {"site", or_null(module.site)},
+                       {"entry_site", or_null(module.entry_site)}});
   }
   return json{{"writes", writes}, {"modules_created", created}};
 }
@@ -301,6 +302,7 @@ OptionRecord option_record_from_json(const json& in) {
     module.config = get<std::map<std::string, std::string>>(item, "config", {});
     module.options = get<std::map<std::string, std::string>>(item, "options", {});
     module.site = get_optional<SourceLocation>(item, "site");
+    module.entry_site = get_optional<SourceLocation>(item, "entry_site");
     record.modules_created.push_back(std::move(module));
   });
   return record;
@@ -508,8 +510,12 @@ json report_to_json(const Report& report) {
   // the JSON, never read back.
   json overlapping = json::array();
   for (const auto& group : overlapping_loads(report.module_events)) {
-    overlapping.push_back({{"pass", to_string(group.pass)}, {"pid", group.pid}, {"events", group.events},
-                           {"threads", group.threads}, {"start_s", group.start_s}, {"end_s", group.end_s}});
+    overlapping.push_back({{"pass", to_string(group.pass)},
+                           {"pid", group.pid},
+                           {"events", group.events},
+                           {"threads", group.threads},
+                           {"start_s", group.start_s},
+                           {"end_s", group.end_s}});
   }
   out["overlapping_loads"] = std::move(overlapping);
   out["identities"] = report.identities;

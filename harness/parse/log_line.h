@@ -41,8 +41,8 @@ struct WarpInitLine {
   std::string_view version;
 };
 
-using LogLine = std::variant<std::monostate, ModuleLoadLine, NativeCompileLine, HashChangedLine,
-                             PchGeneratedLine, WarpInitLine>;
+using LogLine =
+    std::variant<std::monostate, ModuleLoadLine, NativeCompileLine, HashChangedLine, PchGeneratedLine, WarpInitLine>;
 
 // `line` has no trailing '\n'; a trailing '\r' and ANSI colour codes are tolerated only after
 // strip_terminal_noise() — parse_line() itself expects clean text.

@@ -1,7 +1,7 @@
 #include "parse/log_scanner.h"
 
-#include <cstring>
 #include <string.h>  // memmem (GNU)
+#include <cstring>
 #include <type_traits>
 
 #include "parse/log_line.h"
@@ -87,7 +87,8 @@ void LogScanner::note_find_failures(std::string_view region) {
   // One memmem pass over the whole region is far cheaper than a search per line.
   std::size_t offset = 0;
   while (offset < region.size() && facts_.find_failures.size() < kMaxFindFailures) {
-    const void* hit = ::memmem(region.data() + offset, region.size() - offset, kFindFailure.data(), kFindFailure.size());
+    const void* hit =
+        ::memmem(region.data() + offset, region.size() - offset, kFindFailure.data(), kFindFailure.size());
     if (hit == nullptr) return;
     const auto at = static_cast<std::size_t>(static_cast<const char*>(hit) - region.data());
     std::string line(strip_terminal_noise(enclosing_line(region, at), clean_storage_));
@@ -131,7 +132,8 @@ void LogScanner::on_message(std::string_view line) {
           ++facts_.native_timers;
           pending_native_ms_ = pending_native_ms_.value_or(0.0) + item.ms;
         } else if constexpr (std::is_same_v<Item, HashChangedLine>) {
-          facts_.hash_changes.push_back({std::string(item.module), std::string(item.old_hash), std::string(item.new_hash)});
+          facts_.hash_changes.push_back(
+              {std::string(item.module), std::string(item.old_hash), std::string(item.new_hash)});
         } else if constexpr (std::is_same_v<Item, PchGeneratedLine>) {
           facts_.pch_generated = true;
           pending_pch_ = true;

@@ -36,7 +36,7 @@ class LogScanner {
   void note_find_failures(std::string_view region);
 
   LogFacts facts_;
-  std::string partial_;     // the unfinished last line of the previous chunk
+  std::string partial_;  // the unfinished last line of the previous chunk
   bool skipping_overlong_ = false;
   std::string clean_storage_;
   std::optional<double> pending_native_ms_;  // a compile timer waiting for its module line

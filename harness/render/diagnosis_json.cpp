@@ -6,8 +6,8 @@
 namespace wcp::render {
 namespace {
 
-using nlohmann::json;
 using json_fields::or_null;
+using nlohmann::json;
 
 json identity_json(const ModuleIdentity& identity) {
   return json{{"module", identity.name},
@@ -129,6 +129,8 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
                         {"trigger", finding.trigger},
                         {"evidence", finding.evidence},
                         {"fix", finding.fix},
+                        {"fix_changes_behaviour", finding.fix_effect == FixEffect::changes_behaviour},
+                        {"fix_behaviour", finding.behaviour},
                         {"limits", finding.limits},
                         {"doc", doc_link(finding.mechanism)},
                         {"cost_basis", finding.cost_basis},

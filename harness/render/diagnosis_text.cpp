@@ -29,6 +29,7 @@ void render_finding(const analysis::Finding& finding, std::ostream& out) {
     out << "    cost: " << finding.cost_basis << '\n';
   }
   out << "    fix: " << finding.fix << '\n';
+  out << "    behaviour: " << to_string(finding.fix_effect) << " (" << finding.behaviour << ")\n";
   if (!finding.limits.empty()) out << "    limits: " << finding.limits << '\n';
   out << "    see: " << doc_link(finding.mechanism) << '\n';
 }
@@ -36,10 +37,11 @@ void render_finding(const analysis::Finding& finding, std::ostream& out) {
 void render_boundary_pointer(const analysis::BoundaryProposal& proposal, std::ostream& out) {
   if (!proposal.changes || proposal.modules.empty()) return;
   const auto ms = proposal.ms_removed();
-  out << fmt::format("\nModule boundaries: regrouping the kernels of your {} module(s) removes {} build(s){} in this "
-                     "run; see `diagnose --boundaries`.\n",
-                     proposal.current_modules.size(), proposal.builds_removed(),
-                     ms ? fmt::format(" and ≈ {} (estimate)", ms_text(*ms)) : std::string());
+  out << fmt::format(
+      "\nModule boundaries: regrouping the kernels of your {} module(s) removes {} build(s){} in this "
+      "run; see `diagnose --boundaries`.\n",
+      proposal.current_modules.size(), proposal.builds_removed(),
+      ms ? fmt::format(" and ≈ {} (estimate)", ms_text(*ms)) : std::string());
 }
 
 }  // namespace
@@ -47,8 +49,8 @@ void render_boundary_pointer(const analysis::BoundaryProposal& proposal, std::os
 void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& out) {
   out << "\nDiagnosis\n";
   out << "  " << diagnosis.bottleneck << '\n';
-  const auto yours = static_cast<std::size_t>(std::count_if(
-      diagnosis.findings.begin(), diagnosis.findings.end(), [](const analysis::Finding& f) { return f.yours(); }));
+  const auto yours = static_cast<std::size_t>(std::count_if(diagnosis.findings.begin(), diagnosis.findings.end(),
+                                                            [](const analysis::Finding& f) { return f.yours(); }));
   const std::size_t others = diagnosis.findings.size() - yours;
   if (diagnosis.findings.empty()) {
     out << "  No compile-cost mechanism found.\n";
@@ -73,11 +75,13 @@ void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& o
   }
   if (!diagnosis.ruled_out.empty()) {
     out << "\nChecked and ruled out\n";
-    for (const auto& entry : diagnosis.ruled_out) out << fmt::format("  {:<20} {}\n", code(entry.mechanism), entry.signal);
+    for (const auto& entry : diagnosis.ruled_out)
+      out << fmt::format("  {:<20} {}\n", code(entry.mechanism), entry.signal);
   }
   if (!diagnosis.not_checked.empty()) {
     out << "\nNot checked in this run\n";
-    for (const auto& entry : diagnosis.not_checked) out << fmt::format("  {:<20} {}\n", code(entry.mechanism), entry.reason);
+    for (const auto& entry : diagnosis.not_checked)
+      out << fmt::format("  {:<20} {}\n", code(entry.mechanism), entry.reason);
   }
 }
 
@@ -87,8 +91,9 @@ void render_kernel_usage_text(const std::vector<ModuleUse>& usage, std::ostream&
   out << fmt::format("  {:>8} {:>8} {:>8} {:>10}  {}\n", "compiled", "launched", "never", "est. ms", "module");
   for (const auto& module : usage) {
     out << fmt::format("  {:>8} {:>8} {:>8} {:>10}  {}{}\n", module.kernels.size(), module.launched(),
-                       module.never_launched(), module.unlaunched_ms ? fmt::format("{:.0f}", *module.unlaunched_ms) : "-",
-                       module.name, module.device == "cpu" ? "" : " (" + module.device + ")");
+                       module.never_launched(),
+                       module.unlaunched_ms ? fmt::format("{:.0f}", *module.unlaunched_ms) : "-", module.name,
+                       module.device == "cpu" ? "" : " (" + module.device + ")");
   }
   out << "  est. ms: the builds' time × the never-launched kernels' share of the generated source (an estimate; verify "
          "with `compare`). Other workloads may launch them.\n";

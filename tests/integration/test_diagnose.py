@@ -240,6 +240,39 @@ class OptionDeadline(FixtureCase):
         self.assertIn("backward entry point(s) still generated", evidence)
 
 
+class GranularPair(FixtureCase):
+    fixture = "granular_pair"
+    app_findings = ["CS-4"]
+    fixed_findings = []
+
+    def test_two_modules_of_one_package_are_granular_by_their_cost(self):
+        finding = self.app.finding("CS-4")
+        self.assertIn("package reductions: 2 modules, each a separate build", "\n".join(finding["evidence"]))
+        self.assertIn("of their cold time (threshold 20 %)", finding["trigger"])
+        self.assertIn("2 − 1 modules × fixed per-module cost", finding["cost_basis"])
+        self.assertFalse(finding["fix_changes_behaviour"], finding)
+
+
+class LateImport(FixtureCase):
+    fixture = "late_import"
+    app_findings = ["config-deadline"]
+    fixed_findings = []
+
+    def test_the_fix_names_a_line_before_the_kernel_package_import(self):
+        # "Right after `import warp`" would be line 17 here, after the package made its module:
+        # the advice must name the import of the package (line 15), which runs first.
+        fix = self.app.finding("config-deadline")["fix"]
+        package_import = line_of(self.app.path, r"^import physics")
+        self.assertLess(package_import, line_of(self.app.path, r"^import warp"))
+        self.assertIn(f"late_import/app.py before line {package_import},", fix)
+        self.assertIn("module (physics.solver)", fix)
+
+    def test_the_fix_says_it_changes_the_kernels_built(self):
+        finding = self.app.finding("config-deadline")
+        self.assertTrue(finding["fix_changes_behaviour"], finding)
+        self.assertIn("enable_backward changes the set of kernels built", finding["fix_behaviour"])
+
+
 class SiblingModules(FixtureCase):
     fixture = "sibling_modules"
     app_findings = ["CS-4", "never-launched"]

@@ -108,6 +108,7 @@ class UniqueFactory(unittest.TestCase):
     def setUpClass(cls):
         cls.app = measured("option_unique_factory/app")
         cls.fixed = measured("option_unique_factory/fixed")
+        cls.removed = measured("option_unique_factory/removed")
         cls.stages = FIXTURES / "option_unique_factory" / "pipeline" / "stages.py"
         cls.unique = r"make_stage__locals__stage_[0-9a-f]{8}"
 
@@ -121,6 +122,22 @@ class UniqueFactory(unittest.TestCase):
         for name in self.app.names(self.unique):
             self.assertIn(name, evidence)
         self.assertIn('@wp.kernel(module="unique", module_options={"fast_math": True})', finding["fix"])
+
+    def test_the_first_fix_removes_the_write_and_applying_it_says_what_changes(self):
+        (finding,) = self.app.findings(NEVER)
+        line = line_of(self.stages, r"^\s*wp\.set_module_options")
+        self.assertTrue(finding["fix"].startswith(
+            f'Remove wp.set_module_options({{"fast_math": True}}) on pipeline.stages at pipeline/stages.py:{line} '
+            "(in setup): it reached no build, so the program behaves the same without it."), finding["fix"])
+        self.assertIn("Only if it was meant to apply:", finding["fix"])
+        self.assertIn("That changes behaviour: fast_math changes floating-point results on CUDA", finding["fix"])
+        self.assertFalse(finding["fix_changes_behaviour"], finding)
+
+    def test_removing_the_write_builds_exactly_what_the_app_built(self):
+        # The behaviour-keeping fix: no finding, and the same unique modules with the same hashes.
+        self.assertEqual(self.removed.findings(NEVER), [])
+        self.assertEqual(self.removed.names(self.unique), self.app.names(self.unique))
+        self.assertEqual(sorted(self.removed.hashes(self.unique)), sorted(self.app.hashes(self.unique)))
 
     def test_the_twin_has_no_such_finding_and_otherwise_the_same_ones(self):
         self.assertEqual(self.fixed.findings(NEVER), [])

@@ -94,7 +94,7 @@ TEST(Advice, WarpFemFormModulesAreNotTheUsersToMerge) {
   const Finding* finding = find(diagnosis, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_FALSE(finding->yours());
-  EXPECT_THAT(evidence(*finding), HasSubstr("package __main__: 4 small modules"));
+  EXPECT_THAT(evidence(*finding), HasSubstr("package __main__: 4 modules, each a separate build"));
   EXPECT_THAT(finding->fix, HasSubstr("warp.fem generates these modules at run time from your code in __main__"));
   EXPECT_THAT(finding->fix, Not(HasSubstr("Put the kernels of")));
 }
@@ -220,7 +220,7 @@ TEST(Advice, SiblingFilesOfOneFolderAreOneFeature) {
   const Finding* finding = find(diagnosis, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_TRUE(finding->yours());
-  EXPECT_THAT(evidence(*finding), HasSubstr("folder /home/me/proj: 3 small modules"));
+  EXPECT_THAT(evidence(*finding), HasSubstr("folder /home/me/proj: 3 modules, each a separate build"));
   EXPECT_THAT(finding->fix, HasSubstr("(export, physics, shading)"));
 }
 

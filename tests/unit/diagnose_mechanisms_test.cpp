@@ -83,7 +83,8 @@ Report healthy() {
                                                    "__main__",
                                                    {{"enable_backward", "True"}, {"max_unroll", "16"}},
                                                    {},
-                                                   SourceLocation{"/src/app.py", 9, "<module>"}});
+                                                   SourceLocation{"/src/app.py", 9, "<module>"},
+                                                   std::nullopt});
   testing::launches(report).append(LaunchSignature{"fill", "__main__", {64}, "cpu", {"float32"}, 0, false});
   testing::launches(report).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, false});
   return report;
@@ -251,7 +252,7 @@ TEST(DiagnoseMechanisms, SlowWarmLoadsThatWereCachedAreNotCacheNotReused) {
 TEST(DiagnoseMechanisms, AWarmLoadLoggedCompiledIsTheTrigger) {
   Report report = healthy();
   report.sample_results[0].warm_compiled_events.reset();  // only the load says so
-  report.warm_module_ms = summarize({40.0});               // small: milliseconds never decide
+  report.warm_module_ms = summarize({40.0});              // small: milliseconds never decide
   ModuleEvent warm = report.module_events[0];
   warm.pass = Pass::warm;
   warm.ms = 40.0;
@@ -305,7 +306,9 @@ TEST(DiagnoseMechanisms, EachCacheCauseHasItsOwnFixWithADeliberateRebuildPath) {
     r.instrumentation.cache_clears = {CacheClear{"clear_kernel_cache", SourceLocation{"/src/app.py", 12, ""}}};
   });
   EXPECT_THAT(clear, HasSubstr("Remove the wp.clear_kernel_cache() call"));
-  const std::string lto = fix_for([](Report& r) { r.instrumentation.cache_clears = {CacheClear{"clear_lto_cache", {}}}; });
+  const std::string lto = fix_for([](Report& r) {
+    r.instrumentation.cache_clears = {CacheClear{"clear_lto_cache", {}}};
+  });
   EXPECT_THAT(lto, HasSubstr("wp.clear_lto_cache()"));
   EXPECT_THAT(lto, HasSubstr("LTO artifacts"));
   const std::string off = fix_for([](Report& r) { r.instrumentation.cache_kernels_disabled = true; });
@@ -331,7 +334,8 @@ TEST(DiagnoseMechanisms, ACacheClearWithoutAWarmCompileIsContextUnlessItRebuiltW
   Diagnosis diagnosis = diagnose(report);
   EXPECT_EQ(find(diagnosis, Mechanism::cache_not_reused), nullptr);
   EXPECT_TRUE(std::any_of(diagnosis.facts.begin(), diagnosis.facts.end(), [](const std::string& fact) {
-    return fact.find("clear_kernel_cache at src/app.py:12") != std::string::npos && fact.find("not CS-2") != std::string::npos;
+    return fact.find("clear_kernel_cache at src/app.py:12") != std::string::npos &&
+           fact.find("not CS-2") != std::string::npos;
   }));
   // The same cold run built the identity again after clearing: the clear cost a build.
   report.module_events.push_back(report.module_events[0]);
@@ -350,12 +354,15 @@ TEST(DiagnoseMechanisms, GranularModulesEstimateExcludesThePrecompiledHeaderBuil
   for (int i = 0; i < 4; ++i) {
     report.module_events.push_back(
         load(names[i], "abcdef" + std::to_string(i), i == 0 ? 2500.0 : 150.0 + i, {kernel("k", i)}, 9));
+    testing::launches(report).append(LaunchSignature{"k", names[i], {64}, "cpu", {"float32"}, 0, false});
   }
   report.module_events[0].built_pch = true;
   const Diagnosis result = diagnose(report);
   const Finding* finding = find(result, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(joined(*finding), HasSubstr("package feature: 4 small modules"));
+  EXPECT_THAT(joined(*finding), HasSubstr("package feature: 4 modules, each a separate build"));
+  // The header's 2.5 s is not the modules' own time: it counts as a sibling's median (152 ms).
+  EXPECT_THAT(joined(*finding), HasSubstr("608 ms in all"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 3 * 151.0);  // the smallest module, not the 2.5 s header build
   EXPECT_THAT(finding->cost_basis, HasSubstr("smallest module"));
 }
@@ -363,13 +370,56 @@ TEST(DiagnoseMechanisms, GranularModulesEstimateExcludesThePrecompiledHeaderBuil
 TEST(DiagnoseMechanisms, GranularModulesUseTheCalibrationWhenThereIsOne) {
   Report report = healthy();
   report.module_events.clear();
-  for (const char* name : {"pkg.a", "pkg.b", "pkg.c"})
+  for (const char* name : {"pkg.a", "pkg.b", "pkg.c"}) {
     report.module_events.push_back(load(name, "1234567", 200.0, {kernel("k", 1)}, 9));
+    testing::launches(report).append(LaunchSignature{"k", name, {64}, "cpu", {"float32"}, 0, false});
+  }
   const Diagnosis result = diagnose(report, calibrated_fixed_cost(80.0));
   const Finding* finding = find(result, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 160.0);
   EXPECT_THAT(finding->cost_basis, HasSubstr("calibrated"));
+  EXPECT_THAT(finding->trigger, HasSubstr("27 % of their cold time (threshold 20 %)"));
+}
+
+// Two modules of one package, launched together: granular when the fixed cost merging saves is
+// a fair share of their time, a note when they are big.
+Report package_pair(double each_ms) {
+  Report report = healthy();
+  report.module_events.clear();
+  for (const char* name : {"reductions.total", "reductions.energy"}) {
+    report.module_events.push_back(load(name, "1234567", each_ms, {kernel("k", 1)}, 9));
+    testing::launches(report).append(LaunchSignature{"k", name, {64}, "cpu", {"float32"}, 0, false});
+  }
+  return report;
+}
+
+TEST(DiagnoseMechanisms, TwoSmallModulesOfOnePackageAreGranular) {
+  const Diagnosis result = diagnose(package_pair(400.0), calibrated_fixed_cost(300.0));
+  const Finding* finding = find(result, Mechanism::granular_modules);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
+  EXPECT_EQ(finding->fix_effect, FixEffect::keeps_behaviour);
+}
+
+TEST(DiagnoseMechanisms, TwoBigModulesOfOnePackageAreANoteNotAFinding) {
+  const Diagnosis result = diagnose(package_pair(5000.0), calibrated_fixed_cost(300.0));
+  EXPECT_EQ(find(result, Mechanism::granular_modules), nullptr);
+  EXPECT_TRUE(std::any_of(result.facts.begin(), result.facts.end(), [](const std::string& fact) {
+    return fact.starts_with("CS-4 package reductions: 2 modules") &&
+           fact.find("(3 %, under 20 %)") != std::string::npos;
+  }));
+}
+
+TEST(DiagnoseMechanisms, GranularModulesMustShareOptionsAndBeLaunched) {
+  Report options_differ = package_pair(400.0);
+  options_differ.module_events[1].detail->options["max_unroll"] = "4";
+  EXPECT_EQ(find(diagnose(options_differ, calibrated_fixed_cost(300.0)), Mechanism::granular_modules), nullptr);
+  Report one_not_launched = package_pair(400.0);
+  testing::launches(one_not_launched) = {};
+  testing::launches(one_not_launched)
+      .append(LaunchSignature{"k", "reductions.total", {64}, "cpu", {"float32"}, 0, false});
+  EXPECT_EQ(find(diagnose(one_not_launched, calibrated_fixed_cost(300.0)), Mechanism::granular_modules), nullptr);
 }
 
 TEST(DiagnoseMechanisms, UniqueModulesAreRecognisedByNameAndSingleKernel) {

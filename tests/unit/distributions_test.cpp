@@ -23,7 +23,8 @@ class DistributionsTest : public ::testing::Test {
   void SetUp() override {
     site_ = scratch_.path() / "venv" / "lib" / "python3.12" / "site-packages";
     // A wheel with top_level.txt whose name differs from its import name, as warp-lang's does.
-    write(site_ / "warp_lang-1.19.0.dist-info" / "METADATA", "Metadata-Version: 2.4\nName: warp-lang\nVersion: 1.19.0\n\nbody\n");
+    write(site_ / "warp_lang-1.19.0.dist-info" / "METADATA",
+          "Metadata-Version: 2.4\nName: warp-lang\nVersion: 1.19.0\n\nbody\n");
     write(site_ / "warp_lang-1.19.0.dist-info" / "top_level.txt", "warp\n");
     write(site_ / "warp" / "fem" / "operator.py", "");
     // One without top_level.txt: RECORD decides, including a single-module distribution.
@@ -54,13 +55,20 @@ TEST_F(DistributionsTest, CodeNoDistributionListsIsTheApplications) {
   EXPECT_FALSE(index.package_of("").has_value());
 }
 
+KernelInfo kernel(const std::string& key, const std::filesystem::path& file, std::optional<Package> package = {}) {
+  KernelInfo info;
+  info.key = key;
+  info.file = file.string();
+  info.package = std::move(package);
+  return info;
+}
+
 TEST_F(DistributionsTest, FillsEveryRecordedKernelAndKeepsOnesAlreadyNamed) {
   instrument::InstrumentationEvents events;
   instrument::InstrumentedLoad load;
-  load.detail.kernels.push_back(KernelInfo{.key = "integrate", .file = (site_ / "warp" / "fem" / "operator.py").string()});
-  load.detail.kernels.push_back(KernelInfo{.key = "mine", .file = (scratch_.path() / "project" / "app.py").string()});
-  load.detail.kernels.push_back(
-      KernelInfo{.key = "old", .file = (scratch_.path() / "project" / "app.py").string(), .package = Package{"x", "1"}});
+  load.detail.kernels.push_back(kernel("integrate", site_ / "warp" / "fem" / "operator.py"));
+  load.detail.kernels.push_back(kernel("mine", scratch_.path() / "project" / "app.py"));
+  load.detail.kernels.push_back(kernel("old", scratch_.path() / "project" / "app.py", Package{"x", "1"}));
   events.loads.push_back(load);
   DistributionIndex index;
   name_distributions(events, index);

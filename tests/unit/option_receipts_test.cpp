@@ -77,7 +77,8 @@ Report run() {
 }
 
 void created(Report& report, const std::string& name, double t, int line) {
-  report.option_record->modules_created.push_back({0, t, name, kCopied, kCopied, at(line, "/src/app.py")});
+  report.option_record->modules_created.push_back(
+      {0, t, name, kCopied, kCopied, at(line, "/src/app.py"), std::nullopt});
 }
 
 OptionReceipt only_receipt(const Report& report) {
@@ -255,7 +256,8 @@ TEST(OptionReceipts, TheCopiedListComesFromTheCreationSnapshots) {
   // The creation snapshots of this (imagined) Warp copy only enable_backward: a late
   // warp.config.max_unroll is then not a missed deadline but a value the module holds itself.
   Report report = run();
-  report.option_record->modules_created.push_back({0, 0.5, "__main__", {{"enable_backward", "True"}}, kCopied, at(20)});
+  report.option_record->modules_created.push_back(
+      {0, 0.5, "__main__", {{"enable_backward", "True"}}, kCopied, at(20), std::nullopt});
   report.option_record->writes.push_back(config("max_unroll", "4", 1.0, 41));
   report.module_events.push_back(build("__main__", "aaaaaaa", 2.0));
   EXPECT_EQ(copied_config_options(*report.option_record), (std::set<std::string>{"enable_backward"}));

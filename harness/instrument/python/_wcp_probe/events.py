@@ -11,6 +11,8 @@ import sys
 import threading
 import time
 
+# How far up the stack a module creation looks for the main script (the stack is rarely deeper).
+MAX_ENTRY_DEPTH = 256
 PROBE_DIR = os.path.dirname(os.path.abspath(__file__))
 BOOTSTRAP_FILE = os.path.join(os.path.dirname(PROBE_DIR), "sitecustomize.py")
 
@@ -129,6 +131,26 @@ class Probe:
                 return {"file": filename, "line": frame.f_lineno, "function": frame.f_code.co_name}
             frame = frame.f_back
         return None
+
+    def entry_site_of(self, frame):
+        """The outermost frame in the program's main script: the entry script's line that led
+        here (its import of a kernel package, or its own kernel). Bounded walk; None when the
+        main script is not on the stack."""
+        main_file = getattr(sys.modules.get("__main__"), "__file__", None)
+        if not main_file:
+            return None
+        main_file = os.path.abspath(main_file)
+        found = None
+        for _ in range(MAX_ENTRY_DEPTH):
+            if frame is None:
+                break
+            filename = frame.f_code.co_filename
+            if filename == main_file or (not filename.startswith("<") and os.path.abspath(filename) == main_file):
+                found = frame
+            frame = frame.f_back
+        if found is None:
+            return None
+        return {"file": found.f_code.co_filename, "line": found.f_lineno, "function": found.f_code.co_name}
 
     def describe_stack(self, captured):
         """(stack, trigger) from `capture_stack`'s pairs: frames as dicts, innermost first."""

@@ -137,7 +137,8 @@ def install(probe, warp, ctx, config):
                 probe.emit("module_created", {"name": str(getattr(self, "name", "?")),
                                               "config": config_values(config, CONFIG_NAMES),
                                               "options": {str(k): repr(v) for k, v in dict(self.options).items()},
-                                              "site": probe.site_of(sys._getframe(1))})
+                                              "site": probe.site_of(sys._getframe(1)),
+                                              "entry_site": probe.entry_site_of(sys._getframe(1))})
             except Exception as e:
                 probe.fail("module creation", e)
 

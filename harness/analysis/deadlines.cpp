@@ -1,0 +1,87 @@
+#include "analysis/deadlines.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "analysis/diagnose_support.h"
+#include "model/ownership.h"
+
+namespace wcp::analysis {
+namespace {
+
+bool wanted(const std::vector<std::string>& modules, const std::string& name) {
+  return modules.empty() || std::find(modules.begin(), modules.end(), name) != modules.end();
+}
+
+// Without a creation record (older reports, module="unique" modules renamed after hashing): the
+// first kernel definition the module's load snapshots name.
+std::optional<SettingDeadline> from_kernel_snapshots(const Report& report, const std::vector<std::string>& modules,
+                                                     const CodeOwnership& ownership) {
+  for (const auto& event : report.module_events) {
+    if (!wanted(modules, event.name) || !event.detail || event.detail->kernels.empty()) continue;
+    const auto first = std::min_element(
+        event.detail->kernels.begin(), event.detail->kernels.end(),
+        [](const KernelInfo& a, const KernelInfo& b) { return std::tie(a.file, a.line) < std::tie(b.file, b.line); });
+    if (first->file.empty()) continue;
+    return SettingDeadline{SettingDeadline::Kind::kernel_definition,
+                           {first->file, first->line, ""},
+                           event.name,
+                           ownership.owner_of_file(first->file) == Owner::user};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<SettingDeadline> setting_deadline(const Report& report, const std::vector<std::string>& modules) {
+  const CodeOwnership ownership(report);
+  if (report.option_record) {
+    // modules_created is in time order: the first creation with an entry-script line is the
+    // deadline; a creation without one (outside the main script's stack) still bounds it by
+    // its kernel's line.
+    for (const auto& created : report.option_record->modules_created) {
+      if (!wanted(modules, created.name)) continue;
+      if (modules.empty() && (!created.site || ownership.owner_of_file(created.site->file) != Owner::user)) continue;
+      if (created.entry_site) {
+        return SettingDeadline{SettingDeadline::Kind::entry_script_line, *created.entry_site, created.name, true};
+      }
+      if (created.site) {
+        return SettingDeadline{SettingDeadline::Kind::kernel_definition, *created.site, created.name,
+                               ownership.owner_of_file(created.site->file) == Owner::user};
+      }
+    }
+  }
+  return from_kernel_snapshots(report, modules, ownership);
+}
+
+std::string config_deadline_advice(const SettingDeadline& deadline, const std::string& key, const std::string& value) {
+  const std::string setting = fmt::format("wp.config.{} = {}", key, value);
+  const std::string module_option = fmt::format(
+      "wp.set_module_options({{\"{}\": {}}}) at the top of the Python module that defines {}'s kernels "
+      "(a module option reaches the module whenever it is set before the module's first load)",
+      key, value, deadline.module);
+  switch (deadline.kind) {
+    case SettingDeadline::Kind::entry_script_line:
+      return fmt::format(
+          "Set {} in {} before line {}, the entry script's first line that created a Warp module ({}); "
+          "if `import warp` comes later in that file, import it there. Or {}.",
+          setting, short_file(deadline.before.file), deadline.before.line, deadline.module, module_option);
+    case SettingDeadline::Kind::kernel_definition:
+      if (deadline.users_code) {
+        return fmt::format(
+            "Set {} before {}:{}, where module {}'s first kernel is defined (in the entry point, before "
+            "the import that runs that line). Or {}.",
+            setting, short_file(deadline.before.file), deadline.before.line, deadline.module, module_option);
+      }
+      return fmt::format(
+          "No line of yours runs before module {} is created (at {}:{}): set {} before your program "
+          "first imports it, or set the option on that module before its first load: "
+          "wp.get_module(\"{}\").options[\"{}\"] = {}.",
+          deadline.module, short_file(deadline.before.file), deadline.before.line, setting, deadline.module, key,
+          value);
+  }
+  return setting;
+}
+
+}  // namespace wcp::analysis

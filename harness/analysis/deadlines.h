@@ -1,0 +1,35 @@
+#pragma once
+// Where in this program a setting must go to reach a module: advice that says "before X" names
+// the line of this run that is early enough, from the program's own timeline. A warp.config
+// value such as enable_backward is copied by a module when it is created, i.e. when its first
+// kernel is defined; in an entry script that imports its kernel package before `import warp`,
+// "right after import warp" is already too late.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/report.h"
+
+namespace wcp::analysis {
+
+struct SettingDeadline {
+  enum class Kind {
+    entry_script_line,  // the entry script's first line that created one of the modules
+    kernel_definition,  // no entry script line on record: the module's first kernel definition
+  };
+  Kind kind = Kind::entry_script_line;
+  SourceLocation before;   // set it before this line runs
+  std::string module;      // the module created there
+  bool users_code = true;  // `before` is in code the user can edit
+};
+
+// The earliest creation among `modules` in this run (all application modules when empty);
+// nullopt when the report has no record of their creation or kernels.
+std::optional<SettingDeadline> setting_deadline(const Report& report, const std::vector<std::string>& modules);
+
+// "`wp.config.enable_backward = False` before <file>:<line> ..." for a warp.config setting, in
+// one sentence that names the line and, where no user line is early enough, the module option
+// that reaches the module instead.
+std::string config_deadline_advice(const SettingDeadline& deadline, const std::string& key, const std::string& value);
+
+}  // namespace wcp::analysis
