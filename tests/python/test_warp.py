@@ -133,6 +133,30 @@ wp.launch(fill, dim=8, inputs=[x])
     assert created and created[0]["config"]["max_unroll"] == "16"
 
 
+def test_a_module_created_by_an_import_records_the_entry_scripts_import_line(tmp_path, warp_cache):
+    # The entry script imports its kernel package before `import warp`: the module's creation
+    # names the package's kernel line as its site and the entry script's import as entry_site,
+    # the line a warp.config setting must precede.
+    package = tmp_path / "kernels_pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("import warp as wp\n\n\n@wp.kernel\ndef k(x: wp.array(dtype=float)):\n"
+                                         "    x[wp.tid()] = 1.0\n")
+    body = """
+import os
+
+import kernels_pkg
+
+import warp as wp
+
+wp.config.enable_backward = False
+"""
+    run = run_script(tmp_path, body, extra_path=[tmp_path])
+    assert run.proc.returncode == 0, run.proc.stderr
+    (created,) = [m for m in of_type(run.main, "module_created") if m["name"] == "kernels_pkg"]
+    assert created["site"]["file"] == str(package / "__init__.py") and created["site"]["line"] == 4
+    assert created["entry_site"] == {"file": str(tmp_path / "app.py"), "line": 4, "function": "<module>"}
+
+
 def test_option_writes_and_where_they_land(tmp_path, warp_cache):
     body = """
 import warp as wp
