@@ -24,3 +24,4 @@ done
   --python .venv-warp-old/bin/python
 .venv/bin/python tests/bench/units_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python
 .venv/bin/python tests/bench/ab_stability.py --cli build/harness/warp-compile-probe --python .venv/bin/python
+.venv/bin/python tests/bench/predictions_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python

@@ -82,8 +82,13 @@ class FemDiffusion(ExampleCase):
     args = ["--device", "cpu", "--headless", "--quiet", "--resolution", "10"]
 
     def test_modules_warp_fem_generates_from_the_users_integrands_are_not_theirs_to_merge(self):
-        (granular,) = self.run_.findings("CS-4")
-        self.assertFalse(granular["yours"])
+        # Every CS-4 here is about code the user does not write: the integrand modules warp.fem
+        # generates, and Warp's own packages split over modules of one feature.
+        findings = self.run_.findings("CS-4")
+        self.assertTrue(findings)
+        for finding in findings:
+            self.assertFalse(finding["yours"], finding)
+        (granular,) = [f for f in findings if f["owner"]["owner"] != "warp"]
         self.assertEqual(granular["owner"]["describe"], "generated at run time by warp.fem from your code in __main__")
         self.assertIn("warp.fem builds one module per integrand", granular["fix"])
         self.assertNotIn("Put the kernels of", granular["fix"])

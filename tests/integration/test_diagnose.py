@@ -206,7 +206,7 @@ class GranularModules(FixtureCase):
 
     def test_names_the_package_and_estimates_without_the_header_build(self):
         finding = self.app.finding("CS-4")
-        self.assertIn("package feature: 4 small modules", "\n".join(finding["evidence"]))
+        self.assertIn("package feature: 4 modules, each a separate build", "\n".join(finding["evidence"]))
         for name in ("feature.a", "feature.b", "feature.c", "feature.d"):
             self.assertIn(f"module {name} (", "\n".join(finding["evidence"]))
         pch = [e for e in self.app.report["module_events"] if e["built_pch"] and e["pass"] == "cold"]
@@ -280,7 +280,7 @@ class SiblingModules(FixtureCase):
 
     def test_sibling_files_of_one_folder_are_one_feature(self):
         evidence = self.evidence("CS-4")
-        self.assertIn(f"folder {FIXTURES / 'sibling_modules'}: 3 small modules", evidence)
+        self.assertIn(f"folder {FIXTURES / 'sibling_modules'}: 3 modules, each a separate build", evidence)
         self.assertTrue(self.app.finding("CS-4")["yours"])
 
     def test_names_the_kernels_compiled_but_never_launched_with_an_estimate(self):
