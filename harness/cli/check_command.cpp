@@ -14,19 +14,19 @@
 #include "budget/cuda_device.h"
 #include "budget/evaluate.h"
 #include "calibrate/calibration.h"
-#include "calibrate/warp_native_dir.h"
 #include "cli/commands.h"
 #include "errors.h"
 #include "io/environment.h"
+#include "io/file_io.h"
 #include "measure/measure.h"
+#include "model/report_json.h"
+#include "reference/measure_with_reference.h"
+#include "reference/reference_python.h"
 #include "render/budget_json.h"
 #include "render/budget_markdown.h"
 #include "render/budget_text.h"
 #include "render/format.h"
 #include "render/progress_line.h"
-#include "io/file_io.h"
-#include "model/report_json.h"
-#include "reference/measure_with_reference.h"
 
 namespace wcp::cli {
 namespace {
@@ -159,14 +159,19 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
       context.out << "Calibration: " << path.string() << " (" << evaluate_options.calibration->created_at << ")\n";
     }
   }
-  reference::ReferenceSetup reference_setup;
-  reference_setup.python = calibrate::choose_python(
-      arguments.reference_python.empty() ? std::nullopt : std::optional<std::string>(arguments.reference_python));
-  const bool any_reference =
-      same_run_reference && std::any_of(selected.begin(), selected.end(),
-                                        [&](const auto* entry) { return wants_reference(*entry, baselines); });
+  // Each entry's reference runs with its own command's interpreter unless one is given.
+  const auto reference_setup_for = [&arguments](const budget::CommandEntry& entry) {
+    reference::ReferenceSetup setup;
+    setup.python = reference::reference_python_for(
+        arguments.reference_python.empty() ? std::nullopt : std::optional<std::string>(arguments.reference_python),
+        entry.command, entry.cwd);
+    setup.kind = reference_kind_of(entry);
+    return setup;
+  };
   // A reference interpreter that does not exist is a usage error, found before anything runs.
-  if (any_reference) reference::validate(reference_setup);
+  for (const auto* entry : selected) {
+    if (same_run_reference && wants_reference(*entry, baselines)) reference::validate(reference_setup_for(*entry));
+  }
   budget::CheckResult result;
   result.file = file.path;
   render::render_budget_header(file.path, context.out);
@@ -187,10 +192,9 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
     Report report;
     if (same_run_reference && wants_reference(*entry, baselines)) {
-      auto setup = reference_setup;
-      setup.kind = reference_kind_of(*entry);
-      report =
-          reference::measure_with_reference(measure_options_for(*entry), setup, context.interrupts, listener).report;
+      report = reference::measure_with_reference(measure_options_for(*entry), reference_setup_for(*entry),
+                                                 context.interrupts, listener)
+                   .report;
     } else {
       report = measure::measure(measure_options_for(*entry), context.interrupts, listener);
     }
@@ -238,8 +242,10 @@ void add_check_command(CLI::App& root, CliContext& context) {
                       "its samples) or calibration (the stored one; faster, blind to this run's load)")
       ->check(CLI::IsMember({"run", "calibration"}))
       ->capture_default_str();
-  command->add_option("--reference-python", arguments->reference_python,
-                      "Interpreter with warp-lang that builds the Warp CPU reference (default: $WCP_PYTHON, else python3)");
+  command->add_option(
+      "--reference-python", arguments->reference_python,
+      "Interpreter with warp-lang that builds the Warp CPU reference (default: each command's own interpreter "
+      "when it starts with one, else $WCP_PYTHON, else python3)");
   command->add_flag("--list", arguments->list, "Validate the file and print name;samples;timeout;device per entry, run nothing");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
   command->callback([arguments, &context] { context.exit_code = run_check(*arguments, context); });

@@ -7,13 +7,13 @@
 #include <sstream>
 
 #include "analysis/diagnose.h"
-#include "calibrate/warp_native_dir.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
 #include "reference/measure_with_reference.h"
+#include "reference/reference_python.h"
 #include "render/format.h"
 #include "render/progress_line.h"
 #include "render/trace_json.h"
@@ -48,9 +48,9 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   measure::validate(options);
   reference::ReferenceSetup setup;
   if (arguments.reference) {
-    setup.python = calibrate::choose_python(arguments.reference_python.empty()
-                                                ? std::nullopt
-                                                : std::optional<std::string>(arguments.reference_python));
+    setup.python = reference::reference_python_for(
+        arguments.reference_python.empty() ? std::nullopt : std::optional<std::string>(arguments.reference_python),
+        options.command, options.cwd);
     reference::validate(setup);
   }
 
@@ -116,8 +116,10 @@ void add_measure_command(CLI::App& root, CliContext& context) {
   command->add_flag("--reference", arguments->reference,
                     "Interleave a machine reference sample after each sample and report cold units (kept in the "
                     "JSON, so baselines in units carry over between machines)");
-  command->add_option("--reference-python", arguments->reference_python,
-                      "Interpreter with warp-lang for the Warp CPU reference (default: $WCP_PYTHON, else python3)");
+  command->add_option(
+      "--reference-python", arguments->reference_python,
+      "Interpreter with warp-lang for the Warp CPU reference (default: the command's own interpreter when it starts "
+      "with one, else $WCP_PYTHON, else python3)");
   command->add_option("command", arguments->command, "The command to measure, after --")->required();
   command->positionals_at_end(true);
   command->callback([arguments, &context] { context.exit_code = run_measure(*arguments, context); });

@@ -1,5 +1,6 @@
 #include "measure/report_builder.h"
 
+#include "measure/interop_launches.h"
 #include "model/queries.h"
 
 #include <fmt/format.h>
@@ -419,6 +420,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
   report.error_events = count_status(cold_events, LoadStatus::error);
   report.cache = sample.inventory;
   report.processes = processes_of(sample.cold, options.cwd.string());
+  add_interop_launches(report);
   report.option_record = option_record_of(sample.cold);
   report.hash_changes = sample.cold.log.hash_changes;
   report.find_failures = sample.cold.log.find_failures;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/interop_launch.h"
 #include "model/launch_record.h"
 #include "model/module_event.h"
 #include "model/option_record.h"
@@ -27,8 +28,10 @@ namespace wcp {
 // wall is not below its cold wall out of `compile_elapsed_ms_*`; earlier reports are read the
 // same way (model/queries.h: credited_compile_elapsed). It also adds each load's `hook_ms` (the
 // instrumentation's own time inside Warp's load timer) and `thread`, and the report's
-// `overlapping_loads`; kernels' `package` now comes from the dist-info folders.
-inline constexpr int kReportSchemaVersion = 4;
+// `overlapping_loads`; kernels' `package` now comes from the dist-info folders. Version 5 adds
+// the original probe's flat `launches` list back (the main process's launches, one object per
+// launch, up to 10,000), so that the original probe can read the workload of this tool's reports.
+inline constexpr int kReportSchemaVersion = 5;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
@@ -139,6 +142,10 @@ struct Report {
   CacheInventory cache;
   std::vector<ModuleEvent> module_events;
   std::vector<ProcessRecord> processes;  // the cold run's processes that imported Warp, main first
+  // The main process's launches in the original probe's flat shape, one per launch (schema 5):
+  // absent when it made more than measure::kInteropLaunchLimit, when it has no launch record,
+  // and in earlier reports. Derived from `processes`, which stays what every reader here uses.
+  std::optional<std::vector<InteropLaunch>> interop_launches;
   // Option writes and module creations of that cold run; absent when they were not recorded
   // (the instrumentation did not attach or could not hook them, or an older report).
   std::optional<OptionRecord> option_record;

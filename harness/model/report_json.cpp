@@ -31,6 +31,32 @@ void from_json(const json& in, SourceLocation& location) {
 
 namespace {
 
+// The original probe writes null for a kernel without a module, a launch without a device and a
+// block_dim left to Warp.
+json interop_launch_to_json(const InteropLaunch& launch) {
+  json out;
+  out["kernel"] = launch.kernel;
+  out["module"] = launch.module.empty() ? json(nullptr) : json(launch.module);
+  out["dim"] = launch.dim;
+  out["device"] = launch.device.empty() ? json(nullptr) : json(launch.device);
+  out["dtypes"] = launch.dtypes;
+  out["block_dim"] = or_null(launch.block_dim);
+  out["adjoint"] = launch.adjoint;
+  return out;
+}
+
+InteropLaunch interop_launch_from_json(const json& item) {
+  InteropLaunch launch;
+  launch.kernel = get<std::string>(item, "kernel", "");
+  launch.module = get<std::string>(item, "module", "");
+  launch.dim = get<std::vector<std::int64_t>>(item, "dim", {});
+  launch.device = get<std::string>(item, "device", "");
+  launch.dtypes = get<std::vector<std::string>>(item, "dtypes", {});
+  launch.block_dim = get_optional<int>(item, "block_dim");
+  launch.adjoint = get<bool>(item, "adjoint", false);
+  return launch;
+}
+
 void to_json_detail(json& out, const LoadDetail& detail) {
   json kernels = json::array();
   for (const auto& kernel : detail.kernels) {
@@ -433,6 +459,14 @@ void read_document(const json& document, Report& report) {
   if (document.contains("processes")) {
     json_fields::each(document, "processes",
                       [&](const json& item, std::size_t) { report.processes.push_back(process_from_json(item)); });
+    // Beside `processes` (schema 5), `launches` is the flat copy of the main process's launches
+    // written for the original probe: kept as read, never the source of the workload.
+    if (const auto flat = document.find("launches"); flat != document.end() && flat->is_array()) {
+      std::vector<InteropLaunch> launches;
+      json_fields::each(document, "launches",
+                        [&](const json& item, std::size_t) { launches.push_back(interop_launch_from_json(item)); });
+      report.interop_launches = std::move(launches);
+    }
   } else {
     // The original probe's and schema 1's one flat list: the main process's.
     ProcessRecord main;
@@ -549,6 +583,11 @@ json report_to_json(const Report& report) {
   std::uint64_t launch_count = 0;
   for (const auto& process : report.processes) launch_count += total_launches(process.launches);
   out["launch_count"] = launch_count;
+  if (report.interop_launches) {
+    json flat = json::array();
+    for (const auto& launch : *report.interop_launches) flat.push_back(interop_launch_to_json(launch));
+    out["launches"] = std::move(flat);
+  }
   out["option_record"] = report.option_record ? option_record_to_json(*report.option_record) : json(nullptr);
   out["sample_results"] = report.sample_results;
   json changes = json::array();

@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from probe_testlib import PYTHON, fixture, run_cli
+from probe_testlib import PYTHON, SOURCE_DIR, fixture, run_cli
 
 
 def budget_file(work, app, extra=""):
@@ -73,6 +73,31 @@ class ReferenceUnits(unittest.TestCase):
         self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
         self.assertIn("no-such-python-here", result.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.work, "baseline.json")))
+
+    def test_the_reference_runs_with_the_commands_own_interpreter(self):
+        # Where `python3` on PATH has no Warp and WCP_PYTHON is unset, the reference must still
+        # run: with the interpreter the command starts with, a relative path anchored at the
+        # command's working directory (not the directory `check` was started in).
+        bin_dir = os.path.join(self.work, "bin")
+        os.mkdir(bin_dir)
+        os.symlink("/usr/bin/python3", os.path.join(bin_dir, "python3"))
+        interpreter = os.path.relpath(PYTHON, SOURCE_DIR)
+        path = os.path.join(self.work, "budget.yaml")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("commands:\n"
+                         f"  - name: clean\n    command: [{interpreter!r}, 'fixtures/clean/app.py']\n"
+                         f"    cwd: {SOURCE_DIR!r}\n    samples: 1\n    device: cpu\n    cold_units: 1000\n")
+        out = os.path.join(self.work, "result.json")
+        env = dict(self.env, WCP_PYTHON="", PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
+        result = run_cli(["check", path, "--quiet", "--json", out], env=env, timeout=900, cwd=self.work)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("reference (this run): warp_cpu", result.stdout)
+        with open(out, encoding="utf-8") as handle:
+            outcome = next(o for o in json.load(handle)["commands"][0]["outcomes"] if o["budget"] == "cold_units")
+        reference = outcome["reference"]
+        self.assertTrue(reference["same_run"], reference)
+        self.assertEqual(len(reference["units_values"]), 1, reference)
+        self.assertGreater(reference["median_ms"], 0.0)
 
 
 if __name__ == "__main__":
