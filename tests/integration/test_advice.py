@@ -83,12 +83,18 @@ class FemDiffusion(ExampleCase):
 
     def test_modules_warp_fem_generates_from_the_users_integrands_are_not_theirs_to_merge(self):
         # Every CS-4 here is about code the user does not write: the integrand modules warp.fem
-        # generates, and Warp's own packages split over modules of one feature.
+        # generates, and Warp's own packages split over modules of one feature. Whether merging
+        # the integrand modules is worth it is the cost rule's call (on a 2-core machine they
+        # read ~12 % of their cold time: a note); either way it is never the user's to merge.
         findings = self.run_.findings("CS-4")
-        self.assertTrue(findings)
         for finding in findings:
             self.assertFalse(finding["yours"], finding)
-        (granular,) = [f for f in findings if f["owner"]["owner"] != "warp"]
+        generated = [f for f in findings if f["owner"]["owner"] != "warp"]
+        if not generated:
+            self.assertTrue(any(fact.startswith("CS-4 package __main__: 4 modules") for fact in
+                                self.run_.diagnosis["facts"]), self.run_.diagnosis["facts"])
+            return
+        (granular,) = generated
         self.assertEqual(granular["owner"]["describe"], "generated at run time by warp.fem from your code in __main__")
         self.assertIn("warp.fem builds one module per integrand", granular["fix"])
         self.assertNotIn("Put the kernels of", granular["fix"])
