@@ -27,8 +27,10 @@ namespace wcp {
 // wall is not below its cold wall out of `compile_elapsed_ms_*`; earlier reports are read the
 // same way (model/queries.h: credited_compile_elapsed). It also adds each load's `hook_ms` (the
 // instrumentation's own time inside Warp's load timer) and `thread`, and the report's
-// `overlapping_loads`; kernels' `package` now comes from the dist-info folders.
-inline constexpr int kReportSchemaVersion = 4;
+// `overlapping_loads`; kernels' `package` now comes from the dist-info folders. Version 5 adds
+// fields only: each sample's `cold_identities` and each module="unique" kernel's `closure`, the
+// evidence that tells a kernel made from constants from one made from data (CS-9).
+inline constexpr int kReportSchemaVersion = 5;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
@@ -105,6 +107,10 @@ struct SampleResult {
   // reason: a failed warm run, or a warm wall not below the cold wall (model/queries.h).
   std::optional<double> compile_elapsed_ms;
   std::string compile_elapsed_left_out;
+  // The distinct "<module> <hash>" this sample's cold run loaded (schema 5), sorted: whether a
+  // module got the same hash in every sample. Absent when not recorded (earlier reports, a
+  // failed cold run).
+  std::optional<std::vector<std::string>> cold_identities;
   bool operator==(const SampleResult&) const = default;
 };
 
