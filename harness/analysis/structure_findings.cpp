@@ -176,26 +176,28 @@ bool other_modules_moved(const Report& report) {
 void classify(const Report& report, std::size_t contents_in_run, UniqueModule& module) {
   if (contents_in_run > 1) {
     module.origin = UniqueOrigin::data;
-    module.why = fmt::format("this run built {} modules of this kernel with different content: its factory made it "
-                             "from different values at run time",
-                             contents_in_run);
+    module.why = fmt::format(
+        "this run built {} modules of this kernel with different content: its factory made it "
+        "from different values at run time",
+        contents_in_run);
     return;
   }
   const auto samples = identities_per_sample(report, module.kernel);
   const bool stable = !samples.empty() && std::all_of(samples.begin(), samples.end(),
-                                                       [&](const auto& sample) { return sample == samples.front(); });
+                                                      [&](const auto& sample) { return sample == samples.front(); });
   if (!samples.empty() && !stable) {
     if (other_modules_moved(report)) {
-      module.why = "its hash differed between samples, but so did other modules' hashes: the run changed for "
-                   "another reason";
+      module.why =
+          "its hash differed between samples, but so did other modules' hashes: the run changed for "
+          "another reason";
       return;
     }
     module.origin = UniqueOrigin::data;
     module.why = "its content hash differed between samples: it is made from something that changes from run to run";
     return;
   }
-  const std::optional<ClosureKind> closure =
-      module.snapshot != nullptr ? module.snapshot->closure : std::optional<ClosureKind>();
+  std::optional<ClosureKind> closure;
+  if (module.snapshot != nullptr) closure = module.snapshot->closure;
   if (closure == ClosureKind::arguments) {
     module.origin = UniqueOrigin::data;
     module.why = "it captures an argument of the function that defined it: it is made from what its caller passes";
@@ -232,15 +234,15 @@ std::string labels(const std::vector<const UniqueModule*>& modules) {
   return fmt::format("{}", fmt::join(out, ", "));
 }
 
-std::string unique_fix(const std::vector<const UniqueModule*>& constants, const std::vector<const UniqueModule*>& unknown,
-                       const std::vector<const UniqueModule*>& data) {
+std::string unique_fix(const std::vector<const UniqueModule*>& constants,
+                       const std::vector<const UniqueModule*>& unknown, const std::vector<const UniqueModule*>& data) {
   std::vector<std::string> parts;
   if (!constants.empty()) {
     parts.push_back(fmt::format(
         "Drop module=\"unique\" from {}: {} from constants, so {} can share {} Python module's Warp module (or one "
         "named module of the package, module=\"<name>\") and build together.",
-        labels(constants), constants.size() == 1 ? "it is made" : "they are made", constants.size() == 1 ? "it" : "they",
-        constants.size() == 1 ? "its" : "their"));
+        labels(constants), constants.size() == 1 ? "it is made" : "they are made",
+        constants.size() == 1 ? "it" : "they", constants.size() == 1 ? "its" : "their"));
   }
   for (const UniqueModule* module : unknown) {
     parts.push_back(fmt::format(
@@ -250,9 +252,10 @@ std::string unique_fix(const std::vector<const UniqueModule*>& constants, const 
         kernel_label(*module), module->why));
   }
   if (!data.empty()) {
-    parts.push_back(fmt::format("Keep module=\"unique\" on {}: made from data at run time, {} its own module so "
-                                "that a new value rebuilds it alone (a named module of its own does the same).",
-                                labels(data), data.size() == 1 ? "it needs" : "each needs"));
+    parts.push_back(
+        fmt::format("Keep module=\"unique\" on {}: made from data at run time, {} its own module so "
+                    "that a new value rebuilds it alone (a named module of its own does the same).",
+                    labels(data), data.size() == 1 ? "it needs" : "each needs"));
   }
   return fmt::format("{}", fmt::join(parts, " "));
 }
@@ -283,7 +286,11 @@ void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis&
       snapshot = &event->detail->kernels.front();
     }
     contents[*kernel].insert(event->name);
-    modules.push_back(UniqueModule{event, *kernel, snapshot, ownership.of_module(event->name)});
+    UniqueModule& module = modules.emplace_back();
+    module.event = event;
+    module.kernel = *kernel;
+    module.snapshot = snapshot;
+    module.owner = ownership.of_module(event->name);
   }
   for (auto& module : modules) classify(report, contents.at(module.kernel).size(), module);
 

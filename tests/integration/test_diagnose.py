@@ -219,14 +219,14 @@ class FactoryUnique(FixtureCase):
                          r"2 one-kernel modules named <kernel>_<8 hex of its content>: "
                          r"make_center_kernel__locals__center_kernel_[0-9a-f]{8}, "
                          r"make_scale_kernel__locals__scale_kernel_[0-9a-f]{8}")
-        self.assertIn('Drop module="unique" from center_kernel (made by make_center_kernel() in kernels.py), '
-                      'scale_kernel (made by make_scale_kernel() in kernels.py)', finding["fix"])
+        self.assertIn('Drop module="unique" from center_kernel (made by make_center_kernel() in stages/kernels.py), '
+                      'scale_kernel (made by make_scale_kernel() in stages/kernels.py)', finding["fix"])
         self.assertIn("it captures nothing and had the same hash in all 2 samples", self.evidence("CS-9"))
         self.assertIn("it captures only literals and had the same hash in all 2 samples", self.evidence("CS-9"))
 
     def test_keeps_the_data_built_plugin_unique(self):
         finding = self.app.finding("CS-9")
-        self.assertIn('Keep module="unique" on plugin_kernel (made by make_plugin_kernel() in plugins.py)',
+        self.assertIn('Keep module="unique" on plugin_kernel (made by make_plugin_kernel() in stages/plugins.py)',
                       finding["fix"])
         self.assertRegex(self.evidence("CS-9"), r"module make_plugin_kernel__locals__plugin_kernel_[0-9a-f]{8} .*made "
                                                 r"from data at run time: it captures an argument")

@@ -15,8 +15,8 @@ namespace wcp::analysis {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::Not;
 using testing::kernel_in;
+using ::testing::Not;
 using testing::snapshot_load;
 
 const std::string kStages = "/home/me/proj/stages/kernels.py";
@@ -26,8 +26,8 @@ const std::string kApp = "/home/me/proj/app.py";
 // A kernel a factory made inside itself, as the instrumentation records it.
 KernelInfo factory_kernel(const std::string& factory, const std::string& function, const std::string& file,
                           std::optional<ClosureKind> closure) {
-  KernelInfo kernel = kernel_in(factory + "__locals__" + function, file, 12, "stages.kernels",
-                                factory + ".<locals>." + function);
+  KernelInfo kernel =
+      kernel_in(factory + "__locals__" + function, file, 12, "stages.kernels", factory + ".<locals>." + function);
   kernel.closure = closure;
   return kernel;
 }
@@ -71,8 +71,9 @@ Report package_with_factories(int samples) {
 }
 
 const Finding* find(const Diagnosis& diagnosis) {
-  const auto found = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(),
-                                  [](const Finding& finding) { return finding.mechanism == Mechanism::unique_modules; });
+  const auto found = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(), [](const Finding& finding) {
+    return finding.mechanism == Mechanism::unique_modules;
+  });
   return found == diagnosis.findings.end() ? nullptr : &*found;
 }
 
@@ -129,10 +130,11 @@ TEST(UniqueModules, ConstantFactoriesOfOnePackageAreOneFinding) {
                                             "make_scale_kernel__locals__scale_kernel_3e7c7be0"));
   EXPECT_THAT(evidence(*finding), HasSubstr("made from constants: it captures only literals and had the same hash "
                                             "in all 2 samples"));
-  EXPECT_THAT(finding->fix, HasSubstr("Drop module=\"unique\" from center_kernel (made by make_center_kernel() in "
-                                      "kernels.py), scale_kernel (made by make_scale_kernel() in kernels.py)"));
+  EXPECT_THAT(finding->fix,
+              HasSubstr("Drop module=\"unique\" from center_kernel (made by make_center_kernel() in "
+                        "stages/kernels.py), scale_kernel (made by make_scale_kernel() in stages/kernels.py)"));
   EXPECT_THAT(finding->fix, HasSubstr("Keep module=\"unique\" on plugin_kernel (made by make_plugin_kernel() in "
-                                      "plugins.py)"));
+                                      "stages/plugins.py)"));
   EXPECT_THAT(finding->fix, Not(HasSubstr("cannot tell")));
   EXPECT_THAT(evidence(*finding), HasSubstr("made from data at run time: it captures an argument"));
 }
@@ -172,15 +174,18 @@ TEST(UniqueModules, AHashThatMovesWithOtherModulesCannotTell) {
   auto& second = *report.sample_results[1].cold_identities;
   std::replace(second.begin(), second.end(), std::string("make_scale_kernel__locals__scale_kernel_3e7c7be0 f75d062"),
                std::string("make_scale_kernel__locals__scale_kernel_99999999 9999999"));
-  const Finding* finding = find(diagnose(report));
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis);
   ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(finding->fix, HasSubstr("This run cannot tell whether scale_kernel (made by make_scale_kernel() in "
-                                      "kernels.py) is made from constants (its hash differed between samples, but so "
-                                      "did other modules' hashes"));
+  EXPECT_THAT(finding->fix,
+              HasSubstr("This run cannot tell whether scale_kernel (made by make_scale_kernel() in "
+                        "stages/kernels.py) is made from constants (its hash differed between samples, but so "
+                        "did other modules' hashes"));
 }
 
 TEST(UniqueModules, OneSampleCannotTellAndGivesBothFixes) {
-  const Finding* finding = find(diagnose(package_with_factories(1)));
+  const Diagnosis diagnosis = diagnose(package_with_factories(1));
+  const Finding* finding = find(diagnosis);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(finding->trigger, HasSubstr("0 made from constants, 2 the run cannot tell about"));
   EXPECT_THAT(finding->fix, HasSubstr("fewer than two samples recorded its hash"));
@@ -196,7 +201,8 @@ TEST(UniqueModules, ObjectsCapturedOrNoRecordCannotTell) {
   Report report = package_with_factories(2);
   report.module_events[0].detail->kernels.front().closure = ClosureKind::values;
   report.module_events[1].detail->kernels.front().closure.reset();  // a report before schema 5
-  const Finding* finding = find(diagnose(report));
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(finding->fix, HasSubstr("it captures values other than literals"));
   EXPECT_THAT(finding->fix, HasSubstr("what it captured was not recorded"));
@@ -205,7 +211,8 @@ TEST(UniqueModules, ObjectsCapturedOrNoRecordCannotTell) {
 TEST(UniqueModules, NoSnapshotNamesTheFactoryFromTheModuleName) {
   Report report = package_with_factories(2);
   for (auto& event : report.module_events) event.detail.reset();
-  const Finding* finding = find(diagnose(report));
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis);
   ASSERT_NE(finding, nullptr);
   // Without a snapshot even the plugin cannot be told apart: three modules, both fixes each.
   EXPECT_THAT(finding->trigger, HasSubstr("3 compiled modules"));
