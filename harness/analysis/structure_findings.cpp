@@ -292,6 +292,9 @@ void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis&
     module.snapshot = snapshot;
     module.owner = ownership.of_module(event->name);
   }
+  // By name, as the evidence lists them: the same report always reads the same.
+  std::sort(modules.begin(), modules.end(),
+            [](const UniqueModule& a, const UniqueModule& b) { return a.event->name < b.event->name; });
   for (auto& module : modules) classify(report, contents.at(module.kernel).size(), module);
 
   std::map<std::string, std::vector<const UniqueModule*>> by_scope;
