@@ -177,45 +177,245 @@ void check_granular(const Report& report, const DiagnoseInputs& inputs, Diagnosi
   }
 }
 
+// ---- CS-9 ------------------------------------------------------------------------------------
+// A module="unique" kernel is worth merging only when its code is the same whatever the run: made
+// from constants. Made from data at run time, module="unique" is what keeps it from rebuilding its
+// neighbours. The evidence, strongest first: several contents of one kernel in one run, a hash
+// that moved between samples, a captured argument of its factory (all: data); captured nothing or
+// only literals, with the same hash in every sample (constants). Anything less cannot tell.
+enum class UniqueOrigin { constants, data, unknown };
+
+struct UniqueModule {
+  const ModuleEvent* event = nullptr;  // its first cold build
+  std::string kernel;                  // the kernel key the module is named after
+  const KernelInfo* snapshot = nullptr;
+  ModuleOwnership owner;
+  UniqueOrigin origin = UniqueOrigin::unknown;
+  std::string why;  // the evidence for `origin`, in words
+};
+
+// "center_kernel (made by make_center_kernel() in kernels.py)": the kernel and where it came from.
+std::string kernel_label(const UniqueModule& module) {
+  const std::string& qualname = module.snapshot != nullptr ? module.snapshot->qualname : std::string();
+  if (const auto at = qualname.rfind(".<locals>."); at != std::string::npos) {
+    return fmt::format("{} (made by {}() in {})", qualname.substr(at + 10), qualname.substr(0, at),
+                       short_path(module.snapshot->file));
+  }
+  if (const std::string factory = unique_kernel_factory(module.kernel); !factory.empty()) {
+    return fmt::format("{} (made by {}())", module.kernel.substr(factory.size() + 10), factory);
+  }
+  return module.kernel;
+}
+
+// The "<module> <hash>" of one kernel's unique modules in each measured sample; empty when fewer
+// than two samples recorded them (nothing to compare).
+std::vector<std::set<std::string>> identities_per_sample(const Report& report, const std::string& kernel) {
+  std::vector<std::set<std::string>> samples;
+  for (const auto& sample : report.sample_results) {
+    if (!sample.cold_ok || !sample.cold_identities) continue;
+    std::set<std::string>& mine = samples.emplace_back();
+    for (const auto& identity : *sample.cold_identities) {
+      const std::string name = identity.substr(0, identity.find(' '));
+      if (unique_module_kernel(name) == kernel) mine.insert(identity);
+    }
+  }
+  if (samples.size() < 2) samples.clear();
+  return samples;
+}
+
+// Modules outside module="unique" whose hashes differ between samples: the program changed from
+// run to run for a reason of its own, so a moving unique hash says nothing about one kernel.
+bool other_modules_moved(const Report& report) {
+  std::optional<std::set<std::string>> first;
+  for (const auto& sample : report.sample_results) {
+    if (!sample.cold_ok || !sample.cold_identities) continue;
+    std::set<std::string> others;
+    for (const auto& identity : *sample.cold_identities) {
+      if (!unique_module_kernel(identity.substr(0, identity.find(' ')))) others.insert(identity);
+    }
+    if (!first) {
+      first = std::move(others);
+    } else if (others != *first) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void classify(const Report& report, std::size_t contents_in_run, UniqueModule& module) {
+  if (contents_in_run > 1) {
+    module.origin = UniqueOrigin::data;
+    module.why = fmt::format(
+        "this run built {} modules of this kernel with different content: its factory made it "
+        "from different values at run time",
+        contents_in_run);
+    return;
+  }
+  const auto samples = identities_per_sample(report, module.kernel);
+  const bool stable = !samples.empty() && std::all_of(samples.begin(), samples.end(),
+                                                      [&](const auto& sample) { return sample == samples.front(); });
+  if (!samples.empty() && !stable) {
+    if (other_modules_moved(report)) {
+      module.why =
+          "its hash differed between samples, but so did other modules' hashes: the run changed for "
+          "another reason";
+      return;
+    }
+    module.origin = UniqueOrigin::data;
+    module.why = "its content hash differed between samples: it is made from something that changes from run to run";
+    return;
+  }
+  std::optional<ClosureKind> closure;
+  if (module.snapshot != nullptr) closure = module.snapshot->closure;
+  if (closure == ClosureKind::arguments) {
+    module.origin = UniqueOrigin::data;
+    module.why = "it captures an argument of the function that defined it: it is made from what its caller passes";
+    return;
+  }
+  std::vector<std::string> missing;
+  if (module.snapshot == nullptr) {
+    missing.push_back("no kernel snapshot");
+  } else if (!closure) {
+    missing.push_back("what it captured was not recorded");
+  } else if (closure == ClosureKind::values) {
+    missing.push_back("it captures values other than literals (an array, a function, a Warp type or an object)");
+  }
+  if (samples.empty()) missing.push_back("fewer than two samples recorded its hash (measure with --samples 2 or more)");
+  if (missing.empty()) {
+    module.origin = UniqueOrigin::constants;
+    module.why = fmt::format("it captures {} and had the same hash in all {} samples",
+                             closure == ClosureKind::none ? "nothing" : "only literals", samples.size());
+    return;
+  }
+  module.why = fmt::format("{}", fmt::join(missing, "; "));
+}
+
+// The owner scope findings are grouped by: whose code, which package, who generated it. Not the
+// factory: one package's several factories are one place to fix.
+std::string scope_of(const ModuleOwnership& owner) {
+  return fmt::format("{}|{}|{}", to_string(owner.owner), owner.package ? owner.package->name : "",
+                     owner.generator ? to_string(*owner.generator) : "");
+}
+
+std::string labels(const std::vector<const UniqueModule*>& modules) {
+  std::vector<std::string> out;
+  for (const UniqueModule* module : modules) out.push_back(kernel_label(*module));
+  return fmt::format("{}", fmt::join(out, ", "));
+}
+
+std::string unique_fix(const std::vector<const UniqueModule*>& constants,
+                       const std::vector<const UniqueModule*>& unknown, const std::vector<const UniqueModule*>& data) {
+  std::vector<std::string> parts;
+  if (!constants.empty()) {
+    parts.push_back(fmt::format(
+        "Drop module=\"unique\" from {}: {} from constants, so {} can share {} Python module's Warp module (or one "
+        "named module of the package, module=\"<name>\") and build together.",
+        labels(constants), constants.size() == 1 ? "it is made" : "they are made",
+        constants.size() == 1 ? "it" : "they", constants.size() == 1 ? "its" : "their"));
+  }
+  for (const UniqueModule* module : unknown) {
+    parts.push_back(fmt::format(
+        "This run cannot tell whether {} is made from constants ({}): if its code never changes at run time, drop "
+        "module=\"unique\" (or put it in the package's module); if it is built from data at run time, keep "
+        "module=\"unique\" or give it a named module of its own.",
+        kernel_label(*module), module->why));
+  }
+  if (!data.empty()) {
+    parts.push_back(
+        fmt::format("Keep module=\"unique\" on {}: made from data at run time, {} its own module so "
+                    "that a new value rebuilds it alone (a named module of its own does the same).",
+                    labels(data), data.size() == 1 ? "it needs" : "each needs"));
+  }
+  return fmt::format("{}", fmt::join(parts, " "));
+}
+
+std::string_view origin_text(UniqueOrigin origin) {
+  switch (origin) {
+    case UniqueOrigin::constants: return "made from constants";
+    case UniqueOrigin::data: return "made from data at run time";
+    case UniqueOrigin::unknown: return "cannot tell";
+  }
+  return "cannot tell";
+}
+
 void check_unique(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
   const CodeOwnership ownership(report);
-  std::map<std::string, std::vector<const ModuleEvent*>> by_owner;
-  std::map<std::string, ModuleOwnership> owners;
-  std::size_t unique_count = 0;
-  for (const auto& [name, event] : built_once(report)) {
-    const auto kernel = unique_module_kernel(name);
-    if (!kernel) continue;
-    // With a snapshot, confirm it: a unique module holds exactly its one kernel.
-    if (event->detail && !event->detail->kernels.empty() &&
-        (event->detail->kernels.size() != 1 || event->detail->kernels.front().key != *kernel)) {
-      continue;
+  // Each unique module once (a generic kernel's module is built again for each new instance:
+  // that rebuild is CS-6's), with the kernels it was built with.
+  std::vector<UniqueModule> modules;
+  std::set<std::string> seen;
+  std::map<std::string, std::set<std::string>> contents;  // kernel key -> its unique module names
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    const auto kernel = unique_module_kernel(event->name);
+    if (!kernel || !seen.insert(event->name).second) continue;
+    const KernelInfo* snapshot = nullptr;
+    if (event->detail && !event->detail->kernels.empty()) {
+      // With a snapshot, confirm it: a unique module holds exactly its one kernel.
+      if (event->detail->kernels.size() != 1 || event->detail->kernels.front().key != *kernel) continue;
+      snapshot = &event->detail->kernels.front();
     }
-    const ModuleOwnership owner = ownership.of_module(name);
-    owners.try_emplace(owner.describe(), owner);
-    by_owner[owner.describe()].push_back(event);
-    ++unique_count;
+    contents[*kernel].insert(event->name);
+    UniqueModule& module = modules.emplace_back();
+    module.event = event;
+    module.kernel = *kernel;
+    module.snapshot = snapshot;
+    module.owner = ownership.of_module(event->name);
   }
+  // By name, as the evidence lists them: the same report always reads the same.
+  std::sort(modules.begin(), modules.end(),
+            [](const UniqueModule& a, const UniqueModule& b) { return a.event->name < b.event->name; });
+  for (auto& module : modules) classify(report, contents.at(module.kernel).size(), module);
+
+  std::map<std::string, std::vector<const UniqueModule*>> by_scope;
+  for (const auto& module : modules) by_scope[scope_of(module.owner)].push_back(&module);
   std::vector<Finding> found;
-  for (const auto& [owner_key, unique] : by_owner) {
-    if (unique.size() < 2) continue;
+  std::vector<std::string> kept;
+  for (const auto& [scope, members] : by_scope) {
+    std::vector<const UniqueModule*> constants, unknown, data, candidates;
+    for (const UniqueModule* module : members) {
+      auto& bucket = module->origin == UniqueOrigin::constants ? constants
+                     : module->origin == UniqueOrigin::data    ? data
+                                                               : unknown;
+      bucket.push_back(module);
+      if (module->origin != UniqueOrigin::data) candidates.push_back(module);
+    }
+    for (const UniqueModule* module : data) kept.push_back(fmt::format("{} ({})", module->event->name, module->why));
+    if (candidates.size() < 2) continue;  // one module on its own merges with nothing
     Finding finding = make_finding(Mechanism::unique_modules);
     std::vector<std::string> names;
-    for (const ModuleEvent* event : unique) names.push_back(event->name);
+    for (const UniqueModule* module : candidates) names.push_back(module->event->name);
+    finding.trigger = fmt::format(
+        "Warp's log: {} compiled modules named <kernel>_<8 hex> (module=\"unique\"), one kernel each; {} made from "
+        "constants, {} the run cannot tell about{}",
+        candidates.size(), constants.size(), unknown.size(),
+        data.empty() ? std::string() : fmt::format(" ({} more made from data at run time)", data.size()));
     finding.evidence.push_back(fmt::format("{} one-kernel modules named <kernel>_<8 hex of its content>: {}",
-                                           unique.size(), fmt::join(names, ", ")));
-    for (const ModuleEvent* event : unique) {
-      finding.evidence.push_back(fmt::format("module {} ({}): built once, {}{}", event->name, event->hash,
-                                             format_ms(event->ms),
-                                             event->built_pch ? " (includes the precompiled header)" : ""));
+                                           candidates.size(), fmt::join(names, ", ")));
+    for (const UniqueModule* module : members) {
+      finding.evidence.push_back(fmt::format("module {} ({}): {}, {}{}; {}: {}", module->event->name,
+                                             module->event->hash, kernel_label(*module), format_ms(module->event->ms),
+                                             module->event->built_pch ? " (includes the precompiled header)" : "",
+                                             origin_text(module->origin), module->why));
     }
-    add_merge_saving(finding, unique.size(), fixed_module_cost(report, inputs.fixed_cost));
-    assign_owner(finding, owners.at(owner_key));
+    add_merge_saving(finding, candidates.size(), fixed_module_cost(report, inputs.fixed_cost));
+    if (finding.cost_ms && !unknown.empty()) {
+      finding.cost_basis += fmt::format("; counts the {} the run cannot tell about: at most this", unknown.size());
+    }
+    finding.fix = unique_fix(constants, unknown, data);
+    // One owner for the scope; a phrase naming one factory would misname the others.
+    ModuleOwnership owner = members.front()->owner;
+    for (const UniqueModule* module : members) {
+      if (module->owner.generated_by != owner.generated_by) owner.generated_by.clear();
+      owner.from_snapshot = owner.from_snapshot && module->owner.from_snapshot;
+    }
+    assign_owner(finding, owner);
     found.push_back(std::move(finding));
   }
   if (found.empty()) {
-    rule_out(out, Mechanism::unique_modules,
-             unique_count == 0 ? "no module is named <kernel>_<8 hex>"
-                               : "no owner has more than one module named <kernel>_<8 hex>");
+    std::string signal = modules.empty() ? "no module is named <kernel>_<8 hex>"
+                                         : "no owner has two or more module=\"unique\" kernels that may be stable";
+    if (!kept.empty()) signal += fmt::format("; made from data at run time, rightly unique: {}", fmt::join(kept, "; "));
+    rule_out(out, Mechanism::unique_modules, std::move(signal));
     return;
   }
   std::stable_partition(found.begin(), found.end(), [](const Finding& finding) { return finding.yours(); });

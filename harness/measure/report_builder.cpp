@@ -67,6 +67,17 @@ const std::vector<ModuleEvent>& timed_events(const PassRecord& pass, std::vector
   return storage;
 }
 
+// The distinct "<module> <hash>" a run loaded (compiled or from the cache), sorted: compared across
+// samples, they show whether a module's content is the same in every run of the program (CS-9).
+std::vector<std::string> loaded_identities(const PassRecord& pass) {
+  std::vector<ModuleEvent> storage;
+  std::set<std::string> identities;
+  for (const auto& event : timed_events(pass, storage)) {
+    if (event.status != LoadStatus::error) identities.insert(event.name + " " + event.hash);
+  }
+  return {identities.begin(), identities.end()};
+}
+
 std::optional<double> module_work_of(const PassRecord& pass, bool compiled_only) {
   std::vector<ModuleEvent> storage;
   return sum_ms(timed_events(pass, storage), compiled_only);
@@ -344,6 +355,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
       continue;
     }
     if (first_ok == nullptr) first_ok = &sample;
+    result.cold_identities = loaded_identities(sample.cold);
     // A statistic over some samples would silently mix measured and unmeasured runs: one
     // sample without it makes the whole figure unavailable.
     if (result.cold_module_ms)

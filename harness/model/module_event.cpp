@@ -20,6 +20,24 @@ std::optional<LoadStatus> load_status_from_string(std::string_view text) {
   return std::nullopt;
 }
 
+std::string to_string(ClosureKind kind) {
+  switch (kind) {
+    case ClosureKind::none: return "none";
+    case ClosureKind::literals: return "literals";
+    case ClosureKind::arguments: return "arguments";
+    case ClosureKind::values: return "values";
+  }
+  return "none";
+}
+
+std::optional<ClosureKind> closure_kind_from_string(std::string_view text) {
+  if (text == "none") return ClosureKind::none;
+  if (text == "literals") return ClosureKind::literals;
+  if (text == "arguments") return ClosureKind::arguments;
+  if (text == "values") return ClosureKind::values;
+  return std::nullopt;
+}
+
 std::string short_file(const std::string& path) {
   const auto name = std::filesystem::path(path).filename().string();
   const auto parent = std::filesystem::path(path).parent_path().filename().string();

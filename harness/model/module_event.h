@@ -21,6 +21,19 @@ struct Package {
   bool operator==(const Package&) const = default;
 };
 
+// What a module="unique" kernel's function captured from the code that defined it, as the
+// instrumentation saw it when the kernel was defined (schema 5). It tells a kernel a factory makes
+// from its own constants from one it makes from what its caller hands in.
+enum class ClosureKind {
+  none,       // captures nothing from an enclosing function
+  literals,   // captures only int, float, bool, str, None or tuples of them, none of them an argument
+  arguments,  // captures an argument of the function that defined it: made from its caller's values
+  values,     // captures something else (an array, a function, a Warp type, an object)
+};
+
+std::string to_string(ClosureKind kind);
+std::optional<ClosureKind> closure_kind_from_string(std::string_view text);
+
 // A kernel as the instrumentation saw it in a module at load time.
 struct KernelInfo {
   std::string key;
@@ -34,6 +47,9 @@ struct KernelInfo {
   // The first 8 hex of Warp's content hash of the kernel at this load; a closure re-created with
   // another captured value has the same key and line but another hash. "" when unknown.
   std::string hash;
+  // Recorded for module="unique" kernels at their definition; absent when not recorded (another
+  // kind of kernel, a report before schema 5, or the instrumentation could not tell).
+  std::optional<ClosureKind> closure;
   bool operator==(const KernelInfo&) const = default;
 };
 

@@ -245,6 +245,13 @@ std::optional<std::string> unique_module_kernel(std::string_view module_name) {
   return match[1].str();
 }
 
+std::string unique_kernel_factory(std::string_view kernel_key) {
+  constexpr std::string_view kLocals = "__locals__";
+  const auto at = kernel_key.rfind(kLocals);
+  if (at == std::string_view::npos || at == 0 || at + kLocals.size() == kernel_key.size()) return "";
+  return std::string(kernel_key.substr(0, at));
+}
+
 const ModuleSource* source_of(const Report& report, const std::string& name, const std::string& hash) {
   const std::string directory = "wp_" + name + "_" + hash;
   for (const auto& module : report.cache.modules) {

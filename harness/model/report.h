@@ -31,6 +31,9 @@ namespace wcp {
 // `overlapping_loads`; kernels' `package` now comes from the dist-info folders. Version 5 adds
 // the original probe's flat `launches` list back (the main process's launches, one object per
 // launch, up to 10,000), so that the original probe can read the workload of this tool's reports.
+// It also adds each sample's `cold_identities` and each module="unique" kernel's `closure` (the
+// evidence that tells a kernel made from constants from one made from data, CS-9), each module
+// creation's `entry_site` (the deadline advice names it).
 inline constexpr int kReportSchemaVersion = 5;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
@@ -108,6 +111,10 @@ struct SampleResult {
   // reason: a failed warm run, or a warm wall not below the cold wall (model/queries.h).
   std::optional<double> compile_elapsed_ms;
   std::string compile_elapsed_left_out;
+  // The distinct "<module> <hash>" this sample's cold run loaded (schema 5), sorted: whether a
+  // module got the same hash in every sample. Absent when not recorded (earlier reports, a
+  // failed cold run).
+  std::optional<std::vector<std::string>> cold_identities;
   bool operator==(const SampleResult&) const = default;
 };
 

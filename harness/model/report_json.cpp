@@ -69,6 +69,7 @@ void to_json_detail(json& out, const LoadDetail& detail) {
               {"python_module", kernel.python_module},
               {"hash", kernel.hash}};
     item["package"] = kernel.package ? json::array({kernel.package->name, kernel.package->version}) : json(nullptr);
+    item["closure"] = kernel.closure ? json(to_string(*kernel.closure)) : json(nullptr);
     kernels.push_back(std::move(item));
   }
   out = json{{"full_hash", detail.full_hash},
@@ -98,6 +99,8 @@ KernelInfo kernel_from_json(const json& kernel) {
   info.qualname = get<std::string>(kernel, "qualname", "");
   info.python_module = get<std::string>(kernel, "python_module", "");
   info.hash = get<std::string>(kernel, "hash", "");
+  // Schema 5; an unknown word reads as not recorded, as a missing field does.
+  if (const auto closure = get_optional<std::string>(kernel, "closure")) info.closure = closure_kind_from_string(*closure);
   if (const auto package = kernel.find("package");
       package != kernel.end() && package->is_array() && package->size() == 2) {
     info.package = Package{(*package)[0].is_string() ? (*package)[0].get<std::string>() : "",
@@ -199,6 +202,7 @@ void to_json(json& out, const SampleResult& sample) {
              {"warm_failure", sample.warm_failure},
              {"compile_elapsed_ms", or_null(sample.compile_elapsed_ms)},
              {"compile_elapsed_left_out", sample.compile_elapsed_left_out}};
+  out["cold_identities"] = sample.cold_identities ? json(*sample.cold_identities) : json(nullptr);
 }
 
 void from_json(const json& in, SampleResult& sample) {
@@ -217,6 +221,8 @@ void from_json(const json& in, SampleResult& sample) {
   // Schema 4; earlier reports leave them to model/queries.h, which recomputes from the walls.
   sample.compile_elapsed_ms = get_optional<double>(in, "compile_elapsed_ms");
   sample.compile_elapsed_left_out = get<std::string>(in, "compile_elapsed_left_out", "");
+  // Schema 5; absent (not recorded) in earlier reports.
+  sample.cold_identities = get_optional<std::vector<std::string>>(in, "cold_identities");
 }
 
 namespace {

@@ -37,11 +37,11 @@ def line_of(path, pattern, occurrence=1):
 class Measured:
     """One measured fixture file: the measure report, its text output and its diagnosis."""
 
-    def __init__(self, relative, scratch):
+    def __init__(self, relative, scratch, samples=1):
         self.path = FIXTURES / relative
         stem = relative.replace("/", "_").removesuffix(".py")
         report_path = scratch / f"{stem}.json"
-        measure = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(report_path), "--",
+        measure = subprocess.run([CLI, "measure", "--samples", str(samples), "--quiet", "--json", str(report_path), "--",
                                   PYTHON, str(self.path)], capture_output=True, text=True, cwd=SOURCE,
                                  env=environment(scratch), timeout=900)
         if measure.returncode != 0:
@@ -74,14 +74,16 @@ class FixtureCase(unittest.TestCase):
     fixture = None
     app_findings = []
     fixed_findings = []
+    samples = 1  # more where a finding compares samples
 
     @classmethod
     def setUpClass(cls):
         if cls.fixture is None:
             raise unittest.SkipTest("base class")
         cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_diagnose_"))
-        cls.app = Measured(f"{cls.fixture}/app.py", cls.scratch)
-        cls.fixed = Measured(f"{cls.fixture}/fixed.py", cls.scratch) if (FIXTURES / cls.fixture / "fixed.py").exists() else None
+        cls.app = Measured(f"{cls.fixture}/app.py", cls.scratch, cls.samples)
+        cls.fixed = (Measured(f"{cls.fixture}/fixed.py", cls.scratch, cls.samples)
+                     if (FIXTURES / cls.fixture / "fixed.py").exists() else None)
 
     @classmethod
     def tearDownClass(cls):
@@ -197,6 +199,50 @@ class UniqueModules(FixtureCase):
         evidence = self.evidence("CS-9")
         self.assertRegex(evidence, r"3 one-kernel modules named <kernel>_<8 hex of its content>: "
                                    r"fill_[0-9a-f]{8}, offset_[0-9a-f]{8}, scale_[0-9a-f]{8}")
+
+
+class FactoryUnique(FixtureCase):
+    """A package's factories put constant kernels in module="unique"; its plugin is made from
+    data. Two samples: "the same hash in every sample" needs more than one."""
+    fixture = "factory_unique"
+    app_findings = ["CS-9"]
+    fixed_findings = []
+    samples = 2
+
+    def test_names_the_constant_factories_and_says_drop_unique_there(self):
+        finding = self.app.finding("CS-9")
+        self.assertTrue(finding["yours"])
+        self.assertRegex(finding["trigger"], r"2 compiled modules named <kernel>_<8 hex> \(module=\"unique\"\), one "
+                                             r"kernel each; 2 made from constants, 0 the run cannot tell about "
+                                             r"\(1 more made from data at run time\)")
+        self.assertRegex(self.evidence("CS-9"),
+                         r"2 one-kernel modules named <kernel>_<8 hex of its content>: "
+                         r"make_center_kernel__locals__center_kernel_[0-9a-f]{8}, "
+                         r"make_scale_kernel__locals__scale_kernel_[0-9a-f]{8}")
+        self.assertIn('Drop module="unique" from center_kernel (made by make_center_kernel() in stages/kernels.py), '
+                      'scale_kernel (made by make_scale_kernel() in stages/kernels.py)', finding["fix"])
+        self.assertIn("it captures nothing and had the same hash in all 2 samples", self.evidence("CS-9"))
+        self.assertIn("it captures only literals and had the same hash in all 2 samples", self.evidence("CS-9"))
+
+    def test_keeps_the_data_built_plugin_unique(self):
+        finding = self.app.finding("CS-9")
+        self.assertIn('Keep module="unique" on plugin_kernel (made by make_plugin_kernel() in stages/plugins.py)',
+                      finding["fix"])
+        self.assertRegex(self.evidence("CS-9"), r"module make_plugin_kernel__locals__plugin_kernel_[0-9a-f]{8} .*made "
+                                                r"from data at run time: it captures an argument")
+        self.assertNotIn("cannot tell whether", finding["fix"])
+
+    def test_fixed_twin_keeps_only_the_plugin_unique(self):
+        (ruled,) = [r for r in self.fixed.diagnosis["ruled_out"] if r["id"] == "CS-9"]
+        self.assertRegex(ruled["signal"], r"rightly unique: make_plugin_kernel__locals__plugin_kernel_[0-9a-f]{8}")
+        names = {e["name"] for e in self.fixed.report["module_events"] if e["pass"] == "cold"}
+        self.assertIn("stages.kernels_fixed", names)
+
+    def test_every_sample_recorded_its_identities(self):
+        for report in (self.app.report, self.fixed.report):
+            samples = report["sample_results"]
+            self.assertEqual(len(samples), 2)
+            self.assertEqual(samples[0]["cold_identities"], samples[1]["cold_identities"])
 
 
 class GranularModules(FixtureCase):

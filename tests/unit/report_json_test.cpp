@@ -212,7 +212,7 @@ TEST(ReportJson, SchemaFourCarriesEachSamplesCreditedElapsed) {
   report.sample_results[0].compile_elapsed_ms = sample_compile_elapsed(report.sample_results[0]).ms;
   report.sample_results.push_back(slower);
   const auto json = report_to_json(report);
-  EXPECT_GE(json.at("schema_version"), 4);
+  EXPECT_GE(json.at("schema_version"), 4);  // written by every later schema too
   EXPECT_DOUBLE_EQ(json.at("sample_results")[0].at("compile_elapsed_ms").get<double>(), 1200.0);
   EXPECT_TRUE(json.at("sample_results")[1].at("compile_elapsed_ms").is_null());
   EXPECT_NE(json.at("sample_results")[1].at("compile_elapsed_left_out").get<std::string>().find(

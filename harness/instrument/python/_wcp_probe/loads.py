@@ -100,6 +100,8 @@ def install(probe, warp, ctx, config):
                 if backward is None:
                     backward = module_options.get("enable_backward")
                 content = getattr(kernel, "hash", None)
+                noted = (getattr(probe, "kernel_closures", None) or {}).get(id(kernel))
+                closure = noted[1] if noted is not None and noted[0]() is kernel else None
                 kernels.append({"key": str(getattr(kernel, "key", "?")),
                                 "file": code.co_filename if code else "",
                                 "line": code.co_firstlineno if code else 0,
@@ -107,7 +109,8 @@ def install(probe, warp, ctx, config):
                                 "adjoint": bool(backward) if backward is not None else None,
                                 "qualname": str(getattr(func, "__qualname__", "") or ""),
                                 "python_module": str(getattr(func, "__module__", None) or ""),
-                                "hash": content.hex()[:8] if isinstance(content, (bytes, bytearray)) else ""})
+                                "hash": content.hex()[:8] if isinstance(content, (bytes, bytearray)) else "",
+                                "closure": closure})
             except Exception:
                 pass
         kernels.sort(key=lambda k: (k["key"], k["file"], k["line"]))

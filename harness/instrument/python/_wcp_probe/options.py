@@ -152,6 +152,70 @@ def install(probe, warp, ctx, config):
         WcpOptions._wcp_report = report_options
         probe.hooks.append("Module.options")
 
+    # ---- what a module="unique" kernel captured where it was defined (CS-9) --------------------
+    # Runs after Warp's decorator returned, never inside a load. Bounded: at most MAX_CELLS captured
+    # values, tuples looked into MAX_TUPLE items deep one level, at most MAX_CLOSURES kernels kept.
+    MAX_CELLS = 64
+    MAX_TUPLE = 64
+    MAX_CLOSURES = 4096
+    literal_types = (int, float, bool, str, type(None))
+
+    def literal(value, depth=0):
+        # Exact types only: a subclass (a Warp scalar, an enum) may carry more than its value.
+        if type(value) in literal_types:
+            return True
+        if type(value) is tuple and depth == 0 and len(value) <= MAX_TUPLE:
+            return all(literal(item, 1) for item in value)
+        return False
+
+    def closure_kind(func, frame):
+        code = getattr(func, "__code__", None)
+        cells = getattr(func, "__closure__", None) or ()
+        if code is None:
+            return None
+        if not cells:
+            return "none"
+        if len(cells) > MAX_CELLS:
+            return None
+        names = code.co_freevars
+        # The defining function's arguments, when `frame` is the one that defined the kernel.
+        arguments = ()
+        outer = frame.f_code
+        if code in outer.co_consts:
+            count = outer.co_argcount + outer.co_kwonlyargcount
+            count += bool(outer.co_flags & 0x04) + bool(outer.co_flags & 0x08)  # *args, **kwargs
+            arguments = outer.co_varnames[:count]
+        kind = "literals"
+        for name, cell in zip(names, cells):
+            if name in arguments:
+                return "arguments"
+            try:
+                value = cell.cell_contents
+            except ValueError:  # a cell not bound yet
+                return None
+            if not literal(value):
+                kind = "values"
+        return kind
+
+    closures = {}  # id(kernel) -> (weak reference to it, kind)
+    probe.kernel_closures = closures
+
+    def note_closure(made, kwargs, frame):
+        if kwargs.get("module") != "unique":
+            return
+        try:
+            kind = closure_kind(getattr(made, "func", None), frame)
+            if kind is None:
+                return
+            if len(closures) >= MAX_CLOSURES:
+                for key in [key for key, (ref, _) in closures.items() if ref() is None]:
+                    del closures[key]
+                if len(closures) >= MAX_CLOSURES:
+                    return
+            closures[id(made)] = (weakref.ref(made), kind)
+        except Exception as e:
+            probe.fail("kernel closures", e)
+
     def hook_kernel():
         original = getattr(warp, "kernel", None)
         if original is None:
@@ -183,12 +247,14 @@ def install(probe, warp, ctx, config):
                 return result
             if args or "f" in kwargs:
                 report(result, kwargs, sys._getframe(1))
+                note_closure(result, kwargs, sys._getframe(1))
                 return result
             decorator = result
 
             def apply(*a, **kw):
                 made = decorator(*a, **kw)
                 report(made, kwargs, sys._getframe(1))
+                note_closure(made, kwargs, sys._getframe(1))
                 return made
 
             return wrap_like(apply, decorator)
