@@ -305,8 +305,8 @@ class LateImport(FixtureCase):
     fixed_findings = []
 
     def test_the_fix_names_a_line_before_the_kernel_package_import(self):
-        # "Right after `import warp`" would be line 17 here, after the package made its module:
-        # the advice must name the import of the package (line 15), which runs first.
+        # "Right after `import warp`" would be line 16 here, after the package made its module:
+        # the advice must name the import of the package (line 13), which runs first.
         fix = self.app.finding("config-deadline")["fix"]
         package_import = line_of(self.app.path, r"^import physics")
         self.assertLess(package_import, line_of(self.app.path, r"^import warp"))
