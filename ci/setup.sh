@@ -9,7 +9,7 @@ cd "$root"
 packages=(
   cmake ninja-build g++ clang libclang-rt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libyaml-cpp-dev nlohmann-json3-dev libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
+  libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
   python3 python3-venv
   chromium  # renders the HTML results report in the browser test
 )
