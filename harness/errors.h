@@ -19,6 +19,13 @@ struct RunError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A history file (--history, WCP_HISTORY) that is not a readable warp-compile-probe history:
+// damaged, another program's database, or written by a newer version. Exit 4; the file is
+// left exactly as it was.
+struct HistoryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // The tool itself got SIGINT/SIGTERM; everything it started has been stopped and removed.
 struct Interrupted : std::runtime_error {
   explicit Interrupted(int signal_number)

@@ -16,6 +16,7 @@ enum ExitCode : int {
                   // a failure after work started (RunError)
   kUsage = 2,     // usage, configuration or set-up error: nothing was run, nothing was written
   kInternal = 3,  // a bug in the tool
+  kHistoryRefused = 4,  // the history file is damaged, foreign or newer: refused and left as it was
   kNotRun = 77,   // `check`: every selected entry needs a device this machine lacks (CTest SKIP_RETURN_CODE)
 };
 

@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   } catch (const wcp::UsageError& error) {
     std::cerr << "warp-compile-probe: error: " << error.what() << "\n";
     return kUsage;
+  } catch (const wcp::HistoryError& error) {
+    std::cerr << "warp-compile-probe: error: " << error.what() << "\n";
+    return kHistoryRefused;
   } catch (const wcp::RunError& error) {
     std::cerr << "warp-compile-probe: error: " << error.what() << "\n";
     return kFailed;

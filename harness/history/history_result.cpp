@@ -1,0 +1,41 @@
+#include "history/history_result.h"
+
+#include <array>
+#include <utility>
+
+namespace wcp::history {
+namespace {
+
+constexpr std::array<std::pair<Source, const char*>, 5> kSourceNames{{
+    {Source::measure, "measure"},
+    {Source::check, "check"},
+    {Source::ab_baseline, "ab-baseline"},
+    {Source::ab_candidate, "ab-candidate"},
+    {Source::import, "import"},
+}};
+
+}  // namespace
+
+std::string to_string(Source source) {
+  for (const auto& [value, name] : kSourceNames) {
+    if (value == source) return name;
+  }
+  return "measure";
+}
+
+std::optional<Source> source_from_string(const std::string& text) {
+  for (const auto& [value, name] : kSourceNames) {
+    if (text == name) return value;
+  }
+  return std::nullopt;
+}
+
+std::string Machine::key() const {
+  std::string text = host + " (" + (cpu_model.empty() ? "unknown CPU" : cpu_model);
+  if (!gpu.empty()) text += "; " + gpu + (driver.empty() ? "" : " driver " + driver);
+  text += "; Warp " + (warp_version.empty() ? std::string("unknown") : warp_version);
+  if (!cuda_toolkit.empty()) text += "; CUDA " + cuda_toolkit;
+  return text + ")";
+}
+
+}  // namespace wcp::history

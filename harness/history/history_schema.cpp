@@ -1,0 +1,64 @@
+#include "history/history_schema.h"
+
+#include <stdexcept>
+
+namespace wcp::history {
+namespace {
+
+// Summaries (median, MAD, n, values), argv, identity sets and rebuilt modules are JSON text:
+// they are read whole, never queried by part.
+constexpr const char* kResultsVersion1 = R"sql(
+CREATE TABLE results(
+  id INTEGER PRIMARY KEY,
+  recorded_at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  host TEXT NOT NULL,
+  cpu_model TEXT NOT NULL,
+  gpu TEXT NOT NULL,
+  driver TEXT NOT NULL,
+  warp_version TEXT NOT NULL,
+  cuda_toolkit TEXT NOT NULL,
+  commit_sha TEXT,
+  commit_dirty INTEGER,
+  name TEXT NOT NULL,
+  argv TEXT NOT NULL,
+  cwd TEXT NOT NULL,
+  samples INTEGER NOT NULL,
+  failed_samples INTEGER NOT NULL,
+  cold_module_ms TEXT,
+  cold_wall_ms TEXT,
+  warm_wall_ms TEXT,
+  compile_elapsed_ms TEXT,
+  identities INTEGER,
+  modules INTEGER,
+  compiled_events INTEGER,
+  identity_set TEXT,
+  verdict TEXT NOT NULL
+))sql";
+
+constexpr const char* kSeriesIndex = "CREATE INDEX results_by_series ON results(name, host)";
+
+}  // namespace
+
+std::vector<std::string> create_statements(int version) {
+  std::vector<std::string> statements{kResultsVersion1, kSeriesIndex};
+  for (int from = 1; from < version; ++from) {
+    for (auto& statement : migration_statements(from)) statements.push_back(std::move(statement));
+  }
+  statements.push_back("PRAGMA application_id = " + std::to_string(kHistoryApplicationId));
+  statements.push_back("PRAGMA user_version = " + std::to_string(version));
+  return statements;
+}
+
+std::vector<std::string> migration_statements(int from) {
+  switch (from) {
+    case 1:
+      // Results of version 1 read these as not recorded (NULL), never as zero.
+      return {"ALTER TABLE results ADD COLUMN cold_units TEXT",
+              "ALTER TABLE results ADD COLUMN reference TEXT NOT NULL DEFAULT ''",
+              "ALTER TABLE results ADD COLUMN rebuilt_modules TEXT", "PRAGMA user_version = 2"};
+    default: throw std::logic_error("no history migration from version " + std::to_string(from));
+  }
+}
+
+}  // namespace wcp::history

@@ -1,0 +1,65 @@
+#include "history/result_from_report.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "model/rebuilds.h"
+
+namespace wcp::history {
+
+std::string command_name(const Report& report) {
+  if (!report.label.empty()) return report.label;
+  std::string name;
+  for (std::size_t index = 0; index < report.command.size(); ++index) {
+    const std::string& word = report.command[index];
+    if (!name.empty()) name += ' ';
+    name += index == 0 ? std::filesystem::path(word).filename().string() : word;
+  }
+  return name;
+}
+
+void fill_from_report(Machine& machine, const Report& report) {
+  machine.warp_version = report.warp_version;
+  machine.cuda_toolkit = report.instrumentation.cuda_toolkit_version;
+}
+
+Result result_from_report(const Report& report, const ResultContext& context) {
+  Result result;
+  result.recorded_at = context.recorded_at;
+  result.source = context.source;
+  result.machine = context.machine;
+  fill_from_report(result.machine, report);
+  result.commit = context.commit;
+  result.name = context.name.empty() ? command_name(report) : context.name;
+  result.argv = report.command;
+  result.cwd = report.cwd;
+  result.samples = report.samples;
+  result.failed_samples = report.failed_samples;
+  result.verdict = context.verdict;
+  if (!report.measured()) return result;  // nothing measured: clocks and structure stay absent
+
+  result.cold_module_ms = report.cold_module_ms;
+  result.cold_wall_ms = report.cold_wall_ms;
+  result.warm_wall_ms = report.warm_wall_ms;
+  result.compile_elapsed_ms = report.compile_elapsed_ms;
+  if (report.reference && report.reference->cold_units) {
+    result.cold_units = report.reference->cold_units;
+    result.reference = report.reference->name;
+  }
+  result.identities = report.identities;
+  result.modules = report.modules;
+  result.compiled_events = report.compiled_events;
+  std::set<std::string> identities;
+  for (const auto& compiled : compiled_identities(report)) {
+    identities.insert(compiled.identity.name + " " + compiled.identity.hash);
+  }
+  result.identity_set = std::vector<std::string>(identities.begin(), identities.end());
+  std::vector<ModuleBuilds> rebuilt;
+  for (const auto& module : rebuilt_modules(report)) rebuilt.push_back({module.name, module.builds});
+  std::sort(rebuilt.begin(), rebuilt.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  result.rebuilt_modules = std::move(rebuilt);
+  return result;
+}
+
+}  // namespace wcp::history

@@ -1,0 +1,177 @@
+#include "history/trend.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace wcp::history {
+namespace {
+
+// Seconds above 10 s, milliseconds below: what a person reads at a glance.
+std::string signed_duration(double ms) {
+  const char* sign = ms < 0 ? "-" : "+";
+  const double magnitude = std::abs(ms);
+  return magnitude >= 1000.0 ? fmt::format("{}{:.1f} s", sign, magnitude / 1000.0) : fmt::format("{}{:.0f} ms", sign, magnitude);
+}
+
+std::string times(int builds) { return builds == 2 ? "twice" : fmt::format("{} times", builds); }
+
+// The values a result contributes to the band: its samples, else its median alone.
+void add_values(const Summary& summary, std::vector<double>& window) {
+  if (summary.values.empty()) {
+    window.push_back(summary.median);
+  } else {
+    window.insert(window.end(), summary.values.begin(), summary.values.end());
+  }
+}
+
+ClockMove side_of(double median, const Summary& reference, double band) {
+  const double delta = median - reference.median;
+  if (std::abs(delta) <= band) return ClockMove::within;
+  return delta > 0 ? ClockMove::above : ClockMove::below;
+}
+
+std::vector<ModuleBuilds> newly_rebuilt(const Result& now, const Result& before) {
+  std::vector<ModuleBuilds> modules;
+  if (!now.rebuilt_modules || !before.rebuilt_modules) return modules;
+  for (const auto& module : *now.rebuilt_modules) {
+    const auto earlier = std::find_if(before.rebuilt_modules->begin(), before.rebuilt_modules->end(),
+                                      [&module](const ModuleBuilds& other) { return other.name == module.name; });
+    if (earlier == before.rebuilt_modules->end() || earlier->builds < module.builds) modules.push_back(module);
+  }
+  return modules;
+}
+
+std::string describe(const Step& step, const Point& point) {
+  std::vector<std::string> parts;
+  if (step.delta_ms) {
+    parts.push_back(step.clock_left_band
+                        ? fmt::format("cold module work {} at {}", signed_duration(*step.delta_ms), short_sha(point.commit))
+                        : fmt::format("cold module work {} at {} (inside its band)", signed_duration(*step.delta_ms),
+                                      short_sha(point.commit)));
+  } else {
+    parts.push_back("at " + short_sha(point.commit));
+  }
+  if (step.identities_changed && step.identities_before && step.identities_after) {
+    parts.push_back(step.identities_before == step.identities_after
+                        ? fmt::format("identities {} → {}, hashes changed", *step.identities_before, *step.identities_after)
+                        : fmt::format("identities {} → {}", *step.identities_before, *step.identities_after));
+  } else if (step.identities_changed) {
+    parts.push_back("identity set changed");
+  }
+  for (const auto& module : step.newly_rebuilt) parts.push_back(fmt::format("module {} built {}", module.name, times(module.builds)));
+  std::string text;
+  for (const auto& part : parts) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
+void find_steps(std::vector<Point>& points) {
+  std::vector<double> window;  // pooled sample values of the measured commits since the last step
+  std::optional<std::size_t> previous;
+  for (std::size_t index = 0; index < points.size(); ++index) {
+    Point& point = points[index];
+    const Result& result = point.result;
+    if (!result.measured()) continue;
+    Step step;
+    if (previous) {
+      const Result& before = points[*previous].result;
+      if (result.cold_module_ms && before.cold_module_ms) {
+        point.change_ms = result.cold_module_ms->median - before.cold_module_ms->median;
+      }
+      if (result.identity_set && before.identity_set && *result.identity_set != *before.identity_set) {
+        step.identities_changed = true;
+        std::set_difference(result.identity_set->begin(), result.identity_set->end(), before.identity_set->begin(),
+                            before.identity_set->end(), std::back_inserter(step.identities_added));
+        std::set_difference(before.identity_set->begin(), before.identity_set->end(), result.identity_set->begin(),
+                            result.identity_set->end(), std::back_inserter(step.identities_removed));
+        step.identities_before = before.identity_set->size();
+        step.identities_after = result.identity_set->size();
+      }
+      step.newly_rebuilt = newly_rebuilt(result, before);
+    }
+    if (result.cold_module_ms && window.size() >= kMinimumBandSamples) {
+      const Summary reference = *summarize(window);
+      const double band = noise_band(reference);
+      step.delta_ms = result.cold_module_ms->median - reference.median;
+      step.band_ms = band;
+      point.clock = side_of(result.cold_module_ms->median, reference, band);
+      if (point.clock == ClockMove::above || point.clock == ClockMove::below) {
+        int confirmations = 0;
+        bool contradicted = false;
+        for (std::size_t next = index + 1; next < points.size() && confirmations < 2 && !contradicted; ++next) {
+          const auto& later = points[next].result;
+          if (!later.measured() || !later.cold_module_ms) continue;
+          if (side_of(later.cold_module_ms->median, reference, band) == point.clock) {
+            ++confirmations;
+          } else {
+            contradicted = true;
+          }
+        }
+        if (confirmations == 2) {
+          step.clock_left_band = true;
+        } else {
+          point.clock = contradicted ? ClockMove::returned : ClockMove::unconfirmed;
+        }
+      }
+    }
+    if (step.identities_changed || step.clock_left_band) {
+      step.summary = describe(step, point);
+      point.step = std::move(step);
+      window.clear();
+    }
+    if (result.cold_module_ms) add_values(*result.cold_module_ms, window);
+    previous = index;
+  }
+}
+
+}  // namespace
+
+std::string to_string(ClockMove move) {
+  switch (move) {
+    case ClockMove::none: return "none";
+    case ClockMove::within: return "within";
+    case ClockMove::above: return "above";
+    case ClockMove::below: return "below";
+    case ClockMove::returned: return "returned";
+    case ClockMove::unconfirmed: return "unconfirmed";
+  }
+  return "none";
+}
+
+std::string short_sha(const std::optional<Commit>& commit) {
+  if (!commit) return "no commit";
+  return commit->sha.substr(0, 7) + (commit->dirty ? "-dirty" : "");
+}
+
+std::vector<Series> build_series(const std::vector<Result>& results, const std::string& name, const std::string& host) {
+  std::vector<Series> series;
+  for (const auto& result : results) {
+    if (!name.empty() && result.name != name) continue;
+    if (!host.empty() && result.machine.host != host) continue;
+    auto owner = std::find_if(series.begin(), series.end(), [&result](const Series& candidate) {
+      return candidate.name == result.name && candidate.machine == result.machine;
+    });
+    if (owner == series.end()) {
+      series.push_back({result.name, result.machine, {}});
+      owner = std::prev(series.end());
+    }
+    // A dirty tree at a commit is other code than the commit: it is its own point. A result
+    // without a commit is always its own point.
+    auto point = std::find_if(owner->points.begin(), owner->points.end(), [&result](const Point& candidate) {
+      return result.commit && candidate.commit == result.commit;
+    });
+    if (point == owner->points.end()) {
+      owner->points.push_back({result.commit, {}, 0, std::nullopt, ClockMove::none, std::nullopt});
+      point = std::prev(owner->points.end());
+    }
+    ++point->results;
+    // The latest measured result speaks for the commit; a failed one only until one succeeds.
+    if (result.measured() || !point->result.measured()) point->result = result;
+  }
+  for (auto& one : series) find_steps(one.points);
+  return series;
+}
+
+}  // namespace wcp::history

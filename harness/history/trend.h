@@ -1,0 +1,65 @@
+#pragma once
+// What a history says over time: results grouped into series (one command on one machine),
+// one point per commit, and the steps between them.
+//
+// A step is a commit where what Warp compiled changed (its compiled identity set differs from
+// the previous measured commit's), or where the cold module work's median left the budget
+// rule's noise band of the results since the last step (max(1 %, 2 × MAD) of their pooled
+// samples, model/stats.h noise_band) and the next two measured commits stayed beyond it on the
+// same side: one slow run is noise, three in a row are a level. Commits whose every sample
+// failed are shown but never compared (missing is not zero). docs/history.md has the rules.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "history/history_result.h"
+
+namespace wcp::history {
+
+// The band needs samples to estimate noise from: fewer previous sample values than this and the
+// clock rule waits (the identity rule does not).
+inline constexpr std::size_t kMinimumBandSamples = 3;
+
+struct Step {
+  bool identities_changed = false;
+  bool clock_left_band = false;
+  std::optional<double> delta_ms;  // this commit's median − the previous results' median
+  std::optional<double> band_ms;   // the band it left (or stayed in)
+  std::optional<std::uint64_t> identities_before;
+  std::optional<std::uint64_t> identities_after;
+  std::vector<std::string> identities_added;    // "<module> <hash>"
+  std::vector<std::string> identities_removed;
+  std::vector<ModuleBuilds> newly_rebuilt;      // modules built more times than at the previous commit
+  std::string summary;  // "cold module work +1.2 s at abc1234; identities 5 → 7; module X built twice"
+};
+
+// How a commit's median sits against the band of the results before it.
+// above/below: left the band and the next two measured commits stayed beyond it on that side (a
+// step); returned: left it but a following commit came back; unconfirmed: left it and fewer than
+// two measured commits follow yet.
+enum class ClockMove { none, within, above, below, returned, unconfirmed };
+std::string to_string(ClockMove move);
+
+struct Point {
+  std::optional<Commit> commit;  // absent: the result was not recorded in a git checkout
+  Result result;                 // the commit's latest result (its latest measured one, if any)
+  int results = 0;               // how many results the history holds for this commit
+  std::optional<double> change_ms;  // median − the previous measured commit's median (the trend)
+  ClockMove clock = ClockMove::none;
+  std::optional<Step> step;
+};
+
+struct Series {
+  std::string name;
+  Machine machine;
+  std::vector<Point> points;  // in the order commits were first recorded
+};
+
+// Groups results (oldest first) into series and finds their steps. `name` and `host`, when not
+// empty, keep only the series whose name or host matches.
+std::vector<Series> build_series(const std::vector<Result>& results, const std::string& name = "",
+                                 const std::string& host = "");
+
+std::string short_sha(const std::optional<Commit>& commit);  // "abc1234" (+ "-dirty"), "no commit"
+
+}  // namespace wcp::history
