@@ -17,6 +17,9 @@
 #include "model/report_json.h"
 #include "render/format.h"
 #include "render/judgement_json.h"
+#include "history/recorder.h"
+#include "history/result_from_report.h"
+#include "io/environment.h"
 #include "render/progress_line.h"
 #include "render/report_text.h"
 #include "verdict/judge.h"
@@ -34,6 +37,7 @@ struct AbArguments {
   std::string candidate_cwd;
   double timeout_s = 900;
   bool quiet = false;
+  std::string history_path;
   std::vector<std::string> commands;  // BASELINE_CMD... [--vs CANDIDATE_CMD...]
 };
 
@@ -71,6 +75,9 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
     if (!path.empty()) require_writable_destination(path, flag);
   }
 
+  // A history that would be refused stops the command before anything runs.
+  const auto history = history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
+
   render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
   measure::SilentProgress silent;
   measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
@@ -94,6 +101,13 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
                                   {"candidate", report_to_json(reports.candidate)},
                                   {"comparison", render::judgement_to_json(judgement)}};
     write_file_atomically(arguments.json_path, document.dump(2) + "\n");
+  }
+  // Each arm is its own command's result (its label "A"/"B" is not a name a history can follow);
+  // the comparison's verdict belongs to the candidate.
+  if (history) {
+    history->record(reports.baseline, {history::Source::ab_baseline, a.cwd, history::command_name(a.command), ""});
+    history->record(reports.candidate, {history::Source::ab_candidate, b.cwd, history::command_name(b.command),
+                                        std::string(verdict::to_string(judgement.verdict))});
   }
   context.out << "A (baseline)   " << render::format_command(a.command) << "   in " << a.cwd.string() << "\n";
   context.out << "B (candidate)  " << render::format_command(b.command) << "   in " << b.cwd.string() << "\n";
@@ -120,6 +134,8 @@ void add_ab_command(CLI::App& root, CliContext& context) {
   command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
+  command->add_option("--history", arguments->history_path,
+                      "Append both arms' results to this history file (SQLite; default: $WCP_HISTORY when set)");
   command->add_option("commands", arguments->commands, "-- BASELINE_CMD... --vs CANDIDATE_CMD...")->required();
   command->positionals_at_end(true);
   command->callback([arguments, &context] { context.exit_code = run_ab(*arguments, context); });

@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "errors.h"
 #include "io/environment.h"
+#include "history/recorder.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
 #include "model/report_json.h"
@@ -41,6 +42,7 @@ struct CheckArguments {
   std::string calibration_path;
   std::string units_reference = "run";
   std::string reference_python;
+  std::string history_path;
   bool list = false;
   bool quiet = false;
 };
@@ -119,6 +121,14 @@ void update_baseline(const budget::CommandEntry& entry, const Report& report, bu
   result.baseline_written = path;
 }
 
+// The one word a history keeps for an entry's outcome.
+std::string history_verdict(const budget::CommandResult& result) {
+  if (result.run_failure) return "not measured";
+  if (result.failed()) return "fail";
+  if (result.improved()) return "improved";
+  return "pass";
+}
+
 int run_check(const CheckArguments& arguments, CliContext& context) {
   const auto environment = process_environment();
   budget::LoadOptions load_options;
@@ -172,6 +182,8 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   for (const auto* entry : selected) {
     if (same_run_reference && wants_reference(*entry, baselines)) reference::validate(reference_setup_for(*entry));
   }
+  // A history that would be refused stops the check before anything runs.
+  const auto history = history::Recorder::open_if_asked(arguments.history_path, environment, context.interrupts);
   budget::CheckResult result;
   result.file = file.path;
   render::render_budget_header(file.path, context.out);
@@ -203,6 +215,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     auto command_result = budget::evaluate(
         *entry, report, baseline == baselines.end() ? std::nullopt : std::optional<Report>(baseline->second), evaluate_options);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
+    if (history) history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});
     render::render_command_result(command_result, context.out);
     context.out.flush();
     result.commands.push_back(std::move(command_result));
@@ -246,6 +259,8 @@ void add_check_command(CLI::App& root, CliContext& context) {
       "--reference-python", arguments->reference_python,
       "Interpreter with warp-lang that builds the Warp CPU reference (default: each command's own interpreter "
       "when it starts with one, else $WCP_PYTHON, else python3)");
+  command->add_option("--history", arguments->history_path,
+                      "Append each command's result to this history file (SQLite; default: $WCP_HISTORY when set)");
   command->add_flag("--list", arguments->list, "Validate the file and print name;samples;timeout;device per entry, run nothing");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
   command->callback([arguments, &context] { context.exit_code = run_check(*arguments, context); });

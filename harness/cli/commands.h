@@ -14,5 +14,6 @@ void add_check_command(CLI::App& root, CliContext& context);
 void add_calibrate_command(CLI::App& root, CliContext& context);
 void add_ab_command(CLI::App& root, CliContext& context);
 void add_report_command(CLI::App& root, CliContext& context);
+void add_history_command(CLI::App& root, CliContext& context);
 
 }  // namespace wcp::cli

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
 #include "io/environment.h"
+#include "history/recorder.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
 #include "reference/measure_with_reference.h"
@@ -32,6 +33,7 @@ struct MeasureArguments {
   bool quiet = false;
   bool reference = false;
   std::string reference_python;
+  std::string history_path;
   std::vector<std::string> command;
 };
 
@@ -54,6 +56,9 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
     reference::validate(setup);
   }
 
+  // A history that would be refused stops the command before anything runs.
+  const auto history = history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
+
   render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
   measure::SilentProgress silent;
   measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
@@ -71,6 +76,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (!arguments.trace_path.empty()) {
     write_file_atomically(arguments.trace_path, render::trace_to_json(measurement.trace).dump() + "\n");
   }
+  if (history) history->record(report, {history::Source::measure, options.cwd, "", ""});
   render::write(report, render::Format::text, context.out);
   if (report.measured()) {
     // The measured process inherited this environment, so what it says about the CUDA driver
@@ -120,6 +126,8 @@ void add_measure_command(CLI::App& root, CliContext& context) {
       "--reference-python", arguments->reference_python,
       "Interpreter with warp-lang for the Warp CPU reference (default: the command's own interpreter when it starts "
       "with one, else $WCP_PYTHON, else python3)");
+  command->add_option("--history", arguments->history_path,
+                      "Append the result to this history file (SQLite; default: $WCP_HISTORY when set)");
   command->add_option("command", arguments->command, "The command to measure, after --")->required();
   command->positionals_at_end(true);
   command->callback([arguments, &context] { context.exit_code = run_measure(*arguments, context); });

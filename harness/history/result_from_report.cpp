@@ -9,10 +9,13 @@
 namespace wcp::history {
 
 std::string command_name(const Report& report) {
-  if (!report.label.empty()) return report.label;
+  return report.label.empty() ? command_name(report.command) : report.label;
+}
+
+std::string command_name(const std::vector<std::string>& argv) {
   std::string name;
-  for (std::size_t index = 0; index < report.command.size(); ++index) {
-    const std::string& word = report.command[index];
+  for (std::size_t index = 0; index < argv.size(); ++index) {
+    const std::string& word = argv[index];
     if (!name.empty()) name += ' ';
     name += index == 0 ? std::filesystem::path(word).filename().string() : word;
   }

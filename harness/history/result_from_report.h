@@ -25,6 +25,7 @@ Result result_from_report(const Report& report, const ResultContext& context);
 // program's folder left out ("python app.py"), so one script measured from two checkouts is
 // one series.
 std::string command_name(const Report& report);
+std::string command_name(const std::vector<std::string>& argv);
 
 // The machine fields a report itself knows (Warp version, CUDA toolkit); host, CPU and GPU
 // come from the machine that ran it.

@@ -1,0 +1,148 @@
+// `history show` and `history import`: read the compile-time history that `measure`, `check`
+// and `ab` append to with --history FILE (or WCP_HISTORY), and turn saved reports into history.
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "errors.h"
+#include "history/git_commit.h"
+#include "history/history_store.h"
+#include "history/machine.h"
+#include "history/recorder.h"
+#include "history/result_from_report.h"
+#include "history/trend.h"
+#include "io/environment.h"
+#include "io/file_io.h"
+#include "model/report_json.h"
+#include "render/history_html.h"
+#include "render/history_svg.h"
+#include "render/history_text.h"
+
+namespace wcp::cli {
+namespace {
+
+std::filesystem::path history_path(const std::string& option) {
+  if (!option.empty()) return option;
+  if (auto from_environment = process_environment()("WCP_HISTORY"); from_environment && !from_environment->empty()) {
+    return *from_environment;
+  }
+  throw UsageError("no history file: pass --history FILE or set WCP_HISTORY");
+}
+
+struct ShowArguments {
+  std::string history;
+  std::string name;
+  std::string host;
+  std::string json_path;
+  std::string markdown_path;
+  std::string html_path;
+  std::string svg_path;
+};
+
+int run_show(const ShowArguments& arguments, CliContext& context) {
+  for (const auto& [path, flag] : {std::pair{arguments.json_path, "--json"}, std::pair{arguments.markdown_path, "--markdown"},
+                                   std::pair{arguments.html_path, "--html"}, std::pair{arguments.svg_path, "--svg"}}) {
+    if (!path.empty()) require_writable_destination(path, flag);
+  }
+  const auto path = history_path(arguments.history);
+  const history::HistoryStore store(path, history::HistoryStore::Mode::read);
+  const auto series = history::build_series(store.results(), arguments.name, arguments.host);
+  if (!arguments.json_path.empty()) {
+    write_file_atomically(arguments.json_path, render::history_to_json(series).dump(2) + "\n");
+  }
+  if (!arguments.markdown_path.empty()) {
+    std::ostringstream markdown;
+    render::render_history_markdown(series, markdown);
+    write_file_atomically(arguments.markdown_path, markdown.str());
+  }
+  if (!arguments.html_path.empty()) {
+    write_file_atomically(arguments.html_path, render::render_history_html(series, path.string()));
+  }
+  if (!arguments.svg_path.empty()) {
+    // One file holds one chart: the clock of the first series (choose it with --command/--host).
+    if (series.empty()) throw UsageError("--svg: the history holds no results for this selection");
+    if (series.size() > 1) {
+      context.err << fmt::format("warp-compile-probe: note: --svg draws the first of {} series ({}); select one with "
+                                 "--command and --host\n",
+                                 series.size(), series.front().name);
+    }
+    write_file_atomically(arguments.svg_path, render::history_clock_svg(series.front()));
+  }
+  render::render_history_text(series, context.out);
+  return kOk;
+}
+
+struct ImportArguments {
+  std::string history;
+  std::vector<std::string> reports;
+  std::string commit;
+  std::string name;
+};
+
+int run_import(const ImportArguments& arguments, CliContext& context) {
+  // Every report is read before the first is stored: a bad one stores nothing.
+  std::vector<std::pair<std::string, Report>> reports;
+  for (const auto& path : arguments.reports) reports.emplace_back(path, load_report(path));
+  history::HistoryStore store(history_path(arguments.history), history::HistoryStore::Mode::append);
+  // A report does not say which machine measured it; import records this one, which is right
+  // for the usual case (reports saved by this machine's CI jobs) and says so.
+  const history::Machine machine = history::current_machine(context.interrupts);
+  for (const auto& [path, report] : reports) {
+    history::ResultContext result_context;
+    result_context.source = history::Source::import;
+    result_context.machine = machine;
+    result_context.name = arguments.name;
+    std::error_code ignored;
+    const auto modified = std::filesystem::last_write_time(path, ignored);
+    result_context.recorded_at =
+        ignored ? history::utc_now()
+                : fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(
+                                                           std::chrono::file_clock::to_sys(modified)));
+    if (!arguments.commit.empty()) {
+      result_context.commit = history::Commit{arguments.commit, false};
+    } else if (!report.cwd.empty() && std::filesystem::is_directory(report.cwd, ignored)) {
+      // The commit the measured folder is at now: right when the report was just written.
+      result_context.commit = history::commit_of(report.cwd, context.interrupts);
+    }
+    const auto result = history::result_from_report(report, result_context);
+    const auto id = store.append(result);
+    context.out << fmt::format("imported {} as result {} ({}, {}, {})\n", path, id, result.name,
+                               history::short_sha(result.commit), result.machine.host);
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_history_command(CLI::App& root, CliContext& context) {
+  CLI::App* command = root.add_subcommand("history", "Show the compile-time history per command and machine, or import reports into it");
+  command->require_subcommand(1);
+
+  auto show = std::make_shared<ShowArguments>();
+  CLI::App* show_command = command->add_subcommand(
+      "show", "A table by commit per command and machine, with the trend and the steps (--html, --svg for plots)");
+  show_command->add_option("--history", show->history, "The history file (default: $WCP_HISTORY)");
+  show_command->add_option("--command", show->name, "Only the series with this name (a budget entry's name, a label)");
+  show_command->add_option("--host", show->host, "Only results recorded on this host");
+  show_command->add_option("--json", show->json_path, "Also write the series, points and steps as JSON");
+  show_command->add_option("--markdown", show->markdown_path, "Also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)");
+  show_command->add_option("--html", show->html_path, "Also write a self-contained HTML page with the plots");
+  show_command->add_option("--svg", show->svg_path, "Also write the clock plot of the (first) series as SVG");
+  show_command->callback([show, &context] { context.exit_code = run_show(*show, context); });
+
+  auto import = std::make_shared<ImportArguments>();
+  CLI::App* import_command = command->add_subcommand(
+      "import", "Append saved reports (this tool's or the original probe's JSON) to the history");
+  import_command->add_option("--history", import->history, "The history file (default: $WCP_HISTORY)");
+  import_command->add_option("--commit", import->commit,
+                             "The commit the reports measured (default: the commit their folder is at now, if any)");
+  import_command->add_option("--name", import->name, "List them under this name (default: label, else the command)");
+  import_command->add_option("reports", import->reports, "Report JSON files")->required()->check(CLI::ExistingFile);
+  import_command->callback([import, &context] { context.exit_code = run_import(*import, context); });
+}
+
+}  // namespace wcp::cli

@@ -1,0 +1,40 @@
+#include "history/recorder.h"
+
+#include <fmt/chrono.h>
+
+#include <chrono>
+
+#include "history/git_commit.h"
+#include "history/machine.h"
+#include "history/result_from_report.h"
+
+namespace wcp::history {
+
+std::string utc_now() {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
+}
+
+Recorder::Recorder(const std::filesystem::path& path, InterruptWatch& interrupts)
+    : store_(path, HistoryStore::Mode::append), interrupts_(interrupts) {}
+
+std::unique_ptr<Recorder> Recorder::open_if_asked(const std::string& option, const EnvironmentLookup& environment,
+                                                  InterruptWatch& interrupts) {
+  std::string path = option;
+  if (path.empty()) path = environment("WCP_HISTORY").value_or("");
+  if (path.empty()) return nullptr;
+  return std::make_unique<Recorder>(std::filesystem::absolute(path), interrupts);
+}
+
+std::int64_t Recorder::record(const Report& report, const Recording& recording) {
+  if (!machine_) machine_ = current_machine(interrupts_);
+  ResultContext context;
+  context.source = recording.source;
+  context.machine = *machine_;
+  context.commit = commit_of(recording.directory, interrupts_);
+  context.recorded_at = utc_now();
+  context.name = recording.name;
+  context.verdict = recording.verdict;
+  return store_.append(result_from_report(report, context));
+}
+
+}  // namespace wcp::history

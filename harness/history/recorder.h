@@ -1,0 +1,48 @@
+#pragma once
+// Appends the results of `measure`, `check` and `ab` to the history named by --history FILE or,
+// without it, WCP_HISTORY. The file is opened and checked when the command starts, so a refused
+// history (exit 4) stops it before anything runs; results are appended as they are judged.
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "history/history_store.h"
+#include "io/environment.h"
+#include "model/report.h"
+
+namespace wcp {
+class InterruptWatch;
+}
+
+namespace wcp::history {
+
+struct Recording {
+  Source source = Source::measure;
+  std::filesystem::path directory;  // where the command ran: its commit is recorded
+  std::string name;                 // "" keeps the report's own name
+  std::string verdict;              // "" when nothing was judged
+};
+
+class Recorder {
+ public:
+  Recorder(const std::filesystem::path& path, InterruptWatch& interrupts);
+
+  // The recorder the command asked for: --history wins over WCP_HISTORY; none when neither is set.
+  static std::unique_ptr<Recorder> open_if_asked(const std::string& option, const EnvironmentLookup& environment,
+                                                 InterruptWatch& interrupts);
+
+  // Returns the stored result's id.
+  std::int64_t record(const Report& report, const Recording& recording);
+  const std::filesystem::path& path() const { return store_.path(); }
+
+ private:
+  HistoryStore store_;
+  InterruptWatch& interrupts_;
+  std::optional<Machine> machine_;  // asked once, when the first result is recorded
+};
+
+// Now, as ISO 8601 UTC ("2026-12-01T09:30:00Z").
+std::string utc_now();
+
+}  // namespace wcp::history

@@ -1,0 +1,167 @@
+#include "render/history_text.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace wcp::render {
+namespace {
+
+using history::Point;
+using history::Series;
+
+std::string seconds(double ms) { return fmt::format("{:.2f} s", ms / 1000.0); }
+
+std::string clock_cell(const Point& point) {
+  const auto& result = point.result;
+  if (!result.measured()) return "failed (every sample failed)";
+  if (!result.cold_module_ms) return "not measured";
+  const auto& clock = *result.cold_module_ms;
+  return clock.mad ? fmt::format("{} ± {}", seconds(clock.median), seconds(*clock.mad)) : seconds(clock.median);
+}
+
+std::string change_cell(const Point& point) {
+  if (!point.change_ms) return "-";
+  return fmt::format("{}{}", *point.change_ms < 0 ? "-" : "+", seconds(std::abs(*point.change_ms)));
+}
+
+std::string identities_cell(const Point& point) {
+  return point.result.identities ? std::to_string(*point.result.identities) : "-";
+}
+
+std::string rebuilt_cell(const Point& point) {
+  if (!point.result.rebuilt_modules) return point.result.measured() ? "not recorded" : "-";
+  std::string text;
+  for (const auto& module : *point.result.rebuilt_modules) {
+    text += (text.empty() ? "" : ", ") + fmt::format("{}×{}", module.name, module.builds);
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string mark_cell(const Point& point) {
+  if (point.step) return "STEP";
+  switch (point.clock) {
+    case history::ClockMove::unconfirmed: return "left band, unconfirmed";
+    case history::ClockMove::returned: return "left band, came back";
+    default: return "";
+  }
+}
+
+std::string title_of(const Series& series) { return series.name + " — " + series.machine.key(); }
+
+}  // namespace
+
+void render_history_text(const std::vector<Series>& all, std::ostream& out) {
+  if (all.empty()) {
+    out << "The history holds no results (for this selection).\n";
+    return;
+  }
+  for (const auto& series : all) {
+    out << title_of(series) << "\n";
+    out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {:>10}  {:<20} {:<13} {}\n", "commit", "results",
+                       "cold module work (median±MAD)", "change", "identities", "built more than once", "verdict", "");
+    for (const auto& point : series.points) {
+      out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {:>10}  {:<20} {:<13} {}\n", history::short_sha(point.commit),
+                         point.results, clock_cell(point), change_cell(point), identities_cell(point), rebuilt_cell(point),
+                         point.result.verdict.empty() ? "-" : point.result.verdict, mark_cell(point));
+    }
+    bool any_step = false;
+    for (const auto& point : series.points) {
+      if (!point.step) continue;
+      if (!any_step) out << "  Steps:\n";
+      any_step = true;
+      out << "    " << point.step->summary << "\n";
+    }
+    if (!any_step) out << "  No step: the compiled identities and the cold module work's level held.\n";
+    out << "\n";
+  }
+  out << "A step: the compiled identity set changed, or the median left max(1 %, 2 × MAD) of the results since the "
+         "last step and the next two commits stayed beyond it (docs/history.md).\n";
+}
+
+void render_history_markdown(const std::vector<Series>& all, std::ostream& out) {
+  out << "## Compile-time history\n\n";
+  if (all.empty()) out << "The history holds no results.\n";
+  for (const auto& series : all) {
+    out << "### " << title_of(series) << "\n\n";
+    out << "| commit | cold module work | change | identities | built more than once | verdict | step |\n";
+    out << "|---|---|---|---|---|---|---|\n";
+    for (const auto& point : series.points) {
+      out << fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit), clock_cell(point),
+                         change_cell(point), identities_cell(point), rebuilt_cell(point),
+                         point.result.verdict.empty() ? "-" : point.result.verdict,
+                         point.step ? "**" + point.step->summary + "**" : mark_cell(point));
+    }
+    out << "\n";
+  }
+}
+
+nlohmann::json history_to_json(const std::vector<Series>& all) {
+  using nlohmann::json;
+  const auto summary_json = [](const std::optional<Summary>& summary) -> json {
+    if (!summary) return nullptr;
+    return {{"median", summary->median}, {"mad", summary->mad ? json(*summary->mad) : json(nullptr)}, {"n", summary->count}};
+  };
+  const auto optional_count = [](const std::optional<std::uint64_t>& value) -> json {
+    return value ? json(*value) : json(nullptr);
+  };
+  json series_list = json::array();
+  for (const auto& series : all) {
+    json points = json::array();
+    for (const auto& point : series.points) {
+      const auto& result = point.result;
+      json rebuilt = nullptr;
+      if (result.rebuilt_modules) {
+        rebuilt = json::array();
+        for (const auto& module : *result.rebuilt_modules) rebuilt.push_back({{"module", module.name}, {"builds", module.builds}});
+      }
+      json step = nullptr;
+      if (point.step) {
+        const auto& found = *point.step;
+        json newly = json::array();
+        for (const auto& module : found.newly_rebuilt) newly.push_back({{"module", module.name}, {"builds", module.builds}});
+        step = {{"summary", found.summary},
+                {"identities_changed", found.identities_changed},
+                {"clock_left_band", found.clock_left_band},
+                {"delta_ms", found.delta_ms ? json(*found.delta_ms) : json(nullptr)},
+                {"band_ms", found.band_ms ? json(*found.band_ms) : json(nullptr)},
+                {"identities_added", found.identities_added},
+                {"identities_removed", found.identities_removed},
+                {"newly_rebuilt", newly}};
+      }
+      points.push_back({{"commit", point.commit ? json(point.commit->sha) : json(nullptr)},
+                        {"dirty", point.commit ? json(point.commit->dirty) : json(nullptr)},
+                        {"results", point.results},
+                        {"recorded_at", result.recorded_at},
+                        {"source", history::to_string(result.source)},
+                        {"measured", result.measured()},
+                        {"samples", result.samples},
+                        {"failed_samples", result.failed_samples},
+                        {"cold_module_ms", summary_json(result.cold_module_ms)},
+                        {"compile_elapsed_ms", summary_json(result.compile_elapsed_ms)},
+                        {"cold_units", summary_json(result.cold_units)},
+                        {"change_ms", point.change_ms ? json(*point.change_ms) : json(nullptr)},
+                        {"clock", history::to_string(point.clock)},
+                        {"identities", optional_count(result.identities)},
+                        {"modules", optional_count(result.modules)},
+                        {"compiled_events", optional_count(result.compiled_events)},
+                        {"identity_set", result.identity_set ? json(*result.identity_set) : json(nullptr)},
+                        {"rebuilt_modules", rebuilt},
+                        {"verdict", result.verdict},
+                        {"step", step}});
+    }
+    const auto& machine = series.machine;
+    series_list.push_back({{"name", series.name},
+                           {"machine",
+                            {{"host", machine.host},
+                             {"cpu_model", machine.cpu_model},
+                             {"gpu", machine.gpu},
+                             {"driver", machine.driver},
+                             {"warp_version", machine.warp_version},
+                             {"cuda_toolkit", machine.cuda_toolkit}}},
+                           {"points", points}});
+  }
+  return {{"kind", "history"}, {"series", series_list}};
+}
+
+}  // namespace wcp::render
