@@ -14,5 +14,7 @@ void add_check_command(CLI::App& root, CliContext& context);
 void add_calibrate_command(CLI::App& root, CliContext& context);
 void add_ab_command(CLI::App& root, CliContext& context);
 void add_report_command(CLI::App& root, CliContext& context);
+void add_bisect_command(CLI::App& root, CliContext& context);
+void add_bisect_step_command(CLI::App& root, CliContext& context);
 
 }  // namespace wcp::cli
