@@ -251,12 +251,7 @@ class Bisection {
     if (!bad_visit) {
       const auto result = check_commit(first_bad);
       if (result.decision.outcome == StepOutcome::abort) return report_abort(state_, context_);
-      if (result.decision.outcome != StepOutcome::bad) {
-        return not_named("bad_is_not_bad",
-                         fmt::format("BAD {} is not bad ({}: {}); every commit tested before it was good",
-                                     describe(setup_.top, first_bad), bisect::to_string(result.decision.outcome),
-                                     result.decision.reason));
-      }
+      if (result.decision.outcome != StepOutcome::bad) return bad_is_not_bad(result);
       why_bad = result.decision.reason;
     }
     const auto parent_line = bisect::run_git(setup_.top, {"rev-parse", first_bad + "^"});
@@ -300,6 +295,15 @@ class Bisection {
   }
 
   int only_skipped(const std::vector<std::string>& candidates) {
+    // git lists BAD among the candidates without having tested it: a BAD that is not bad is
+    // the likelier story, and the one to tell.
+    if (!find_visit(visits_, setup_.bad) &&
+        std::find(candidates.begin(), candidates.end(), setup_.bad) != candidates.end()) {
+      bisect::run_git(worktree_, {"bisect", "reset"});
+      const auto result = check_commit(setup_.bad);
+      if (result.decision.outcome == StepOutcome::abort) return report_abort(state_, context_);
+      if (result.decision.outcome != StepOutcome::bad) return bad_is_not_bad(result);
+    }
     std::string message =
         "No single first bad commit: only skipped commits are left to test; the first bad commit is one of:";
     json_["candidates"] = nlohmann::json::array();
@@ -309,6 +313,11 @@ class Bisection {
       json_["candidates"].push_back(sha);
     }
     return not_named("only_skipped", message);
+  }
+
+  int bad_is_not_bad(const bisect::StepResult& result) {
+    return not_named("bad_is_not_bad", fmt::format("BAD {} is not bad ({}: {})", describe(setup_.top, setup_.bad),
+                                                   bisect::to_string(result.decision.outcome), result.decision.reason));
   }
 
   int not_named(const char* result, const std::string& message) {

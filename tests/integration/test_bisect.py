@@ -2,7 +2,7 @@
 (history_repo.py): git bisect run in a scratch worktree with `check` at each commit, the first
 bad commit and its structure difference, skipped commits, aborts, and the user's checkout left
 exactly as it was. Each visited commit runs real Warp on the CPU (samples: 1), so there are
-only two real bisections."""
+only two real bisections, and one more real check (BAD tested when git did not)."""
 
 import json
 import os
@@ -99,6 +99,19 @@ class BisectTest(unittest.TestCase):
         self.assertIn(f"First bad commit: {self.short(5)} commit 5", result.stdout)
         self.assertNotIn("Skipped:", result.stdout)
         self.assertIn("bisect-step:", result.stderr)  # progress, one line per visited commit
+        self.assert_checkout_untouched(self.repo, head)
+
+    def test_no_single_first_bad_commit_exits_1_and_says_why(self):
+        head = _git(str(self.repo), "rev-parse", "HEAD")
+        # BAD = commit 3 fails every sample: only a skipped commit is left (no Warp runs).
+        skipped = self.bisect(self.shas[1], self.shas[2], BUDGET_PATH, "--quiet")
+        self.assertEqual(skipped.returncode, 1, skipped.stdout + skipped.stderr)
+        self.assertIn("only skipped commits are left to test", skipped.stdout)
+        self.assertIn(f"{self.short(3)} commit 3 (skipped: app: every sample failed", skipped.stdout)
+        # BAD = commit 4 passes: git lists it untested beside the skipped commit 3; bisect tests it.
+        not_bad = self.bisect(self.shas[1], self.shas[3], BUDGET_PATH, "--quiet")
+        self.assertEqual(not_bad.returncode, 1, not_bad.stdout + not_bad.stderr)
+        self.assertIn(f"BAD {self.short(4)} commit 4 is not bad (good: every budget passed)", not_bad.stdout)
         self.assert_checkout_untouched(self.repo, head)
 
     # --- aborts and usage errors ----------------------------------------------------------
