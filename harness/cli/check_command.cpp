@@ -37,6 +37,7 @@ struct CheckArguments {
   std::string only;
   std::string json_path;
   std::string markdown_path;
+  std::string report_dir;
   bool update_baseline = false;
   bool fail_on_improvement = false;
   std::string calibration_path;
@@ -138,6 +139,14 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   const auto selected = select(file, arguments.only);
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   if (!arguments.markdown_path.empty()) require_writable_destination(arguments.markdown_path, "--markdown");
+  // Made and probed up front, like the other outputs, so a bad directory costs no measuring.
+  const std::filesystem::path report_dir = arguments.report_dir;
+  if (!report_dir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(report_dir, error);
+    if (error) throw UsageError("--report-dir " + report_dir.string() + ": " + error.message());
+    require_writable_destination(report_dir / "report.json", "--report-dir");
+  }
 
   // Every baseline is read before the first run, so a corrupt one fails in seconds, not after
   // minutes of measuring.
@@ -216,6 +225,8 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
         *entry, report, baseline == baselines.end() ? std::nullopt : std::optional<Report>(baseline->second), evaluate_options);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
     if (history) history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});
+    // `bisect` compares two commits' structure from these, without measuring either again.
+    if (!report_dir.empty()) write_file_atomically(report_dir / (entry->name + ".json"), report_to_json_text(report));
     render::render_command_result(command_result, context.out);
     context.out.flush();
     result.commands.push_back(std::move(command_result));
@@ -247,6 +258,8 @@ void add_check_command(CLI::App& root, CliContext& context) {
                     "Fail when a command beats its baseline beyond the noise band (ratcheting)");
   command->add_option("--json", arguments->json_path, "Also write the result as JSON to this path");
   command->add_option("--markdown", arguments->markdown_path, "Also write a Markdown summary (CI step summary, PR comment)");
+  command->add_option("--report-dir", arguments->report_dir,
+                      "Also write each measured command's report (as `measure --json` writes it) to DIR/NAME.json");
   command->add_option("--calibration", arguments->calibration_path,
                       "Calibration file: the fallback and cross-check of cold_units' reference (default: this host's "
                       "file from `calibrate`)");

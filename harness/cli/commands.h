@@ -15,5 +15,7 @@ void add_calibrate_command(CLI::App& root, CliContext& context);
 void add_ab_command(CLI::App& root, CliContext& context);
 void add_report_command(CLI::App& root, CliContext& context);
 void add_history_command(CLI::App& root, CliContext& context);
+void add_bisect_command(CLI::App& root, CliContext& context);
+void add_bisect_step_command(CLI::App& root, CliContext& context);
 
 }  // namespace wcp::cli

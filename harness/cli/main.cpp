@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
     add_check_command(app, context);
     add_calibrate_command(app, context);
     add_history_command(app, context);
+    add_bisect_command(app, context);
+    add_bisect_step_command(app, context);
     try {
       app.parse(argc, argv);
     } catch (const CLI::Success& success) {

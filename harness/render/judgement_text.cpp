@@ -123,14 +123,8 @@ void render_options(const verdict::OptionComparison& options, std::ostream& out)
 
 }  // namespace
 
-void render_judgement_text(const verdict::Judgement& judgement, std::ostream& out) {
-  for (const auto& warning : judgement.warnings) out << "warning: " << warning << '\n';
-  render_workload(judgement.workload, out);
-  out << fmt::format("\n  {:<18} {:<26} {:<26} {:<20} {:<12}\n", "clock (ms)", "baseline (median ± MAD)",
-                     "candidate (median ± MAD)", "delta", "noise band");
-  render_clock(judgement.module_work, out);
-  render_clock(judgement.compile_elapsed, out);
-  out << "\nStructure (baseline -> candidate)\n";
+void render_structure(const verdict::Judgement& judgement, std::ostream& out) {
+  out << "Structure (baseline -> candidate)\n";
   for (const auto& count : judgement.counts) {
     const auto value = [](const std::optional<std::uint64_t>& v) { return v ? std::to_string(*v) : std::string("?"); };
     out << fmt::format("  {:<24} {:>10} -> {:<10}{}\n", to_string(count.count), value(count.baseline),
@@ -144,6 +138,17 @@ void render_judgement_text(const verdict::Judgement& judgement, std::ostream& ou
                          row.candidate_hashes.empty() ? "-" : fmt::format("{}", fmt::join(row.candidate_hashes, ",")));
     }
   }
+}
+
+void render_judgement_text(const verdict::Judgement& judgement, std::ostream& out) {
+  for (const auto& warning : judgement.warnings) out << "warning: " << warning << '\n';
+  render_workload(judgement.workload, out);
+  out << fmt::format("\n  {:<18} {:<26} {:<26} {:<20} {:<12}\n", "clock (ms)", "baseline (median ± MAD)",
+                     "candidate (median ± MAD)", "delta", "noise band");
+  render_clock(judgement.module_work, out);
+  render_clock(judgement.compile_elapsed, out);
+  out << '\n';
+  render_structure(judgement, out);
   render_options(judgement.options, out);
   out << fmt::format("\nVerdict: {}\n", verdict::to_string(judgement.verdict));
   out << "  " << judgement.reason << '\n';

@@ -10,4 +10,8 @@ namespace wcp::render {
 
 void render_judgement_text(const verdict::Judgement& judgement, std::ostream& out);
 
+// Only the structure part: the counts (baseline -> candidate) and the module hash table. Shared
+// with `bisect`, which shows what changed between the first bad commit and its parent.
+void render_structure(const verdict::Judgement& judgement, std::ostream& out);
+
 }  // namespace wcp::render
