@@ -234,21 +234,23 @@ std::string history_identities_svg(const Series& series) {
   // Horizontal segments across each commit's slot, a vertical step ("V") where adjacent commits
   // differ, and a new subpath ("M") after every commit without a count.
   std::string path;
-  std::optional<std::uint64_t> previous;
+  bool drawing = false;        // the previous commit had a count: the path continues
+  std::uint64_t previous = 0;  // that count
   for (std::size_t index = 0; index < series.points.size(); ++index) {
     const auto count = count_of(series.points[index]);
     if (!count) {
-      previous.reset();
+      drawing = false;
       continue;
     }
     const double y = scale.y(static_cast<double>(*count));
-    if (!previous) {
+    if (!drawing) {
       path += fmt::format("M{:.1f} {:.1f}", slots.left(index), y);
-    } else if (*previous != *count) {
+    } else if (previous != *count) {
       path += fmt::format("V{:.1f}", y);
     }
     path += fmt::format("H{:.1f}", slots.left(index) + slots.width());
-    previous = count;
+    drawing = true;
+    previous = *count;
   }
   if (!path.empty()) {
     svg += fmt::format(R"(<path class="identities" d="{}" fill="none" stroke="{}" stroke-width="2"/>)", path, kBlue);
