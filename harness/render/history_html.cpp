@@ -1,0 +1,100 @@
+#include "render/history_html.h"
+
+#include <fmt/format.h>
+
+#include "render/history_svg.h"
+#include "render/results_cells.h"
+#include "render/svg_charts.h"
+
+namespace wcp::render {
+namespace {
+
+// The results report's look; a step row is tinted and a failed row greyed, and both also say so
+// in text.
+constexpr const char* kStyle = R"(
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 820px; color: #1d1d1f; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; } h3 { font-size: 1em; }
+table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ccc; padding: .25em .5em; text-align: left; }
+td.num { text-align: right; } code { font-size: .95em; }
+tr.is-step td { background: #fff4e5; } tr.is-step td.step-summary { font-weight: 600; }
+tr.is-failed td { color: #777; font-style: italic; }
+.machine { font-weight: normal; color: #555; } .no-step { color: #555; }
+.steps li { border-left: 4px solid #c25e00; padding-left: .5em; list-style: none; margin-left: -1.5em; }
+.unavailable { color: #777; font-style: italic; }
+)";
+
+std::string escape(const std::string& text) {
+  return escape_xml(text);
+}
+
+std::string clock_cell(const history::Point& point) {
+  const auto& result = point.result;
+  if (!result.measured()) return fmt::format("failed ({} of {} samples)", result.failed_samples, result.samples);
+  if (!result.cold_module_ms) return "not measured";
+  return summary_cell(result.cold_module_ms);
+}
+
+std::string change_text(const history::Point& point) {
+  std::string text = point.change_ms ? fmt::format("{:+.1f} ms", *point.change_ms) : "—";
+  if (point.clock != history::ClockMove::none) text += " (" + history::to_string(point.clock) + ")";
+  return text;
+}
+
+std::string rebuilt_text(const history::Result& result) {
+  if (!result.measured() || !result.rebuilt_modules) return "—";
+  if (result.rebuilt_modules->empty()) return "none";
+  std::string text;
+  for (const auto& module : *result.rebuilt_modules) {
+    text += (text.empty() ? "" : ", ") + fmt::format("{} ×{}", module.name, module.builds);
+  }
+  return text;
+}
+
+void series_section(std::string& out, const history::Series& series) {
+  out += "<section class=\"series\">\n";
+  out +=
+      fmt::format("<h2>{} <span class=\"machine\">{}</span></h2>\n", escape(series.name), escape(series.machine.key()));
+  std::string steps;
+  for (const auto& point : series.points) {
+    if (point.step) {
+      steps += fmt::format("<li data-commit=\"{}\">{}</li>\n", escape(history::short_sha(point.commit)),
+                           escape(point.step->summary));
+    }
+  }
+  out += steps.empty() ? "<p class=\"no-step\">no step</p>\n" : "<ul class=\"steps\">\n" + steps + "</ul>\n";
+
+  out += "<h3>Cold module work</h3>\n" + history_clock_svg(series) + "\n";
+  out += "<h3>Compiled identities</h3>\n" + history_identities_svg(series) + "\n";
+
+  out +=
+      "<table>\n<tr><th>commit</th><th>results</th><th>cold module work (median ± MAD)</th>"
+      "<th>change vs previous</th><th>identities</th><th>modules built more than once</th><th>verdict</th>"
+      "<th>step</th></tr>\n";
+  for (const auto& point : series.points) {
+    const auto& result = point.result;
+    const char* row_class = point.step ? " class=\"is-step\"" : (!result.measured() ? " class=\"is-failed\"" : "");
+    const std::string identities = result.measured() && result.identities ? fmt::format("{}", *result.identities) : "—";
+    out += fmt::format(
+        "<tr{} data-commit=\"{}\"><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td><td>{}</td>"
+        "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"step-summary\">{}</td></tr>\n",
+        row_class, escape(history::short_sha(point.commit)), escape(history::short_sha(point.commit)), point.results,
+        escape(clock_cell(point)), escape(change_text(point)), identities, escape(rebuilt_text(result)),
+        result.verdict.empty() ? "—" : escape(result.verdict), point.step ? escape(point.step->summary) : "");
+  }
+  out += "</table>\n</section>\n";
+}
+
+}  // namespace
+
+std::string render_history_html(const std::vector<history::Series>& series, const std::string& source_path) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<title>Compile-time history</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
+  out += "<h1>Compile-time history</h1>\n";
+  out += fmt::format("<p>history: <code>{}</code></p>\n", escape(source_path));
+  if (series.empty()) out += "<p class=\"unavailable\">The history holds no results.</p>\n";
+  for (const auto& one : series) series_section(out, one);
+  out += "</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace wcp::render

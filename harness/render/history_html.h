@@ -1,0 +1,16 @@
+#pragma once
+// The compile-time history as one self-contained HTML page: per series (one command on one
+// machine) a heading, its steps (or "no step"), the cold module work and identity charts
+// (render/history_svg.h) and a table by commit. No scripts, fonts or anything fetched at view
+// time; every number shown is already in the series (history/trend.h).
+#include <string>
+#include <vector>
+
+#include "history/trend.h"
+
+namespace wcp::render {
+
+// `source_path`: the history store the series were read from, shown under the title.
+std::string render_history_html(const std::vector<history::Series>& series, const std::string& source_path);
+
+}  // namespace wcp::render
