@@ -24,6 +24,10 @@
 # test, compile-budget/<stem>/configuration, whose output is the FILE:LINE error; a CLI that
 # is not built yet becomes a failing compile-budget/<stem>/NOT_BUILT test.
 #
+# Each test prints its budgets' figures as <CTestMeasurement> lines (check --ctest-measurements),
+# so `ctest -D Experimental` (or any CDash submission) charts them per test over builds, and
+# `ctest -L compile-budget -V` shows them.
+#
 # This file only defines functions, so ctest can include it too.
 
 function(warp_add_compile_budgets path)
@@ -135,7 +139,7 @@ function(_warp_compile_budgets_register cli file prefix labels environment will_
     list(GET fields 1 samples)
     list(GET fields 2 timeout)
     math(EXPR test_timeout "${samples} * 2 * ${timeout} + 60")
-    add_test("${prefix}/${name}" "${cli}" check "${file}" --only "${name}" ${extra_args})
+    add_test("${prefix}/${name}" "${cli}" check "${file}" --only "${name}" --ctest-measurements ${extra_args})
     set_tests_properties("${prefix}/${name}" PROPERTIES
       LABELS "${labels}"
       RUN_SERIAL TRUE

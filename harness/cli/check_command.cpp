@@ -23,6 +23,7 @@
 #include "model/report_json.h"
 #include "reference/measure_with_reference.h"
 #include "reference/reference_python.h"
+#include "render/budget_ctest.h"
 #include "render/budget_json.h"
 #include "render/budget_markdown.h"
 #include "render/budget_text.h"
@@ -44,6 +45,7 @@ struct CheckArguments {
   std::string units_reference = "run";
   std::string reference_python;
   std::string history_path;
+  bool ctest_measurements = false;
   bool list = false;
   bool quiet = false;
 };
@@ -228,6 +230,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     // `bisect` compares two commits' structure from these, without measuring either again.
     if (!report_dir.empty()) write_file_atomically(report_dir / (entry->name + ".json"), report_to_json_text(report));
     render::render_command_result(command_result, context.out);
+    if (arguments.ctest_measurements) render::render_ctest_measurements(command_result, context.out);
     context.out.flush();
     result.commands.push_back(std::move(command_result));
   }
@@ -274,6 +277,9 @@ void add_check_command(CLI::App& root, CliContext& context) {
       "when it starts with one, else $WCP_PYTHON, else python3)");
   command->add_option("--history", arguments->history_path,
                       "Append each command's result to this history file (SQLite; default: $WCP_HISTORY when set)");
+  command->add_flag("--ctest-measurements", arguments->ctest_measurements,
+                    "Also print each budget's measured value and limit as <CTestMeasurement> lines (CTest/CDash "
+                    "charts them; warp_add_compile_budgets passes this)");
   command->add_flag("--list", arguments->list, "Validate the file and print name;samples;timeout;device per entry, run nothing");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
   command->callback([arguments, &context] { context.exit_code = run_check(*arguments, context); });

@@ -1,0 +1,144 @@
+// Steps in a history: a changed compiled identity set, or a level the next two commits hold
+// beyond the band; never a single slow run, never a failed commit.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "history/trend.h"
+
+namespace wcp::history {
+namespace {
+
+Result at_commit(int commit, std::vector<double> cold_ms, std::vector<std::string> identities = {"__main__ 1111111"}) {
+  Result result;
+  result.name = "app";
+  result.machine = {"ci-7", "cpu", "", "", "1.19.0", ""};
+  result.commit = Commit{std::string(40, static_cast<char>('0' + commit)), false};
+  result.samples = static_cast<int>(cold_ms.size());
+  result.cold_module_ms = summarize(cold_ms);
+  result.identities = identities.size();
+  result.identity_set = identities;
+  result.rebuilt_modules = std::vector<ModuleBuilds>{};
+  return result;
+}
+
+Result failed_at(int commit) {
+  Result result = at_commit(commit, {});
+  result.samples = 2;
+  result.failed_samples = 2;
+  result.cold_module_ms.reset();
+  result.identities.reset();
+  result.identity_set.reset();
+  result.rebuilt_modules.reset();
+  return result;
+}
+
+std::vector<int> step_commits(const Series& series) {
+  std::vector<int> commits;
+  for (std::size_t index = 0; index < series.points.size(); ++index) {
+    if (series.points[index].step) commits.push_back(static_cast<int>(index) + 1);
+  }
+  return commits;
+}
+
+TEST(HistoryTrend, AChangedIdentitySetIsAStepAtThatCommitOnly) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 8; ++commit) {
+    if (commit == 3) {
+      results.push_back(failed_at(3));
+      continue;
+    }
+    Result result = commit >= 5 ? at_commit(commit, {2000, 2010, 1990}, {"__main__ 1111111", "__main__ 2222222"})
+                                : at_commit(commit, {1000, 1010, 990});
+    if (commit >= 5) result.rebuilt_modules = std::vector<ModuleBuilds>{{"__main__", 2}};
+    results.push_back(result);
+  }
+  const auto series = build_series(results);
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(step_commits(series[0]), std::vector<int>{5});
+  const Step& step = *series[0].points[4].step;
+  EXPECT_TRUE(step.identities_changed);
+  EXPECT_TRUE(step.clock_left_band);
+  EXPECT_EQ(step.identities_added, std::vector<std::string>{"__main__ 2222222"});
+  EXPECT_NE(step.summary.find("cold module work +1.0 s at 5555555"), std::string::npos) << step.summary;
+  EXPECT_NE(step.summary.find("identities 1 → 2"), std::string::npos) << step.summary;
+  EXPECT_NE(step.summary.find("module __main__ built twice"), std::string::npos) << step.summary;
+  // The failed commit is shown and never compared: commit 4 is compared with commit 2.
+  EXPECT_FALSE(series[0].points[2].result.measured());
+  EXPECT_FALSE(series[0].points[2].change_ms.has_value());
+  EXPECT_DOUBLE_EQ(*series[0].points[3].change_ms, 0.0);
+}
+
+TEST(HistoryTrend, ALevelHeldByTheNextTwoCommitsIsAStep) {
+  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1005, 995, 1010}),
+                              at_commit(3, {1300, 1310, 1290}), at_commit(4, {1295, 1305, 1300}),
+                              at_commit(5, {1310, 1290, 1300})};
+  const auto series = build_series(results);
+  EXPECT_EQ(step_commits(series[0]), std::vector<int>{3});
+  const Step& step = *series[0].points[2].step;
+  EXPECT_FALSE(step.identities_changed);
+  EXPECT_TRUE(step.clock_left_band);
+  EXPECT_EQ(series[0].points[2].clock, ClockMove::above);
+}
+
+TEST(HistoryTrend, OneSlowCommitIsNotAStep) {
+  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1400, 1390, 1410}),
+                              at_commit(3, {1005, 995, 1000}), at_commit(4, {1000, 1010, 990})};
+  const auto series = build_series(results);
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  EXPECT_EQ(series[0].points[1].clock, ClockMove::returned);
+}
+
+TEST(HistoryTrend, ALevelChangeAtTheLastCommitsWaitsForConfirmation) {
+  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1000, 1010, 990}),
+                              at_commit(3, {1500, 1490, 1510})};
+  const auto series = build_series(results);
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  EXPECT_EQ(series[0].points[2].clock, ClockMove::unconfirmed);
+}
+
+TEST(HistoryTrend, NoiseWithinTheBandIsNotAStep) {
+  std::vector<Result> results;
+  const std::vector<std::vector<double>> noisy{{1000, 1100, 900}, {1050, 950, 1000}, {1080, 960, 1020},
+                                               {990, 1070, 930},  {1040, 980, 1010}, {960, 1060, 1000}};
+  for (std::size_t index = 0; index < noisy.size(); ++index) results.push_back(at_commit(static_cast<int>(index) + 1, noisy[index]));
+  EXPECT_TRUE(step_commits(build_series(results)[0]).empty());
+}
+
+TEST(HistoryTrend, TooFewSamplesForABandLeaveTheClockRuleWaiting) {
+  // One sample per commit: the first commit alone cannot say what noise is.
+  std::vector<Result> results{at_commit(1, {1000}), at_commit(2, {1200}), at_commit(3, {1210}), at_commit(4, {1190})};
+  const auto series = build_series(results);
+  EXPECT_EQ(series[0].points[1].clock, ClockMove::none);
+  EXPECT_TRUE(step_commits(series[0]).empty());
+}
+
+TEST(HistoryTrend, MachinesAndCommandsAreSeparateSeries) {
+  Result other_host = at_commit(1, {5000, 5000, 5000});
+  other_host.machine.host = "laptop";
+  Result other_command = at_commit(1, {10, 10, 10});
+  other_command.name = "tests";
+  const auto series = build_series({at_commit(1, {1000, 1000, 1000}), other_host, other_command});
+  ASSERT_EQ(series.size(), 3u);
+  EXPECT_EQ(build_series({at_commit(1, {1000}), other_host}, "", "laptop").size(), 1u);
+  EXPECT_EQ(build_series({at_commit(1, {1000}), other_command}, "tests").size(), 1u);
+}
+
+TEST(HistoryTrend, TheLatestMeasuredResultSpeaksForItsCommit) {
+  Result second = at_commit(1, {2000, 2000, 2000});
+  const auto series = build_series({at_commit(1, {1000, 1000, 1000}), second, failed_at(1)});
+  ASSERT_EQ(series[0].points.size(), 1u);
+  EXPECT_EQ(series[0].points[0].results, 3);
+  EXPECT_EQ(series[0].points[0].result.cold_module_ms->median, 2000.0);
+}
+
+TEST(HistoryTrend, ADirtyTreeIsItsOwnPoint) {
+  Result dirty = at_commit(1, {1000, 1000, 1000});
+  dirty.commit->dirty = true;
+  const auto series = build_series({at_commit(1, {1000, 1000, 1000}), dirty});
+  ASSERT_EQ(series[0].points.size(), 2u);
+  EXPECT_EQ(short_sha(series[0].points[1].commit), "1111111-dirty");
+}
+
+}  // namespace
+}  // namespace wcp::history
