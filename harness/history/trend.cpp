@@ -126,6 +126,15 @@ void find_steps(std::vector<Point>& points) {
   }
 }
 
+// A result that never imported Warp (every sample failed before it) does not know Warp's or
+// the toolkit's version: it belongs to the series of the same hardware, not to a series of its own.
+bool same_machine(const Machine& series, const Machine& result) {
+  const auto same_or_unknown = [](const std::string& a, const std::string& b) { return a == b || a.empty() || b.empty(); };
+  return series.host == result.host && series.cpu_model == result.cpu_model && series.gpu == result.gpu &&
+         series.driver == result.driver && same_or_unknown(series.warp_version, result.warp_version) &&
+         same_or_unknown(series.cuda_toolkit, result.cuda_toolkit);
+}
+
 }  // namespace
 
 std::string to_string(ClockMove move) {
@@ -150,13 +159,18 @@ std::vector<Series> build_series(const std::vector<Result>& results, const std::
   for (const auto& result : results) {
     if (!name.empty() && result.name != name) continue;
     if (!host.empty() && result.machine.host != host) continue;
-    auto owner = std::find_if(series.begin(), series.end(), [&result](const Series& candidate) {
-      return candidate.name == result.name && candidate.machine == result.machine;
-    });
-    if (owner == series.end()) {
-      series.push_back({result.name, result.machine, {}});
-      owner = std::prev(series.end());
+    // The latest series it fits: after a Warp upgrade, a failed run belongs to the new version's.
+    Series* owner = nullptr;
+    for (auto candidate = series.rbegin(); candidate != series.rend() && !owner; ++candidate) {
+      if (candidate->name == result.name && same_machine(candidate->machine, result.machine)) owner = &*candidate;
     }
+    if (!owner) {
+      series.push_back({result.name, result.machine, {}});
+      owner = &series.back();
+    }
+    // A series started by a failed run learns the versions from its first measured one.
+    if (owner->machine.warp_version.empty()) owner->machine.warp_version = result.machine.warp_version;
+    if (owner->machine.cuda_toolkit.empty()) owner->machine.cuda_toolkit = result.machine.cuda_toolkit;
     // A dirty tree at a commit is other code than the commit: it is its own point. A result
     // without a commit is always its own point.
     auto point = std::find_if(owner->points.begin(), owner->points.end(), [&result](const Point& candidate) {

@@ -30,6 +30,7 @@ Result failed_at(int commit) {
   result.identities.reset();
   result.identity_set.reset();
   result.rebuilt_modules.reset();
+  result.machine.warp_version.clear();  // it never imported Warp
   return result;
 }
 
