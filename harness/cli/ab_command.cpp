@@ -12,14 +12,14 @@
 
 #include "cli/commands.h"
 #include "errors.h"
+#include "history/recorder.h"
+#include "history/result_from_report.h"
+#include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/ab.h"
 #include "model/report_json.h"
 #include "render/format.h"
 #include "render/judgement_json.h"
-#include "history/recorder.h"
-#include "history/result_from_report.h"
-#include "io/environment.h"
 #include "render/progress_line.h"
 #include "render/report_text.h"
 #include "verdict/judge.h"
@@ -55,8 +55,9 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   } else if (!arguments.baseline_cwd.empty() && !arguments.candidate_cwd.empty()) {
     b.command = a.command;  // one command, two checkouts
   } else {
-    throw UsageError("give the candidate after `--vs` (-- BASELINE_CMD... --vs CANDIDATE_CMD...), or one command with "
-                     "--baseline-cwd and --candidate-cwd");
+    throw UsageError(
+        "give the candidate after `--vs` (-- BASELINE_CMD... --vs CANDIDATE_CMD...), or one command with "
+        "--baseline-cwd and --candidate-cwd");
   }
   if (a.command.empty() || b.command.empty()) throw UsageError("both arms need a command");
   a.cwd = directory(arguments.baseline_cwd, arguments.cwd);
@@ -70,13 +71,15 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   }
   a.label = "A";
   b.label = "B";
-  for (const auto& [path, flag] : {std::pair{arguments.json_path, "--json"}, std::pair{arguments.baseline_json, "--baseline-json"},
-                                   std::pair{arguments.candidate_json, "--candidate-json"}}) {
+  for (const auto& [path, flag] :
+       {std::pair{arguments.json_path, "--json"}, std::pair{arguments.baseline_json, "--baseline-json"},
+        std::pair{arguments.candidate_json, "--candidate-json"}}) {
     if (!path.empty()) require_writable_destination(path, flag);
   }
 
   // A history that would be refused stops the command before anything runs.
-  const auto history = history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
+  const auto history =
+      history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
 
   render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
   measure::SilentProgress silent;
@@ -87,8 +90,10 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   const verdict::Judgement judgement = verdict::judge(reports.baseline, reports.candidate, options);
 
   // Keep what was measured before anything else can fail.
-  if (!arguments.baseline_json.empty()) write_file_atomically(arguments.baseline_json, report_to_json_text(reports.baseline));
-  if (!arguments.candidate_json.empty()) write_file_atomically(arguments.candidate_json, report_to_json_text(reports.candidate));
+  if (!arguments.baseline_json.empty())
+    write_file_atomically(arguments.baseline_json, report_to_json_text(reports.baseline));
+  if (!arguments.candidate_json.empty())
+    write_file_atomically(arguments.candidate_json, report_to_json_text(reports.candidate));
   if (!arguments.json_path.empty()) {
     nlohmann::json order = nlohmann::json::array();
     for (int pair = 0; pair < arguments.samples; ++pair) {
@@ -122,7 +127,8 @@ void add_ab_command(CLI::App& root, CliContext& context) {
   auto arguments = std::make_shared<AbArguments>();
   CLI::App* command = root.add_subcommand(
       "ab", "Measure a baseline and a candidate command interleaved (A B B A …) and judge them on paired samples");
-  command->add_option("--samples", arguments->samples, "Pairs of samples to take (default 5)")->check(CLI::PositiveNumber);
+  command->add_option("--samples", arguments->samples, "Pairs of samples to take (default 5)")
+      ->check(CLI::PositiveNumber);
   command->add_option("--json", arguments->json_path, "Write both reports and the comparison as one JSON document");
   command->add_option("--baseline-json", arguments->baseline_json, "Also write arm A's report (a `measure` report)");
   command->add_option("--candidate-json", arguments->candidate_json, "Also write arm B's report");

@@ -16,8 +16,8 @@
 #include "calibrate/calibration.h"
 #include "cli/commands.h"
 #include "errors.h"
-#include "io/environment.h"
 #include "history/recorder.h"
+#include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
 #include "model/report_json.h"
@@ -77,9 +77,12 @@ measure::MeasureOptions measure_options_for(const budget::CommandEntry& entry) {
 // first command sample decides (reference/measure_with_reference.h).
 std::optional<ReferenceKind> reference_kind_of(const budget::CommandEntry& entry) {
   switch (entry.device) {
-    case budget::DeviceRequirement::cpu: return ReferenceKind::warp_cpu;
-    case budget::DeviceRequirement::cuda: return ReferenceKind::nvrtc;
-    case budget::DeviceRequirement::any: return std::nullopt;
+    case budget::DeviceRequirement::cpu:
+      return ReferenceKind::warp_cpu;
+    case budget::DeviceRequirement::cuda:
+      return ReferenceKind::nvrtc;
+    case budget::DeviceRequirement::any:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -101,7 +104,8 @@ std::vector<const budget::CommandEntry*> select(const budget::BudgetFile& file, 
     names.push_back(entry.name);
   }
   if (selected.empty()) {
-    throw UsageError(fmt::format("--only {}: no such command in {} (has: {})", only, file.path.string(), fmt::join(names, ", ")));
+    throw UsageError(
+        fmt::format("--only {}: no such command in {} (has: {})", only, file.path.string(), fmt::join(names, ", ")));
   }
   return selected;
 }
@@ -156,14 +160,15 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   for (const auto* entry : selected) {
     const auto& path = entry->baseline_report;
     std::error_code ignored;
-    if (path && std::filesystem::is_regular_file(*path, ignored)) baselines.emplace(entry->name, load_report(path->string()));
+    if (path && std::filesystem::is_regular_file(*path, ignored))
+      baselines.emplace(entry->name, load_report(path->string()));
   }
 
   const bool has_cuda = budget::cuda_device_present(environment);
   budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}};
   const bool same_run_reference = arguments.units_reference == "run";
-  const bool needs_units =
-      std::any_of(selected.begin(), selected.end(), [](const auto* entry) { return entry->budgets.cold_units.has_value(); });
+  const bool needs_units = std::any_of(selected.begin(), selected.end(),
+                                       [](const auto* entry) { return entry->budgets.cold_units.has_value(); });
   // The stored calibration is the fallback and the cross-check of a run's own reference. An
   // explicit --calibration must exist; so must some calibration when units come only from it.
   const bool explicit_calibration = !arguments.calibration_path.empty();
@@ -224,9 +229,11 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
 
     const auto baseline = baselines.find(entry->name);
     auto command_result = budget::evaluate(
-        *entry, report, baseline == baselines.end() ? std::nullopt : std::optional<Report>(baseline->second), evaluate_options);
+        *entry, report, baseline == baselines.end() ? std::nullopt : std::optional<Report>(baseline->second),
+        evaluate_options);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
-    if (history) history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});
+    if (history)
+      history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});
     // `bisect` compares two commits' structure from these, without measuring either again.
     if (!report_dir.empty()) write_file_atomically(report_dir / (entry->name + ".json"), report_to_json_text(report));
     render::render_command_result(command_result, context.out);
@@ -252,7 +259,8 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
 
 void add_check_command(CLI::App& root, CliContext& context) {
   auto arguments = std::make_shared<CheckArguments>();
-  CLI::App* command = root.add_subcommand("check", "Measure the commands of a budget file and gate them on their compile budgets");
+  CLI::App* command =
+      root.add_subcommand("check", "Measure the commands of a budget file and gate them on their compile budgets");
   command->add_option("budget_file", arguments->budget_file, "The budget file (YAML, see docs/budgets.md)")->required();
   command->add_option("--only", arguments->only, "Check only the command entry with this name");
   command->add_flag("--update-baseline", arguments->update_baseline,
@@ -260,15 +268,17 @@ void add_check_command(CLI::App& root, CliContext& context) {
   command->add_flag("--fail-on-improvement", arguments->fail_on_improvement,
                     "Fail when a command beats its baseline beyond the noise band (ratcheting)");
   command->add_option("--json", arguments->json_path, "Also write the result as JSON to this path");
-  command->add_option("--markdown", arguments->markdown_path, "Also write a Markdown summary (CI step summary, PR comment)");
+  command->add_option("--markdown", arguments->markdown_path,
+                      "Also write a Markdown summary (CI step summary, PR comment)");
   command->add_option("--report-dir", arguments->report_dir,
                       "Also write each measured command's report (as `measure --json` writes it) to DIR/NAME.json");
   command->add_option("--calibration", arguments->calibration_path,
                       "Calibration file: the fallback and cross-check of cold_units' reference (default: this host's "
                       "file from `calibrate`)");
-  command->add_option("--units-reference", arguments->units_reference,
-                      "Where cold_units' reference comes from: run (measured beside each command, interleaved with "
-                      "its samples) or calibration (the stored one; faster, blind to this run's load)")
+  command
+      ->add_option("--units-reference", arguments->units_reference,
+                   "Where cold_units' reference comes from: run (measured beside each command, interleaved with "
+                   "its samples) or calibration (the stored one; faster, blind to this run's load)")
       ->check(CLI::IsMember({"run", "calibration"}))
       ->capture_default_str();
   command->add_option(
@@ -280,7 +290,8 @@ void add_check_command(CLI::App& root, CliContext& context) {
   command->add_flag("--ctest-measurements", arguments->ctest_measurements,
                     "Also print each budget's measured value and limit as <CTestMeasurement> lines (CTest/CDash "
                     "charts them; warp_add_compile_budgets passes this)");
-  command->add_flag("--list", arguments->list, "Validate the file and print name;samples;timeout;device per entry, run nothing");
+  command->add_flag("--list", arguments->list,
+                    "Validate the file and print name;samples;timeout;device per entry, run nothing");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
   command->callback([arguments, &context] { context.exit_code = run_check(*arguments, context); });
 }

@@ -44,8 +44,9 @@ struct ShowArguments {
 };
 
 int run_show(const ShowArguments& arguments, CliContext& context) {
-  for (const auto& [path, flag] : {std::pair{arguments.json_path, "--json"}, std::pair{arguments.markdown_path, "--markdown"},
-                                   std::pair{arguments.html_path, "--html"}, std::pair{arguments.svg_path, "--svg"}}) {
+  for (const auto& [path, flag] :
+       {std::pair{arguments.json_path, "--json"}, std::pair{arguments.markdown_path, "--markdown"},
+        std::pair{arguments.html_path, "--html"}, std::pair{arguments.svg_path, "--svg"}}) {
     if (!path.empty()) require_writable_destination(path, flag);
   }
   const auto path = history_path(arguments.history);
@@ -66,9 +67,10 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
     // One file holds one chart: the clock of the first series (choose it with --command/--host).
     if (series.empty()) throw UsageError("--svg: the history holds no results for this selection");
     if (series.size() > 1) {
-      context.err << fmt::format("warp-compile-probe: note: --svg draws the first of {} series ({}); select one with "
-                                 "--command and --host\n",
-                                 series.size(), series.front().name);
+      context.err << fmt::format(
+          "warp-compile-probe: note: --svg draws the first of {} series ({}); select one with "
+          "--command and --host\n",
+          series.size(), series.front().name);
     }
     write_file_atomically(arguments.svg_path, render::history_clock_svg(series.front()));
   }
@@ -100,8 +102,8 @@ int run_import(const ImportArguments& arguments, CliContext& context) {
     const auto modified = std::filesystem::last_write_time(path, ignored);
     result_context.recorded_at =
         ignored ? history::utc_now()
-                : fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(
-                                                           std::chrono::file_clock::to_sys(modified)));
+                : fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                              std::chrono::floor<std::chrono::seconds>(std::chrono::file_clock::to_sys(modified)));
     if (!arguments.commit.empty()) {
       result_context.commit = history::Commit{arguments.commit, false};
     } else if (!report.cwd.empty() && std::filesystem::is_directory(report.cwd, ignored)) {
@@ -119,7 +121,8 @@ int run_import(const ImportArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_history_command(CLI::App& root, CliContext& context) {
-  CLI::App* command = root.add_subcommand("history", "Show the compile-time history per command and machine, or import reports into it");
+  CLI::App* command = root.add_subcommand(
+      "history", "Show the compile-time history per command and machine, or import reports into it");
   command->require_subcommand(1);
 
   auto show = std::make_shared<ShowArguments>();
@@ -129,7 +132,8 @@ void add_history_command(CLI::App& root, CliContext& context) {
   show_command->add_option("--command", show->name, "Only the series with this name (a budget entry's name, a label)");
   show_command->add_option("--host", show->host, "Only results recorded on this host");
   show_command->add_option("--json", show->json_path, "Also write the series, points and steps as JSON");
-  show_command->add_option("--markdown", show->markdown_path, "Also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)");
+  show_command->add_option("--markdown", show->markdown_path,
+                           "Also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)");
   show_command->add_option("--html", show->html_path, "Also write a self-contained HTML page with the plots");
   show_command->add_option("--svg", show->svg_path, "Also write the clock plot of the (first) series as SVG");
   show_command->callback([show, &context] { context.exit_code = run_show(*show, context); });

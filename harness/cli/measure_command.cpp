@@ -9,8 +9,8 @@
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
-#include "io/environment.h"
 #include "history/recorder.h"
+#include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
 #include "reference/measure_with_reference.h"
@@ -57,7 +57,8 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   }
 
   // A history that would be refused stops the command before anything runs.
-  const auto history = history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
+  const auto history =
+      history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
 
   render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
   measure::SilentProgress silent;
@@ -107,8 +108,10 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
 
 void add_measure_command(CLI::App& root, CliContext& context) {
   auto arguments = std::make_shared<MeasureArguments>();
-  CLI::App* command = root.add_subcommand("measure", "Measure what Warp compiles for COMMAND, cold and warm, in private caches");
-  command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")->check(CLI::PositiveNumber);
+  CLI::App* command =
+      root.add_subcommand("measure", "Measure what Warp compiles for COMMAND, cold and warm, in private caches");
+  command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")
+      ->check(CLI::PositiveNumber);
   command->add_option("--json", arguments->json_path, "Also write the report as JSON to this path");
   command->add_option("--trace", arguments->trace_path,
                       "Also write every sample's module builds as a Chrome/Perfetto trace (JSON) to this path");

@@ -15,7 +15,8 @@ std::optional<std::string> capture_output(const std::vector<std::string>& argv, 
   request.timeout = std::chrono::seconds(30);
   std::string output;
   try {
-    const auto outcome = run_process(request, [&output](std::string_view chunk) { output.append(chunk); }, interrupts);
+    const auto outcome = run_process(
+        request, [&output](std::string_view chunk) { output.append(chunk); }, interrupts);
     if (!outcome.succeeded()) return std::nullopt;
   } catch (const UsageError&) {
     return std::nullopt;  // not installed

@@ -49,12 +49,12 @@ struct ModuleBuilds {
 };
 
 struct Result {
-  std::int64_t id = 0;       // the store's row id; 0 before it is stored
-  std::string recorded_at;   // ISO 8601 UTC
+  std::int64_t id = 0;      // the store's row id; 0 before it is stored
+  std::string recorded_at;  // ISO 8601 UTC
   Source source = Source::measure;
   Machine machine;
   std::optional<Commit> commit;
-  std::string name;                // the budget entry's name, the report's label, else the program's
+  std::string name;  // the budget entry's name, the report's label, else the program's
   std::vector<std::string> argv;
   std::string cwd;
   int samples = 0;

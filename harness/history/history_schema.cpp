@@ -57,7 +57,8 @@ std::vector<std::string> migration_statements(int from) {
       return {"ALTER TABLE results ADD COLUMN cold_units TEXT",
               "ALTER TABLE results ADD COLUMN reference TEXT NOT NULL DEFAULT ''",
               "ALTER TABLE results ADD COLUMN rebuilt_modules TEXT", "PRAGMA user_version = 2"};
-    default: throw std::logic_error("no history migration from version " + std::to_string(from));
+    default:
+      throw std::logic_error("no history migration from version " + std::to_string(from));
   }
 }
 

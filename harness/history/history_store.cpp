@@ -167,8 +167,8 @@ std::int64_t HistoryStore::append(const Result& result) {
     insert.bind(++index, result.cwd);
     insert.bind(++index, result.samples);
     insert.bind(++index, result.failed_samples);
-    for (const auto* summary : {&result.cold_module_ms, &result.cold_wall_ms, &result.warm_wall_ms,
-                                &result.compile_elapsed_ms}) {
+    for (const auto* summary :
+         {&result.cold_module_ms, &result.cold_wall_ms, &result.warm_wall_ms, &result.compile_elapsed_ms}) {
       bind_text_or_null(insert, ++index, summary_json(*summary));
     }
     bind_optional(insert, ++index, result.identities);
@@ -181,7 +181,8 @@ std::int64_t HistoryStore::append(const Result& result) {
     json rebuilt = nullptr;
     if (result.rebuilt_modules) {
       rebuilt = json::array();
-      for (const auto& module : *result.rebuilt_modules) rebuilt.push_back({{"module", module.name}, {"builds", module.builds}});
+      for (const auto& module : *result.rebuilt_modules)
+        rebuilt.push_back({{"module", module.name}, {"builds", module.builds}});
     }
     bind_text_or_null(insert, ++index, rebuilt);
     insert.exec();
@@ -233,7 +234,8 @@ std::vector<Result> HistoryStore::results() const {
       result.modules = count_from(select.getColumn(column++));
       result.compiled_events = count_from(select.getColumn(column++));
       const auto identity_set = select.getColumn(column++);
-      if (!identity_set.isNull()) result.identity_set = json::parse(identity_set.getString()).get<std::vector<std::string>>();
+      if (!identity_set.isNull())
+        result.identity_set = json::parse(identity_set.getString()).get<std::vector<std::string>>();
       result.verdict = select.getColumn(column++).getString();
       result.cold_units = summary_from(select.getColumn(column++));
       result.reference = select.getColumn(column++).getString();

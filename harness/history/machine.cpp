@@ -14,8 +14,8 @@ Machine current_machine(InterruptWatch& interrupts) {
   machine.host = info.hostname;
   machine.cpu_model = info.cpu_model;
   // "NVIDIA H200, 570.86.15": the first GPU is the one a default run uses.
-  const auto gpus = capture_output({"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"}, {},
-                                   interrupts);
+  const auto gpus =
+      capture_output({"nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"}, {}, interrupts);
   if (gpus) {
     std::istringstream lines(*gpus);
     std::string first;

@@ -11,7 +11,8 @@
 namespace wcp::history {
 
 std::string utc_now() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                     std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
 }
 
 Recorder::Recorder(const std::filesystem::path& path, InterruptWatch& interrupts)

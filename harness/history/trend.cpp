@@ -13,10 +13,13 @@ namespace {
 std::string signed_duration(double ms) {
   const char* sign = ms < 0 ? "-" : "+";
   const double magnitude = std::abs(ms);
-  return magnitude >= 1000.0 ? fmt::format("{}{:.1f} s", sign, magnitude / 1000.0) : fmt::format("{}{:.0f} ms", sign, magnitude);
+  return magnitude >= 1000.0 ? fmt::format("{}{:.1f} s", sign, magnitude / 1000.0)
+                             : fmt::format("{}{:.0f} ms", sign, magnitude);
 }
 
-std::string times(int builds) { return builds == 2 ? "twice" : fmt::format("{} times", builds); }
+std::string times(int builds) {
+  return builds == 2 ? "twice" : fmt::format("{} times", builds);
+}
 
 // The values a result contributes to the band: its samples, else its median alone.
 void add_values(const Summary& summary, std::vector<double>& window) {
@@ -47,21 +50,23 @@ std::vector<ModuleBuilds> newly_rebuilt(const Result& now, const Result& before)
 std::string describe(const Step& step, const Point& point) {
   std::vector<std::string> parts;
   if (step.delta_ms) {
-    parts.push_back(step.clock_left_band
-                        ? fmt::format("cold module work {} at {}", signed_duration(*step.delta_ms), short_sha(point.commit))
-                        : fmt::format("cold module work {} at {} (inside its band)", signed_duration(*step.delta_ms),
-                                      short_sha(point.commit)));
+    parts.push_back(step.clock_left_band ? fmt::format("cold module work {} at {}", signed_duration(*step.delta_ms),
+                                                       short_sha(point.commit))
+                                         : fmt::format("cold module work {} at {} (inside its band)",
+                                                       signed_duration(*step.delta_ms), short_sha(point.commit)));
   } else {
     parts.push_back("at " + short_sha(point.commit));
   }
   if (step.identities_changed && step.identities_before && step.identities_after) {
-    parts.push_back(step.identities_before == step.identities_after
-                        ? fmt::format("identities {} → {}, hashes changed", *step.identities_before, *step.identities_after)
-                        : fmt::format("identities {} → {}", *step.identities_before, *step.identities_after));
+    parts.push_back(
+        step.identities_before == step.identities_after
+            ? fmt::format("identities {} → {}, hashes changed", *step.identities_before, *step.identities_after)
+            : fmt::format("identities {} → {}", *step.identities_before, *step.identities_after));
   } else if (step.identities_changed) {
     parts.push_back("identity set changed");
   }
-  for (const auto& module : step.newly_rebuilt) parts.push_back(fmt::format("module {} built {}", module.name, times(module.builds)));
+  for (const auto& module : step.newly_rebuilt)
+    parts.push_back(fmt::format("module {} built {}", module.name, times(module.builds)));
   std::string text;
   for (const auto& part : parts) text += (text.empty() ? "" : "; ") + part;
   return text;
@@ -129,7 +134,9 @@ void find_steps(std::vector<Point>& points) {
 // A result that never imported Warp (every sample failed before it) does not know Warp's or
 // the toolkit's version: it belongs to the series of the same hardware, not to a series of its own.
 bool same_machine(const Machine& series, const Machine& result) {
-  const auto same_or_unknown = [](const std::string& a, const std::string& b) { return a == b || a.empty() || b.empty(); };
+  const auto same_or_unknown = [](const std::string& a, const std::string& b) {
+    return a == b || a.empty() || b.empty();
+  };
   return series.host == result.host && series.cpu_model == result.cpu_model && series.gpu == result.gpu &&
          series.driver == result.driver && same_or_unknown(series.warp_version, result.warp_version) &&
          same_or_unknown(series.cuda_toolkit, result.cuda_toolkit);
@@ -139,12 +146,18 @@ bool same_machine(const Machine& series, const Machine& result) {
 
 std::string to_string(ClockMove move) {
   switch (move) {
-    case ClockMove::none: return "none";
-    case ClockMove::within: return "within";
-    case ClockMove::above: return "above";
-    case ClockMove::below: return "below";
-    case ClockMove::returned: return "returned";
-    case ClockMove::unconfirmed: return "unconfirmed";
+    case ClockMove::none:
+      return "none";
+    case ClockMove::within:
+      return "within";
+    case ClockMove::above:
+      return "above";
+    case ClockMove::below:
+      return "below";
+    case ClockMove::returned:
+      return "returned";
+    case ClockMove::unconfirmed:
+      return "unconfirmed";
   }
   return "none";
 }

@@ -27,9 +27,9 @@ struct Step {
   std::optional<double> band_ms;   // the band it left (or stayed in)
   std::optional<std::uint64_t> identities_before;
   std::optional<std::uint64_t> identities_after;
-  std::vector<std::string> identities_added;    // "<module> <hash>"
+  std::vector<std::string> identities_added;  // "<module> <hash>"
   std::vector<std::string> identities_removed;
-  std::vector<ModuleBuilds> newly_rebuilt;      // modules built more times than at the previous commit
+  std::vector<ModuleBuilds> newly_rebuilt;  // modules built more times than at the previous commit
   std::string summary;  // "cold module work +1.2 s at abc1234; identities 5 → 7; module X built twice"
 };
 
@@ -41,9 +41,9 @@ enum class ClockMove { none, within, above, below, returned, unconfirmed };
 std::string to_string(ClockMove move);
 
 struct Point {
-  std::optional<Commit> commit;  // absent: the result was not recorded in a git checkout
-  Result result;                 // the commit's latest result (its latest measured one, if any)
-  int results = 0;               // how many results the history holds for this commit
+  std::optional<Commit> commit;     // absent: the result was not recorded in a git checkout
+  Result result;                    // the commit's latest result (its latest measured one, if any)
+  int results = 0;                  // how many results the history holds for this commit
   std::optional<double> change_ms;  // median − the previous measured commit's median (the trend)
   ClockMove clock = ClockMove::none;
   std::optional<Step> step;

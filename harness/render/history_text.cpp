@@ -10,7 +10,9 @@ namespace {
 using history::Point;
 using history::Series;
 
-std::string seconds(double ms) { return fmt::format("{:.2f} s", ms / 1000.0); }
+std::string seconds(double ms) {
+  return fmt::format("{:.2f} s", ms / 1000.0);
+}
 
 std::string clock_cell(const Point& point) {
   const auto& result = point.result;
@@ -41,13 +43,18 @@ std::string rebuilt_cell(const Point& point) {
 std::string mark_cell(const Point& point) {
   if (point.step) return "STEP";
   switch (point.clock) {
-    case history::ClockMove::unconfirmed: return "left band, unconfirmed";
-    case history::ClockMove::returned: return "left band, came back";
-    default: return "";
+    case history::ClockMove::unconfirmed:
+      return "left band, unconfirmed";
+    case history::ClockMove::returned:
+      return "left band, came back";
+    default:
+      return "";
   }
 }
 
-std::string title_of(const Series& series) { return series.name + " — " + series.machine.key(); }
+std::string title_of(const Series& series) {
+  return series.name + " — " + series.machine.key();
+}
 
 }  // namespace
 
@@ -62,8 +69,9 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
                        "cold module work (median±MAD)", "change", "identities", "built more than once", "verdict", "");
     for (const auto& point : series.points) {
       out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {:>10}  {:<20} {:<13} {}\n", history::short_sha(point.commit),
-                         point.results, clock_cell(point), change_cell(point), identities_cell(point), rebuilt_cell(point),
-                         point.result.verdict.empty() ? "-" : point.result.verdict, mark_cell(point));
+                         point.results, clock_cell(point), change_cell(point), identities_cell(point),
+                         rebuilt_cell(point), point.result.verdict.empty() ? "-" : point.result.verdict,
+                         mark_cell(point));
     }
     bool any_step = false;
     for (const auto& point : series.points) {
@@ -87,8 +95,8 @@ void render_history_markdown(const std::vector<Series>& all, std::ostream& out) 
     out << "| commit | cold module work | change | identities | built more than once | verdict | step |\n";
     out << "|---|---|---|---|---|---|---|\n";
     for (const auto& point : series.points) {
-      out << fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit), clock_cell(point),
-                         change_cell(point), identities_cell(point), rebuilt_cell(point),
+      out << fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit),
+                         clock_cell(point), change_cell(point), identities_cell(point), rebuilt_cell(point),
                          point.result.verdict.empty() ? "-" : point.result.verdict,
                          point.step ? "**" + point.step->summary + "**" : mark_cell(point));
     }
@@ -100,7 +108,9 @@ nlohmann::json history_to_json(const std::vector<Series>& all) {
   using nlohmann::json;
   const auto summary_json = [](const std::optional<Summary>& summary) -> json {
     if (!summary) return nullptr;
-    return {{"median", summary->median}, {"mad", summary->mad ? json(*summary->mad) : json(nullptr)}, {"n", summary->count}};
+    return {{"median", summary->median},
+            {"mad", summary->mad ? json(*summary->mad) : json(nullptr)},
+            {"n", summary->count}};
   };
   const auto optional_count = [](const std::optional<std::uint64_t>& value) -> json {
     return value ? json(*value) : json(nullptr);
@@ -113,13 +123,15 @@ nlohmann::json history_to_json(const std::vector<Series>& all) {
       json rebuilt = nullptr;
       if (result.rebuilt_modules) {
         rebuilt = json::array();
-        for (const auto& module : *result.rebuilt_modules) rebuilt.push_back({{"module", module.name}, {"builds", module.builds}});
+        for (const auto& module : *result.rebuilt_modules)
+          rebuilt.push_back({{"module", module.name}, {"builds", module.builds}});
       }
       json step = nullptr;
       if (point.step) {
         const auto& found = *point.step;
         json newly = json::array();
-        for (const auto& module : found.newly_rebuilt) newly.push_back({{"module", module.name}, {"builds", module.builds}});
+        for (const auto& module : found.newly_rebuilt)
+          newly.push_back({{"module", module.name}, {"builds", module.builds}});
         step = {{"summary", found.summary},
                 {"identities_changed", found.identities_changed},
                 {"clock_left_band", found.clock_left_band},

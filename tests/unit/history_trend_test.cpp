@@ -102,7 +102,8 @@ TEST(HistoryTrend, NoiseWithinTheBandIsNotAStep) {
   std::vector<Result> results;
   const std::vector<std::vector<double>> noisy{{1000, 1100, 900}, {1050, 950, 1000}, {1080, 960, 1020},
                                                {990, 1070, 930},  {1040, 980, 1010}, {960, 1060, 1000}};
-  for (std::size_t index = 0; index < noisy.size(); ++index) results.push_back(at_commit(static_cast<int>(index) + 1, noisy[index]));
+  for (std::size_t index = 0; index < noisy.size(); ++index)
+    results.push_back(at_commit(static_cast<int>(index) + 1, noisy[index]));
   EXPECT_TRUE(step_commits(build_series(results)[0]).empty());
 }
 
