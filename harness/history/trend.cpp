@@ -47,13 +47,13 @@ std::vector<ModuleBuilds> newly_rebuilt(const Result& now, const Result& before)
   return modules;
 }
 
-std::string describe(const Step& step, const Point& point) {
+std::string describe(const Step& step, const Point& point, LevelClock clock) {
   std::vector<std::string> parts;
-  if (step.delta_ms) {
-    parts.push_back(step.clock_left_band ? fmt::format("cold module work {} at {}", signed_duration(*step.delta_ms),
-                                                       short_sha(point.commit))
-                                         : fmt::format("cold module work {} at {} (inside its band)",
-                                                       signed_duration(*step.delta_ms), short_sha(point.commit)));
+  if (step.delta) {
+    const std::string change = clock == LevelClock::cold_units ? fmt::format("cold units {:+.2f}", *step.delta)
+                                                               : "cold module work " + signed_duration(*step.delta);
+    parts.push_back(step.clock_left_band ? fmt::format("{} at {}", change, short_sha(point.commit))
+                                         : fmt::format("{} at {} (inside its band)", change, short_sha(point.commit)));
   } else {
     parts.push_back("at " + short_sha(point.commit));
   }
@@ -72,7 +72,21 @@ std::string describe(const Step& step, const Point& point) {
   return text;
 }
 
-void find_steps(std::vector<Point>& points) {
+const std::optional<Summary>& level_of(const Result& result, LevelClock clock) {
+  return clock == LevelClock::cold_units ? result.cold_units : result.cold_module_ms;
+}
+
+LevelClock level_clock_for(const std::vector<Point>& points) {
+  std::optional<std::string> reference;
+  for (const auto& point : points) {
+    if (!point.result.measured()) continue;
+    if (!point.result.cold_units || (reference && *reference != point.result.reference)) return LevelClock::cold_module_ms;
+    reference = point.result.reference;
+  }
+  return reference ? LevelClock::cold_units : LevelClock::cold_module_ms;
+}
+
+void find_steps(std::vector<Point>& points, LevelClock clock) {
   std::vector<double> window;  // pooled sample values of the measured commits since the last step
   std::optional<std::size_t> previous;
   for (std::size_t index = 0; index < points.size(); ++index) {
@@ -96,19 +110,20 @@ void find_steps(std::vector<Point>& points) {
       }
       step.newly_rebuilt = newly_rebuilt(result, before);
     }
-    if (result.cold_module_ms && window.size() >= kMinimumBandSamples) {
+    const auto& level = level_of(result, clock);
+    if (level && window.size() >= kMinimumBandSamples) {
       const Summary reference = *summarize(window);
       const double band = noise_band(reference);
-      step.delta_ms = result.cold_module_ms->median - reference.median;
-      step.band_ms = band;
-      point.clock = side_of(result.cold_module_ms->median, reference, band);
+      step.delta = level->median - reference.median;
+      step.band = band;
+      point.clock = side_of(level->median, reference, band);
       if (point.clock == ClockMove::above || point.clock == ClockMove::below) {
         int confirmations = 0;
         bool contradicted = false;
         for (std::size_t next = index + 1; next < points.size() && confirmations < 2 && !contradicted; ++next) {
-          const auto& later = points[next].result;
-          if (!later.measured() || !later.cold_module_ms) continue;
-          if (side_of(later.cold_module_ms->median, reference, band) == point.clock) {
+          const auto& later = level_of(points[next].result, clock);
+          if (!points[next].result.measured() || !later) continue;
+          if (side_of(later->median, reference, band) == point.clock) {
             ++confirmations;
           } else {
             contradicted = true;
@@ -122,11 +137,11 @@ void find_steps(std::vector<Point>& points) {
       }
     }
     if (step.identities_changed || step.clock_left_band) {
-      step.summary = describe(step, point);
+      step.summary = describe(step, point, clock);
       point.step = std::move(step);
       window.clear();
     }
-    if (result.cold_module_ms) add_values(*result.cold_module_ms, window);
+    if (level) add_values(*level, window);
     previous = index;
   }
 }
@@ -160,6 +175,10 @@ std::string to_string(ClockMove move) {
       return "unconfirmed";
   }
   return "none";
+}
+
+std::string to_string(LevelClock clock) {
+  return clock == LevelClock::cold_units ? "cold_units" : "cold_module_ms";
 }
 
 std::string short_sha(const std::optional<Commit>& commit) {
@@ -197,7 +216,10 @@ std::vector<Series> build_series(const std::vector<Result>& results, const std::
     // The latest measured result speaks for the commit; a failed one only until one succeeds.
     if (result.measured() || !point->result.measured()) point->result = result;
   }
-  for (auto& one : series) find_steps(one.points);
+  for (auto& one : series) {
+    one.level_clock = level_clock_for(one.points);
+    find_steps(one.points, one.level_clock);
+  }
   return series;
 }
 

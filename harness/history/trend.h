@@ -20,11 +20,20 @@ namespace wcp::history {
 // clock rule waits (the identity rule does not).
 inline constexpr std::size_t kMinimumBandSamples = 3;
 
+// Which clock the level rule reads. Cold units (cold module work / a reference build measured
+// in the same run) divide out the machine's load, so a busier machine is not a step; they are
+// used when every measured commit of the series has them from the same reference, else the
+// cold module work in ms.
+enum class LevelClock { cold_module_ms, cold_units };
+std::string to_string(LevelClock clock);
+
 struct Step {
   bool identities_changed = false;
   bool clock_left_band = false;
-  std::optional<double> delta_ms;  // this commit's median − the previous results' median
-  std::optional<double> band_ms;   // the band it left (or stayed in)
+  // This commit's median − the median of the results since the last step, and the band it left
+  // (or stayed in), in the series' level clock (ms or cold units).
+  std::optional<double> delta;
+  std::optional<double> band;
   std::optional<std::uint64_t> identities_before;
   std::optional<std::uint64_t> identities_after;
   std::vector<std::string> identities_added;  // "<module> <hash>"
@@ -52,6 +61,7 @@ struct Point {
 struct Series {
   std::string name;
   Machine machine;
+  LevelClock level_clock = LevelClock::cold_module_ms;
   std::vector<Point> points;  // in the order commits were first recorded
 };
 

@@ -22,6 +22,12 @@ std::string clock_cell(const Point& point) {
   return clock.mad ? fmt::format("{} ± {}", seconds(clock.median), seconds(*clock.mad)) : seconds(clock.median);
 }
 
+std::string units_cell(const Point& point) {
+  const auto& units = point.result.cold_units;
+  if (!units) return "-";
+  return units->mad ? fmt::format("{:.2f} ± {:.2f}", units->median, *units->mad) : fmt::format("{:.2f}", units->median);
+}
+
 std::string change_cell(const Point& point) {
   if (!point.change_ms) return "-";
   return fmt::format("{}{}", *point.change_ms < 0 ? "-" : "+", seconds(std::abs(*point.change_ms)));
@@ -52,6 +58,14 @@ std::string mark_cell(const Point& point) {
   }
 }
 
+// The reference a cold-units series was judged against: every measured commit has the same one.
+std::string reference_of(const Series& series) {
+  for (const auto& point : series.points) {
+    if (point.result.measured()) return point.result.reference;
+  }
+  return "";
+}
+
 std::string title_of(const Series& series) {
   return series.name + " — " + series.machine.key();
 }
@@ -65,11 +79,18 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
   }
   for (const auto& series : all) {
     out << title_of(series) << "\n";
-    out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {:>10}  {:<20} {:<13} {}\n", "commit", "results",
-                       "cold module work (median±MAD)", "change", "identities", "built more than once", "verdict", "");
+    if (series.level_clock == history::LevelClock::cold_units) {
+      out << "  (levels judged in cold units, which divide out the machine's load; reference "
+          << reference_of(series) << ")\n";
+    }
+    const bool units = series.level_clock == history::LevelClock::cold_units;
+    out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {}{:>10}  {:<20} {:<13} {}\n", "commit", "results",
+                       "cold module work (median±MAD)", "change", units ? fmt::format("{:<14}", "cold units") : "",
+                       "identities", "built more than once", "verdict", "");
     for (const auto& point : series.points) {
-      out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {:>10}  {:<20} {:<13} {}\n", history::short_sha(point.commit),
-                         point.results, clock_cell(point), change_cell(point), identities_cell(point),
+      out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {}{:>10}  {:<20} {:<13} {}\n", history::short_sha(point.commit),
+                         point.results, clock_cell(point), change_cell(point),
+                         units ? fmt::format("{:<14}", units_cell(point)) : "", identities_cell(point),
                          rebuilt_cell(point), point.result.verdict.empty() ? "-" : point.result.verdict,
                          mark_cell(point));
     }
@@ -80,7 +101,7 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
       any_step = true;
       out << "    " << point.step->summary << "\n";
     }
-    if (!any_step) out << "  No step: the compiled identities and the cold module work's level held.\n";
+    if (!any_step) out << "  No step: the compiled identities and the level held.\n";
     out << "\n";
   }
   out << "A step: the compiled identity set changed, or the median left max(1 %, 2 × MAD) of the results since the "
@@ -135,8 +156,8 @@ nlohmann::json history_to_json(const std::vector<Series>& all) {
         step = {{"summary", found.summary},
                 {"identities_changed", found.identities_changed},
                 {"clock_left_band", found.clock_left_band},
-                {"delta_ms", found.delta_ms ? json(*found.delta_ms) : json(nullptr)},
-                {"band_ms", found.band_ms ? json(*found.band_ms) : json(nullptr)},
+                {"delta", found.delta ? json(*found.delta) : json(nullptr)},
+                {"band", found.band ? json(*found.band) : json(nullptr)},
                 {"identities_added", found.identities_added},
                 {"identities_removed", found.identities_removed},
                 {"newly_rebuilt", newly}};
@@ -164,6 +185,7 @@ nlohmann::json history_to_json(const std::vector<Series>& all) {
     }
     const auto& machine = series.machine;
     series_list.push_back({{"name", series.name},
+                           {"level_clock", history::to_string(series.level_clock)},
                            {"machine",
                             {{"host", machine.host},
                              {"cpu_model", machine.cpu_model},

@@ -23,7 +23,9 @@ def git(root, *args):
 
 
 class HistoryOfEightCommitsTest(unittest.TestCase):
-    """Each commit measured with 3 samples (the band needs samples to estimate noise from)."""
+    """Each commit measured with 3 samples (the band needs samples to estimate noise from) and
+    a machine reference beside each (`--reference`), so the level rule reads cold units and a
+    machine that gets busier halfway through the test is not a step."""
 
     @classmethod
     def setUpClass(cls):
@@ -35,7 +37,7 @@ class HistoryOfEightCommitsTest(unittest.TestCase):
         cls.exit_codes = []
         for sha in cls.shas:
             git(cls.repo, "checkout", "-q", sha)
-            result = run_cli(["measure", "--quiet", "--samples", "3", "--history", str(cls.history), "--",
+            result = run_cli(["measure", "--quiet", "--samples", "3", "--reference", "--history", str(cls.history), "--",
                               PYTHON, "app.py"], env=cls.env, cwd=str(cls.repo))
             cls.exit_codes.append(result.returncode)
         git(cls.repo, "checkout", "-q", "main")
@@ -66,7 +68,9 @@ class HistoryOfEightCommitsTest(unittest.TestCase):
 
     def test_the_step_is_at_commit_5_and_nowhere_else(self):
         self.assertEqual(self.show.returncode, 0, self.show.stderr)
-        points = self.series()["points"]
+        series = self.series()
+        self.assertEqual(series["level_clock"], "cold_units")
+        points = series["points"]
         steps = [index + 1 for index, point in enumerate(points) if point["step"]]
         self.assertEqual(steps, [5], [(p["commit"][:7], p["clock"], p["step"]) for p in points])
         step = points[4]["step"]

@@ -115,6 +115,42 @@ TEST(HistoryTrend, TooFewSamplesForABandLeaveTheClockRuleWaiting) {
   EXPECT_TRUE(step_commits(series[0]).empty());
 }
 
+// The machine got busier from commit 3 on: module work rose 30 %, and so did the reference
+// build measured beside it. In ms that is a level; in cold units it is nothing.
+TEST(HistoryTrend, ColdUnitsDivideOutABusierMachine) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 6; ++commit) {
+    const double load = commit >= 3 ? 1.3 : 1.0;
+    Result result = at_commit(commit, {1000 * load, 1010 * load, 990 * load});
+    result.cold_units = summarize({2.0, 2.02, 1.98});
+    result.reference = "warp-cpu/pch/4x2-kernel-modules/v1";
+    results.push_back(result);
+  }
+  const auto in_units = build_series(results);
+  EXPECT_EQ(in_units[0].level_clock, LevelClock::cold_units);
+  EXPECT_TRUE(step_commits(in_units[0]).empty());
+
+  results[1].cold_units.reset();  // one commit without a reference: the series falls back to ms
+  const auto in_ms = build_series(results);
+  EXPECT_EQ(in_ms[0].level_clock, LevelClock::cold_module_ms);
+  EXPECT_EQ(step_commits(in_ms[0]), std::vector<int>{3});
+}
+
+TEST(HistoryTrend, AStepInColdUnitsIsNamedInUnits) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 5; ++commit) {
+    Result result = at_commit(commit, {1000, 1000, 1000});
+    const double level = commit >= 3 ? 3.0 : 2.0;
+    result.cold_units = summarize({level, level + 0.02, level - 0.02});
+    result.reference = "warp-cpu/pch/4x2-kernel-modules/v1";
+    results.push_back(result);
+  }
+  const auto series = build_series(results);
+  ASSERT_EQ(step_commits(series[0]), std::vector<int>{3});
+  EXPECT_NE(series[0].points[2].step->summary.find("cold units +1.00 at 3333333"), std::string::npos)
+      << series[0].points[2].step->summary;
+}
+
 TEST(HistoryTrend, MachinesAndCommandsAreSeparateSeries) {
   Result other_host = at_commit(1, {5000, 5000, 5000});
   other_host.machine.host = "laptop";
