@@ -88,6 +88,7 @@ LevelClock level_clock_for(const std::vector<Point>& points) {
 
 void find_steps(std::vector<Point>& points, LevelClock clock) {
   std::vector<double> window;  // pooled sample values of the measured commits since the last step
+  std::size_t window_commits = 0;
   std::optional<std::size_t> previous;
   for (std::size_t index = 0; index < points.size(); ++index) {
     Point& point = points[index];
@@ -111,7 +112,7 @@ void find_steps(std::vector<Point>& points, LevelClock clock) {
       step.newly_rebuilt = newly_rebuilt(result, before);
     }
     const auto& level = level_of(result, clock);
-    if (level && window.size() >= kMinimumBandSamples) {
+    if (level && window.size() >= kMinimumBandSamples && window_commits >= kMinimumBandCommits) {
       const Summary reference = *summarize(window);
       const double band = noise_band(reference);
       step.delta = level->median - reference.median;
@@ -140,8 +141,12 @@ void find_steps(std::vector<Point>& points, LevelClock clock) {
       step.summary = describe(step, point, clock);
       point.step = std::move(step);
       window.clear();
+      window_commits = 0;
     }
-    if (level) add_values(*level, window);
+    if (level) {
+      add_values(*level, window);
+      ++window_commits;
+    }
     previous = index;
   }
 }

@@ -16,9 +16,13 @@
 
 namespace wcp::history {
 
-// The band needs samples to estimate noise from: fewer previous sample values than this and the
-// clock rule waits (the identity rule does not).
+// The band needs samples to estimate noise from: fewer previous sample values than this, or
+// values from fewer commits than kMinimumBandCommits, and the clock rule waits (the identity rule
+// does not). Two commits at least, because the spread within one commit's samples misses the
+// spread between runs at different times: after a step, a band from that commit's three quiet
+// samples alone called the next commit (same code) a step on a loaded machine.
 inline constexpr std::size_t kMinimumBandSamples = 3;
+inline constexpr std::size_t kMinimumBandCommits = 2;
 
 // Which clock the level rule reads. Cold units (cold module work / a reference build measured
 // in the same run) divide out the machine's load, so a busier machine is not a step; they are

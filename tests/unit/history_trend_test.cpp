@@ -83,11 +83,25 @@ TEST(HistoryTrend, ALevelHeldByTheNextTwoCommitsIsAStep) {
 }
 
 TEST(HistoryTrend, OneSlowCommitIsNotAStep) {
-  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1400, 1390, 1410}),
-                              at_commit(3, {1005, 995, 1000}), at_commit(4, {1000, 1010, 990})};
+  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1005, 995, 1000}),
+                              at_commit(3, {1400, 1390, 1410}), at_commit(4, {1005, 995, 1000}),
+                              at_commit(5, {1000, 1010, 990})};
   const auto series = build_series(results);
   EXPECT_TRUE(step_commits(series[0]).empty());
-  EXPECT_EQ(series[0].points[1].clock, ClockMove::returned);
+  EXPECT_EQ(series[0].points[2].clock, ClockMove::returned);
+}
+
+// After a step the band starts again, and one commit's quiet samples are not yet a band: the
+// commit after a step is not judged against them alone.
+TEST(HistoryTrend, TheCommitAfterAStepIsNotJudgedAgainstItAlone) {
+  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1005, 995, 1000}),
+                              at_commit(3, {2000, 2001, 1999}, {"__main__ 2222222"}),
+                              at_commit(4, {2100, 2090, 2110}, {"__main__ 2222222"}),
+                              at_commit(5, {2100, 2105, 2095}, {"__main__ 2222222"}),
+                              at_commit(6, {2100, 2095, 2105}, {"__main__ 2222222"})};
+  const auto series = build_series(results);
+  EXPECT_EQ(step_commits(series[0]), std::vector<int>{3});
+  EXPECT_EQ(series[0].points[3].clock, ClockMove::none);
 }
 
 TEST(HistoryTrend, ALevelChangeAtTheLastCommitsWaitsForConfirmation) {
