@@ -12,7 +12,7 @@ namespace {
 // The results report's look; a step row is tinted and a failed row greyed, and both also say so
 // in text.
 constexpr const char* kStyle = R"(
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 820px; color: #1d1d1f; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1040px; color: #1d1d1f; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; } h3 { font-size: 1em; }
 table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ccc; padding: .25em .5em; text-align: left; }
 td.num { text-align: right; } code { font-size: .95em; }
@@ -35,9 +35,40 @@ std::string clock_cell(const history::Point& point) {
 }
 
 std::string change_text(const history::Point& point) {
-  std::string text = point.change_ms ? fmt::format("{:+.1f} ms", *point.change_ms) : "—";
-  if (point.clock != history::ClockMove::none) text += " (" + history::to_string(point.clock) + ")";
-  return text;
+  return point.change_ms ? fmt::format("{:+.1f} ms", *point.change_ms) : "—";
+}
+
+// What the level rule saw at this commit, in the clock it reads (history/trend.h).
+std::string level_text(const history::Point& point, history::LevelClock clock) {
+  std::string value;
+  const auto& units = point.result.cold_units;
+  if (clock == history::LevelClock::cold_units && units) {
+    value = units->mad ? fmt::format("{:.2f} ± {:.2f} units", units->median, *units->mad)
+                       : fmt::format("{:.2f} units", units->median);
+  }
+  std::string move;
+  switch (point.clock) {
+    case history::ClockMove::none:
+      move = point.result.measured() ? "not judged" : "";
+      break;
+    case history::ClockMove::within:
+      move = "within band";
+      break;
+    case history::ClockMove::above:
+      move = "left band, up";
+      break;
+    case history::ClockMove::below:
+      move = "left band, down";
+      break;
+    case history::ClockMove::returned:
+      move = "left band, came back";
+      break;
+    case history::ClockMove::unconfirmed:
+      move = "left band, unconfirmed";
+      break;
+  }
+  if (value.empty()) return move.empty() ? "—" : move;
+  return move.empty() ? value : value + " — " + move;
 }
 
 std::string rebuilt_text(const history::Result& result) {
@@ -62,24 +93,30 @@ void series_section(std::string& out, const history::Series& series) {
     }
   }
   out += steps.empty() ? "<p class=\"no-step\">no step</p>\n" : "<ul class=\"steps\">\n" + steps + "</ul>\n";
+  out += series.level_clock == history::LevelClock::cold_units
+             ? "<p class=\"level-clock\">Levels are judged in cold units, which divide out the machine's load.</p>\n"
+             : "<p class=\"level-clock\">Levels are judged in cold module work (ms): record with a reference "
+               "(<code>--reference</code>) to divide out the machine's load.</p>\n";
 
   out += "<h3>Cold module work</h3>\n" + history_clock_svg(series) + "\n";
   out += "<h3>Compiled identities</h3>\n" + history_identities_svg(series) + "\n";
 
   out +=
       "<table>\n<tr><th>commit</th><th>results</th><th>cold module work (median ± MAD)</th>"
-      "<th>change vs previous</th><th>identities</th><th>modules built more than once</th><th>verdict</th>"
+      "<th>change vs previous</th><th>level</th><th>identities</th><th>modules built more than "
+      "once</th><th>verdict</th>"
       "<th>step</th></tr>\n";
   for (const auto& point : series.points) {
     const auto& result = point.result;
     const char* row_class = point.step ? " class=\"is-step\"" : (!result.measured() ? " class=\"is-failed\"" : "");
     const std::string identities = result.measured() && result.identities ? fmt::format("{}", *result.identities) : "—";
     out += fmt::format(
-        "<tr{} data-commit=\"{}\"><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td><td>{}</td>"
+        "<tr{} data-commit=\"{}\"><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
         "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"step-summary\">{}</td></tr>\n",
         row_class, escape(history::short_sha(point.commit)), escape(history::short_sha(point.commit)), point.results,
-        escape(clock_cell(point)), escape(change_text(point)), identities, escape(rebuilt_text(result)),
-        result.verdict.empty() ? "—" : escape(result.verdict), point.step ? escape(point.step->summary) : "");
+        escape(clock_cell(point)), escape(change_text(point)), escape(level_text(point, series.level_clock)),
+        identities, escape(rebuilt_text(result)), result.verdict.empty() ? "—" : escape(result.verdict),
+        point.step ? escape(point.step->summary) : "");
   }
   out += "</table>\n</section>\n";
 }
