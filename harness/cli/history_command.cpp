@@ -1,6 +1,5 @@
 // `history show` and `history import`: read the compile-time history that `measure`, `check`
 // and `ab` append to with --history FILE (or WCP_HISTORY), and turn saved reports into history.
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -26,10 +25,7 @@ namespace wcp::cli {
 namespace {
 
 std::filesystem::path history_path(const std::string& option) {
-  if (!option.empty()) return option;
-  if (auto from_environment = process_environment()("WCP_HISTORY"); from_environment && !from_environment->empty()) {
-    return *from_environment;
-  }
+  if (auto path = history::history_file(option, process_environment())) return *path;
   throw UsageError("no history file: pass --history FILE or set WCP_HISTORY");
 }
 
@@ -102,8 +98,8 @@ int run_import(const ImportArguments& arguments, CliContext& context) {
     const auto modified = std::filesystem::last_write_time(path, ignored);
     result_context.recorded_at =
         ignored ? history::utc_now()
-                : fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
-                              std::chrono::floor<std::chrono::seconds>(std::chrono::file_clock::to_sys(modified)));
+                : history::utc_text(std::chrono::time_point_cast<std::chrono::system_clock::duration>(
+                      std::chrono::file_clock::to_sys(modified)));
     if (!arguments.commit.empty()) {
       result_context.commit = history::Commit{arguments.commit, false};
     } else if (!report.cwd.empty() && std::filesystem::is_directory(report.cwd, ignored)) {

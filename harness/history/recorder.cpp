@@ -10,9 +10,19 @@
 
 namespace wcp::history {
 
+std::string utc_text(std::chrono::system_clock::time_point time) {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", std::chrono::floor<std::chrono::seconds>(time));
+}
+
 std::string utc_now() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
-                     std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now()));
+  return utc_text(std::chrono::system_clock::now());
+}
+
+std::optional<std::filesystem::path> history_file(const std::string& option, const EnvironmentLookup& environment) {
+  std::string path = option;
+  if (path.empty()) path = environment("WCP_HISTORY").value_or("");
+  if (path.empty()) return std::nullopt;
+  return std::filesystem::path(path);
 }
 
 Recorder::Recorder(const std::filesystem::path& path, InterruptWatch& interrupts)
@@ -20,10 +30,9 @@ Recorder::Recorder(const std::filesystem::path& path, InterruptWatch& interrupts
 
 std::unique_ptr<Recorder> Recorder::open_if_asked(const std::string& option, const EnvironmentLookup& environment,
                                                   InterruptWatch& interrupts) {
-  std::string path = option;
-  if (path.empty()) path = environment("WCP_HISTORY").value_or("");
-  if (path.empty()) return nullptr;
-  return std::make_unique<Recorder>(std::filesystem::absolute(path), interrupts);
+  const auto path = history_file(option, environment);
+  if (!path) return nullptr;
+  return std::make_unique<Recorder>(std::filesystem::absolute(*path), interrupts);
 }
 
 std::int64_t Recorder::record(const Report& report, const Recording& recording) {

@@ -2,6 +2,7 @@
 // Appends the results of `measure`, `check` and `ab` to the history named by --history FILE or,
 // without it, WCP_HISTORY. The file is opened and checked when the command starts, so a refused
 // history (exit 4) stops it before anything runs; results are appended as they are judged.
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -42,7 +43,11 @@ class Recorder {
   std::optional<Machine> machine_;  // asked once, when the first result is recorded
 };
 
-// Now, as ISO 8601 UTC ("2026-12-01T09:30:00Z").
+// The history file a command names: --history wins over WCP_HISTORY; none when neither is set.
+std::optional<std::filesystem::path> history_file(const std::string& option, const EnvironmentLookup& environment);
+
+// A time as ISO 8601 UTC ("2026-12-01T09:30:00Z"), and now.
+std::string utc_text(std::chrono::system_clock::time_point time);
 std::string utc_now();
 
 }  // namespace wcp::history
