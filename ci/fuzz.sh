@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (CMake preset `fuzz`, clang, ASan+UBSan) and runs each one for a
+# Builds the libFuzzer targets (CMake preset `asan`: clang, ASan+UBSan, the same build-asan/ as
+# ci/sanitizers.sh, so after it only the four fuzz executables are new) and runs each one for a
 # bounded time over its seed corpus (real files of the repo) and a working corpus kept in
-# build-fuzz/corpus/<target>. Fails on the first crash, hang, leak or sanitizer report.
+# build-asan/corpus/<target>. Fails on the first crash, hang, leak or sanitizer report.
 #   WCP_FUZZ_SECONDS   seconds per target (default 60; CI uses the default)
 #   WCP_FUZZ_JOBS      parallel build jobs (default: nproc)
 #   WCP_FUZZ_TARGETS   space-separated subset of targets (default: all built)
@@ -10,10 +11,11 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds="${WCP_FUZZ_SECONDS:-60}"
-build="${WCP_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+build="${WCP_FUZZ_BUILD_DIR:-$root/build-asan}"
 
-if [ "$build" = "$root/build-fuzz" ]; then
-  cmake --preset fuzz >/dev/null
+if [ "$build" = "$root/build-asan" ]; then
+  # Configured already when ci/sanitizers.sh ran first (it also sets WCP_PYTHON); else the preset.
+  [ -f "$build/CMakeCache.txt" ] || cmake --preset asan >/dev/null
 else
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DWCP_BUILD_FUZZERS=ON -DWCP_BUILD_TESTS=OFF >/dev/null

@@ -50,6 +50,12 @@ ensure_venv() {
 ensure_venv .venv ci/requirements.txt
 ensure_venv .venv-warp-old ci/requirements-warp-old.txt
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWCP_PYTHON="$root/.venv/bin/python" \
+# A fresh machine builds everything once, so this is a unity build (CMAKE_UNITY_BUILD: eight
+# sources per translation unit, so the JSON, fmt and CLI11 templates are compiled once per eight
+# files, not once per file) with -g1 (function names and line tables: enough for backtraces and
+# profilers). On two cores the two together took this build from 13 minutes to about 5. To edit
+# and rebuild one file at a time: cmake -B build -DCMAKE_UNITY_BUILD=OFF.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+  -DCMAKE_UNITY_BUILD=ON -DWCP_PYTHON="$root/.venv/bin/python" \
   -DWCP_PYTHON_WARP_OLD="$root/.venv-warp-old/bin/python" >/dev/null
 cmake --build build -j"$(nproc)"

@@ -1,8 +1,8 @@
 #include "io/environment.h"
 
-#include <cstdlib>
+#include <unistd.h>  // environ (glibc declares it for _GNU_SOURCE, which g++ and clang++ define)
 
-extern char** environ;
+#include <cstdlib>
 
 namespace wcp {
 

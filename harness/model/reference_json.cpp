@@ -1,6 +1,7 @@
 #include "model/reference_json.h"
 
 #include "io/json_fields.h"
+#include "model/summary_json.h"
 
 namespace wcp {
 namespace {
@@ -10,13 +11,6 @@ using json_fields::FieldError;
 using json_fields::get;
 using json_fields::get_optional;
 using json_fields::or_null;
-
-void put_summary(json& out, const std::string& stem, const std::optional<Summary>& summary) {
-  out[stem + "_median"] = summary ? json(summary->median) : json(nullptr);
-  out[stem + "_mad"] = summary ? or_null(summary->mad) : json(nullptr);
-  out[stem + "_values"] = summary ? json(summary->values) : json::array();
-  out[stem + "_n"] = summary ? json(summary->count) : json(nullptr);
-}
 
 // The values are the truth; a median without values is not something this tool writes.
 std::optional<Summary> read_summary(const json& in, const std::string& stem) {

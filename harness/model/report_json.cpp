@@ -8,6 +8,7 @@
 #include "model/launch_record_json.h"
 #include "model/load_overlap.h"
 #include "model/reference_json.h"
+#include "model/summary_json.h"
 
 namespace wcp {
 
@@ -226,15 +227,6 @@ void from_json(const json& in, SampleResult& sample) {
 }
 
 namespace {
-
-// A summary is stored flat: <stem>_median, <stem>_mad, <stem>_values, <stem>_n. All null (and
-// an empty list) when nothing was measured.
-void put_summary(json& out, const std::string& stem, const std::optional<Summary>& summary) {
-  out[stem + "_median"] = summary ? json(summary->median) : json(nullptr);
-  out[stem + "_mad"] = summary ? or_null(summary->mad) : json(nullptr);
-  out[stem + "_values"] = summary ? json(summary->values) : json::array();
-  out[stem + "_n"] = summary && summary->count > 0 ? json(summary->count) : json(nullptr);
-}
 
 std::optional<Summary> read_summary(const json& in, const std::string& stem, std::size_t successful_samples) {
   const auto median = get_optional<double>(in, stem + "_median");

@@ -14,7 +14,7 @@ std::string seconds(double ms) {
   return fmt::format("{:.2f} s", ms / 1000.0);
 }
 
-std::string clock_cell(const Point& point) {
+std::string clock_text(const Point& point) {
   const auto& result = point.result;
   if (!result.measured()) return "failed (every sample failed)";
   if (!result.cold_module_ms) return "not measured";
@@ -89,7 +89,7 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
                        "identities", "built more than once", "verdict", "");
     for (const auto& point : series.points) {
       out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {}{:>10}  {:<20} {:<13} {}\n", history::short_sha(point.commit),
-                         point.results, clock_cell(point), change_cell(point),
+                         point.results, clock_text(point), change_cell(point),
                          units ? fmt::format("{:<14}", units_cell(point)) : "", identities_cell(point),
                          rebuilt_cell(point), point.result.verdict.empty() ? "-" : point.result.verdict,
                          mark_cell(point));
@@ -117,7 +117,7 @@ void render_history_markdown(const std::vector<Series>& all, std::ostream& out) 
     out << "|---|---|---|---|---|---|---|\n";
     for (const auto& point : series.points) {
       out << fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit),
-                         clock_cell(point), change_cell(point), identities_cell(point), rebuilt_cell(point),
+                         clock_text(point), change_cell(point), identities_cell(point), rebuilt_cell(point),
                          point.result.verdict.empty() ? "-" : point.result.verdict,
                          point.step ? "**" + point.step->summary + "**" : mark_cell(point));
     }
