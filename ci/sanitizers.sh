@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the CLI and the unit tests with clang, AddressSanitizer + UndefinedBehaviorSanitizer
 # (CMake preset `asan`, build-asan/, which also holds the libFuzzer targets ci/fuzz.sh runs) and
-# runs every unit test and the integration tests that drive the tool's own C++ paths under it.
+# runs every unit test and the integration tests that drive the tool's own C++ paths (CTest label
+# `sanitized`) under it.
 # The targets the integration tests start (Python, Warp) are not instrumented; the tool is.
 #   WCP_PYTHON      interpreter with warp-lang (default: .venv/bin/python, made by ci/setup.sh)
 #   WCP_ASAN_JOBS   parallel build jobs (default: nproc)
@@ -28,18 +29,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # The flood test keeps its 1 GiB under ASan but does not hold ASan's shadow memory against the
 # tool's RSS bound (test_faults.py reads this).
 export WCP_SANITIZED=1
-# Which integration tests run here: those whose C++ paths no other sanitized test takes. Each
-# one left out measures more Warp programs through paths the ones kept already drive, so under
-# a sanitizer it would add minutes, not coverage (the main pass runs them all):
-#   kept: faults (runner under crashes, hangs, floods), processes (process trees), security,
-#     workflow (the seed's command lines, ab, the HTML report), compare, budgets (check),
-#     diagnose (every mechanism on real event streams), advice, bisect (git worktrees),
-#     history_store (SQLite, locking, the refusal path), interop_launches (the original probe's
-#     reports);
-#   left out: measure, history (eight commits measured three times), verdicts,
-#     reference_units, calibrate, option_receipts (more measurements through the same paths),
-#     warp_versions (what differs between Warp versions is the injected Python, which
-#     a sanitizer does not see) and neutrality (Warp's own timers, with and without the probe).
-kept='faults|processes|security|workflow|compare|budgets|diagnose|advice|bisect|history_store|interop_launches'
+# The integration tests labelled `sanitized` (tests/CMakeLists.txt says which and why) run here
+# and only here when ci/test.sh runs this script.
 ctest --test-dir "$build" -L unit -j"$(nproc)" --output-on-failure --timeout 3600 "$@"
-ctest --test-dir "$build" -L integration -R "^integration/test_($kept)\$" --output-on-failure --timeout 3600 "$@"
+ctest --test-dir "$build" -L sanitized --output-on-failure --timeout 3600 "$@"

@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine:
 #   1. set up (packages, .venv with the pinned Warp, build/);
-#   2. CTest: unit, integration (real CLI against real Warp) and this project's compile budgets;
+#   2. CTest: unit, integration (real CLI against real Warp) and this project's compile budgets
+#      (the integration tests labelled `sanitized` wait for step 4);
 #   3. the downstream find_package() example against an installed copy;
-#   4. the unit tests and the integration tests that drive the tool's own C++ paths again under
-#      AddressSanitizer + UBSan (clang, build-asan/, which also holds the fuzzers);
+#   4. the unit tests again and the integration tests labelled `sanitized` (those that drive the
+#      tool's own C++ paths) under AddressSanitizer + UBSan (clang, build-asan/, which also holds
+#      the fuzzers);
 #   5. each libFuzzer target for a bounded time (WCP_FUZZ_SECONDS, default 60).
-# Set WCP_QUICK=1 to stop after step 3.
+# Set WCP_QUICK=1 to stop after step 3; step 2 then runs every integration test.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/ci/setup.sh"
 cd "$root"
 export WCP_PYTHON="$root/.venv/bin/python"
 # -j: unit tests run side by side; integration, instrumentation and compile-budget tests are
-# RUN_SERIAL (they time things), so CTest runs each of them alone.
-ctest --test-dir build -j"$(nproc)" --output-on-failure --timeout 1800 "$@"
-bash ci/downstream_check.sh build
-if [ "${WCP_QUICK:-0}" != "1" ]; then
+# RUN_SERIAL (they time things), so CTest runs each of them alone. The integration tests
+# labelled `sanitized` run in step 4 instead, under the sanitizers (tests/CMakeLists.txt).
+if [ "${WCP_QUICK:-0}" = "1" ]; then
+  ctest --test-dir build -j"$(nproc)" --output-on-failure --timeout 1800 "$@"
+  bash ci/downstream_check.sh build
+else
+  ctest --test-dir build -j"$(nproc)" -LE sanitized --output-on-failure --timeout 1800 "$@"
+  bash ci/downstream_check.sh build
   bash ci/sanitizers.sh
   bash ci/fuzz.sh
 fi
