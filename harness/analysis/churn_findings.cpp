@@ -275,7 +275,9 @@ void check_churn(const Report& report, Diagnosis& out) {
   for (Mechanism id :
        {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
     if (out.found(id)) continue;
-    if (cold_compiled_events(report).empty()) {
+    if (!report.loads_observed) {
+      not_checked(out, id, "module loads were not observed in this run");
+    } else if (cold_compiled_events(report).empty()) {
       not_checked(out, id, "no compiled module loads in the cold pass");
     } else if (!any) {
       rule_out(out, id, "every module was built with a single hash");

@@ -28,7 +28,9 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
   const WarmCompileEvidence warm = warm_compile_evidence(report);
   const double wall = report.cold_wall_ms ? report.cold_wall_ms->median : 0.0;
   if (!report.cold_module_ms) {
-    out.bottleneck = "Compile share of start-up unavailable: Warp printed no module load timers.";
+    out.bottleneck = report.loads_observed
+                         ? "Compile share of start-up unavailable: a sample's cold module work was not measured."
+                         : "Compile share of start-up unavailable: " + report.loads_unobserved + ".";
     return;
   }
   const double work = report.cold_module_ms->median;

@@ -166,7 +166,8 @@ void check_precompiled_header(const Report& report, const DiagnoseInputs& inputs
   }
   const auto [builds, pid] = busiest_cpu_process(report);
   if (builds == 0) {
-    not_checked(out, Mechanism::precompiled_header, "no CPU module was compiled");
+    not_checked(out, Mechanism::precompiled_header,
+                report.loads_observed ? "no CPU module was compiled" : "module loads were not observed in this run");
     return;
   }
   if (!probe.use_precompiled_headers) {

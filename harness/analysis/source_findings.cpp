@@ -202,6 +202,10 @@ void check_unroll(const Report& report, Diagnosis& out) {
   for (const auto& [bytes, module] : per_kernel) sizes.push_back(bytes);
   std::sort(sizes.begin(), sizes.end());
   const double median = sizes[sizes.size() / 2];
+  if (median <= 0.0) {
+    not_checked(out, Mechanism::unroll_budget, "the median module has no generated source per kernel to compare with");
+    return;
+  }
   const CodeOwnership ownership(report);
   FindingsByOwner findings(Mechanism::unroll_budget, ownership);
   for (const auto& [bytes, module] : per_kernel) {

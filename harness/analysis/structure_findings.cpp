@@ -128,6 +128,7 @@ void check_granular(const Report& report, const DiagnoseInputs& inputs, Diagnosi
     const auto& events = group.events;
     if (events.size() < 2 || !fixed) continue;
     const double cold_ms = modules_cold_ms(events);
+    if (cold_ms <= 0.0) continue;  // no build time recorded: no share to compare the saving with
     const double saving_ms = static_cast<double>(events.size() - 1) * fixed->ms;
     std::vector<std::string> names;
     for (const ModuleEvent* event : events) names.push_back(event->name);
@@ -521,6 +522,10 @@ void check_serial(const Report& report, Diagnosis& out) {
   for (const ModuleEvent* event : cuda) {
     total += event->ms;
     largest = std::max(largest, event->ms);
+  }
+  if (largest <= 0.0) {
+    not_checked(out, Mechanism::serial_builds, "no build time was recorded for the CUDA modules");
+    return;
   }
   Finding finding = make_finding(Mechanism::serial_builds);
   finding.trigger = trigger;

@@ -68,7 +68,7 @@ StepResult run_step(const StepRequest& request, InterruptWatch& interrupts) {
   run.timeout = std::chrono::hours(24);
   run.kill_grace = std::chrono::seconds(10);
   const RunOutcome outcome = run_process(
-      run, [](std::string_view) {}, interrupts);
+      run, [](OutputStream, std::string_view) {}, interrupts);
   result.check_output_tail = last_lines(outcome.output_tail, 8);
 
   std::optional<std::string> json;

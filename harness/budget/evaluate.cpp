@@ -31,6 +31,18 @@ BudgetOutcome ceiling(std::string_view budget, std::optional<double> measured, d
   return outcome;
 }
 
+// A count of module loads, when the run could see its loads at all.
+std::optional<double> load_count(const Report& report, std::uint64_t value) {
+  if (!report.loads_observed) return std::nullopt;
+  return static_cast<double>(value);
+}
+
+BudgetOutcome load_ceiling(std::string_view budget, const Report& report, std::uint64_t value, double limit) {
+  BudgetOutcome outcome = ceiling(budget, load_count(report, value), limit, Unit::count);
+  if (!report.loads_observed) outcome.note = "not measured in this run: " + report.loads_unobserved;
+  return outcome;
+}
+
 std::optional<double> seconds(const std::optional<Summary>& summary) {
   if (!summary) return std::nullopt;
   return summary->median / 1000.0;
@@ -51,17 +63,15 @@ BudgetOutcome builds_per_module(const Settings& budgets, const Report& report) {
     worst = std::max(worst, builds);
     offenders.push_back(rebuild_offender(module, report));
   }
-  BudgetOutcome outcome =
-      ceiling(key::max_builds_per_module, static_cast<double>(worst), static_cast<double>(limit), Unit::count);
+  BudgetOutcome outcome = load_ceiling(key::max_builds_per_module, report, worst, static_cast<double>(limit));
   outcome.offenders = std::move(offenders);
-  if (!allowed.empty()) outcome.note = fmt::format("exempt: {}", fmt::join(allowed, "; "));
+  if (!allowed.empty() && report.loads_observed) outcome.note = fmt::format("exempt: {}", fmt::join(allowed, "; "));
   return outcome;
 }
 
 BudgetOutcome identities(std::uint64_t limit, const Report& report) {
-  BudgetOutcome outcome =
-      ceiling(key::max_identities, static_cast<double>(report.identities), static_cast<double>(limit), Unit::count);
-  if (outcome.verdict == Verdict::fail) {
+  BudgetOutcome outcome = load_ceiling(key::max_identities, report, report.identities, static_cast<double>(limit));
+  if (outcome.verdict == Verdict::fail && report.loads_observed) {
     for (const auto& module : rebuilt_modules(report)) outcome.offenders.push_back(rebuild_offender(module, report));
     if (outcome.offenders.empty()) outcome.offenders = module_offenders(report);
   }
@@ -250,9 +260,9 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   const Settings& budgets = entry.budgets;
   auto& outcomes = result.outcomes;
   if (budgets.max_modules) {
-    outcomes.push_back(
-        ceiling(key::max_modules, static_cast<double>(report.modules), static_cast<double>(*budgets.max_modules), Unit::count));
-    if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = module_offenders(report);
+    outcomes.push_back(load_ceiling(key::max_modules, report, report.modules, static_cast<double>(*budgets.max_modules)));
+    if (outcomes.back().verdict == Verdict::fail && report.loads_observed)
+      outcomes.back().offenders = module_offenders(report);
   }
   if (budgets.max_identities) outcomes.push_back(identities(*budgets.max_identities, report));
   outcomes.push_back(builds_per_module(budgets, report));

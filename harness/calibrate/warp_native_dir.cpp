@@ -57,9 +57,14 @@ std::filesystem::path find_warp_native_dir(const std::optional<std::filesystem::
   request.cwd = std::filesystem::current_path();
   request.timeout = std::chrono::seconds(120);
   std::string output;
-  const auto outcome = run_process(request, [&output](std::string_view chunk) { output.append(chunk); }, interrupts);
+  const auto outcome = run_process(
+      request,
+      [&output](OutputStream stream, std::string_view chunk) {
+        if (stream == OutputStream::out) output.append(chunk);
+      },
+      interrupts);
   if (!outcome.succeeded()) {
-    throw UsageError("cannot locate Warp with " + python + " (" + last_line(output) +
+    throw UsageError("cannot locate Warp with " + python + " (" + last_line(outcome.output_tail) +
                      "); pass --python with an interpreter that has warp-lang installed, or --warp-native-dir DIR");
   }
   const std::filesystem::path dir = last_line(output);

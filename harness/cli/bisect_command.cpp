@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -212,10 +213,11 @@ class Bisection {
     request.timeout = std::chrono::hours(72);       // each check enforces its commands' own timeouts
     request.kill_grace = std::chrono::seconds(15);  // time for bisect-step to stop its check
     std::string output;
-    std::string pending;
-    const auto sink = [&](std::string_view bytes) {
+    std::array<std::string, 2> pending_of;  // a partial line per stream
+    const auto sink = [&](OutputStream stream, std::string_view bytes) {
       output.append(bytes);
       if (arguments_.quiet) return;
+      auto& pending = pending_of[stream == OutputStream::out ? 0 : 1];
       pending.append(bytes);
       for (auto end = pending.find('\n'); end != std::string::npos; end = pending.find('\n')) {
         const auto line = pending.substr(0, end);

@@ -8,6 +8,7 @@
 
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
+#include "errors.h"
 #include "cli/fixed_cost_input.h"
 #include "history/recorder.h"
 #include "io/environment.h"
@@ -34,6 +35,8 @@ struct MeasureArguments {
   bool reference = false;
   std::string reference_python;
   std::string history_path;
+  bool check_output = false;
+  std::vector<std::string> ignore_output;
   std::vector<std::string> command;
 };
 
@@ -45,6 +48,11 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   options.cwd = std::filesystem::absolute(arguments.cwd.empty() ? std::filesystem::current_path()
                                                                 : std::filesystem::path(arguments.cwd));
   options.timeout = std::chrono::milliseconds(static_cast<long long>(arguments.timeout_s * 1000.0));
+  options.check_output = arguments.check_output;
+  options.ignore_output = arguments.ignore_output;
+  if (!options.ignore_output.empty() && !options.check_output) {
+    throw UsageError("--ignore-output only applies with --check-output");
+  }
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   if (!arguments.trace_path.empty()) require_writable_destination(arguments.trace_path, "--trace");
   measure::validate(options);
@@ -101,6 +109,11 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
                 << " warm run(s) failed: warm figures and compile elapsed exclude them, and `compare` treats this "
                    "report as an invalid candidate\n";
   }
+  if (report.output_check && !report.output_check->same()) {
+    context.err << "warp-compile-probe: the program's output or exit status differs under the probe (see Output "
+                   "check)\n";
+    return kFailed;
+  }
   return kOk;
 }
 
@@ -131,6 +144,12 @@ void add_measure_command(CLI::App& root, CliContext& context) {
       "with one, else $WCP_PYTHON, else python3)");
   command->add_option("--history", arguments->history_path,
                       "Append the result to this history file (SQLite; default: $WCP_HISTORY when set)");
+  command->add_flag("--check-output", arguments->check_output,
+                    "Also run the command without the probe (cold and warm) and check that its stdout, stderr and exit "
+                    "status are the same as under the probe (exit 1 when not)");
+  command->add_option("--ignore-output", arguments->ignore_output,
+                      "With --check-output: leave lines matching this regex out of the comparison (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->add_option("command", arguments->command, "The command to measure, after --")->required();
   command->positionals_at_end(true);
   command->callback([arguments, &context] { context.exit_code = run_measure(*arguments, context); });

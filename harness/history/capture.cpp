@@ -16,7 +16,11 @@ std::optional<std::string> capture_output(const std::vector<std::string>& argv, 
   std::string output;
   try {
     const auto outcome = run_process(
-        request, [&output](std::string_view chunk) { output.append(chunk); }, interrupts);
+        request,
+        [&output](OutputStream stream, std::string_view chunk) {
+          if (stream == OutputStream::out) output.append(chunk);  // git's warnings go to stderr
+        },
+        interrupts);
     if (!outcome.succeeded()) return std::nullopt;
   } catch (const UsageError&) {
     return std::nullopt;  // not installed

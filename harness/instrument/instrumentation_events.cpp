@@ -75,6 +75,8 @@ InstrumentedLoad load_of(const json& record, int pid) {
   load.detail.compiled = bool_of(record, "compiled");
   load.detail.error = text_of(record, "error");
   load.detail.hook_ms = number_of(record, "hook_ms");
+  load.native_ms = number_of(record, "native_ms");
+  load.built_pch = bool_of(record, "built_pch").value_or(false);
   if (const auto thread = record.find("thread"); thread != record.end() && thread->is_number_integer()) {
     load.detail.thread = thread->get<long long>();
   }
@@ -128,6 +130,7 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
     process.warp_dir = text_of(record, "warp_dir");
     process.api = text_of(record, "api");
     process.timers = text_of(record, "timers");
+    process.hooks = strings_of(record, "hooks");
     for (auto& what : strings_of(record, "missing")) process.missing.push_back(std::move(what));
   } else if (type == "load" || type == "load_error") {
     InstrumentedLoad load = load_of(record, pid);

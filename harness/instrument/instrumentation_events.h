@@ -25,6 +25,10 @@ struct InstrumentedLoad {
   double t_end = 0.0;
   LoadDetail detail;  // pid, kernels, options, config, stack, compiled, error (times filled by the reader's caller)
   std::map<std::string, std::string> cache;  // kernel_cache_dir, cache_kernels, CUDA_CACHE_DISABLE, WARP_CACHE_PATH
+  // The native builds inside this load, timed by the build hooks: absent when they were off, or
+  // when a compiled load's build went unseen.
+  std::optional<double> native_ms;
+  bool built_pch = false;  // its CPU build was the first on its precompiled-header folder
 };
 
 // An option or warp.config write, with where the application made it.
@@ -78,6 +82,7 @@ struct ProcessEvents {
   std::string warp_dir;
   std::string api;
   std::string timers;
+  std::vector<std::string> hooks;  // what the instrumentation wrapped
   std::vector<std::string> missing;
   std::optional<LaunchRecord> launches;  // the last snapshot
   bool launches_final = false;

@@ -3,9 +3,11 @@
 #include "errors.h"
 #include "io/environment.h"
 #include "io/executable.h"
+#include "measure/output_check.h"
 #include "measure/report_builder.h"
 #include "measure/sample_runner.h"
 #include "run/interrupt_watch.h"
+#include "run/output_masks.h"
 #include "run/process_runner.h"
 
 namespace wcp::measure {
@@ -18,6 +20,8 @@ void validate(const MeasureOptions& options) {
   if (!std::filesystem::is_directory(options.cwd, error)) {
     throw UsageError("working directory " + options.cwd.string() + " does not exist");
   }
+  OutputMasks patterns;
+  for (const auto& pattern : options.ignore_output) patterns.add_ignored(pattern, "--ignore-output");
   // Find the program now, so a typo fails before the first sample rather than as N failures.
   auto environment = current_environment();
   for (const auto& [name, value] : options.extra_environment) environment[name] = value;
@@ -27,6 +31,12 @@ void validate(const MeasureOptions& options) {
 Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
                                const AfterSample& after_sample) {
   validate(options);
+  std::optional<SampleRecord> without_probe;
+  if (options.check_output) {
+    progress.arm("without the probe");
+    without_probe = run_without_probe(options, interrupts, progress);
+    progress.arm("");
+  }
   std::vector<SampleRecord> samples;
   samples.reserve(static_cast<std::size_t>(options.samples));
   std::optional<std::string> stopped;
@@ -46,6 +56,7 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
   }
   progress.done();
   Measurement result{build_report(options, samples), build_trace(options, samples)};
+  if (without_probe) result.report.output_check = check_output(*without_probe, samples, options.ignore_output);
   if (stopped) {
     result.report.notes.push_back("Sampling stopped after " + std::to_string(samples.size()) + " of " +
                                   std::to_string(options.samples) + " samples: " + *stopped);

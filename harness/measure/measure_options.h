@@ -17,6 +17,10 @@ struct MeasureOptions {
   // Skip the warm run: for runs whose only product is their cold module timings (the Warp CPU
   // reference and calibration apps), where the warm run would be wasted time.
   bool cold_only = false;
+  // Also run the command without the probe (cold and warm, in a private cache of their own) and
+  // compare its output and exit status with the first sample's (`--check-output`).
+  bool check_output = false;
+  std::vector<std::string> ignore_output;  // --ignore-output: regexes of lines left out of that comparison
 };
 
 }  // namespace wcp::measure

@@ -1,6 +1,7 @@
 #include "measure/report_builder.h"
 
 #include "measure/interop_launches.h"
+#include "measure/load_events.h"
 #include "model/queries.h"
 
 #include <fmt/format.h>
@@ -13,83 +14,22 @@
 namespace wcp::measure {
 namespace {
 
-double sum_ms(const std::vector<ModuleEvent>& events, bool compiled_only) {
-  double total = 0.0;
-  for (const auto& event : events) {
-    if (!compiled_only || event.status == LoadStatus::compiled) total += event.ms;
-  }
-  return total;
-}
-
-int count_status(const std::vector<ModuleEvent>& events, LoadStatus status) {
-  int count = 0;
-  for (const auto& event : events) count += event.status == status ? 1 : 0;
-  return count;
-}
-
-// Warp's load lines never reached the tool although modules loaded: a test runner captured the
-// output (pytest does, per test), or the application silenced Warp's log.
-bool log_missed_loads(const PassRecord& pass) {
-  return pass.log.module_events.empty() && !pass.instrumentation.loads.empty();
-}
-
-// Module events from the instrumentation's own records of each load, for a run whose log
-// carried none: the identity from the load itself, the time from the instrumentation's clock
-// around it (code generation, compile and module load; Warp's timer also counts its hashing).
-// The precompiled header is inferred as Warp builds it: with the first CPU module a process
-// compiles, unless that module had use_precompiled_headers off.
-std::vector<ModuleEvent> events_from_loads(const std::vector<instrument::InstrumentedLoad>& loads) {
-  std::vector<ModuleEvent> events;
-  std::set<int> header_built;
-  for (const auto& load : loads) {
-    ModuleEvent event;
-    event.name = load.name;
-    event.hash = load.detail.full_hash.substr(0, std::min<std::size_t>(7, load.detail.full_hash.size()));
-    event.device = load.device;
-    event.block_dim = load.block_dim;
-    event.ms = std::max(0.0, (load.t_end - load.t_start) * 1000.0);
-    event.status = load.failed                           ? LoadStatus::error
-                   : load.detail.compiled.value_or(true) ? LoadStatus::compiled
-                                                         : LoadStatus::cached;
-    if (event.status == LoadStatus::compiled && event.device == "cpu" && !header_built.contains(load.detail.pid)) {
-      const auto pch = load.detail.config_at_load.find("use_precompiled_headers");
-      event.built_pch = pch == load.detail.config_at_load.end() || pch->second != "False";
-      header_built.insert(load.detail.pid);
-    }
-    events.push_back(std::move(event));
-  }
-  return events;
-}
-
-const std::vector<ModuleEvent>& timed_events(const PassRecord& pass, std::vector<ModuleEvent>& storage) {
-  if (!log_missed_loads(pass)) return pass.log.module_events;
-  storage = events_from_loads(pass.instrumentation.loads);
-  return storage;
+// The cold pass's loads, checked against what the private cache says was built.
+ObservedLoads cold_loads_of(const SampleRecord& sample) {
+  ObservedLoads loads = observe_loads(sample.cold);
+  check_against_cache(loads, sample.inventory);
+  return loads;
 }
 
 // The distinct "<module> <hash>" a run loaded (compiled or from the cache), sorted: compared across
 // samples, they show whether a module's content is the same in every run of the program (CS-9).
-std::vector<std::string> loaded_identities(const PassRecord& pass) {
-  std::vector<ModuleEvent> storage;
+std::optional<std::vector<std::string>> loaded_identities(const ObservedLoads& loads) {
+  if (!loads.observed) return std::nullopt;
   std::set<std::string> identities;
-  for (const auto& event : timed_events(pass, storage)) {
+  for (const auto& event : loads.events) {
     if (event.status != LoadStatus::error) identities.insert(event.name + " " + event.hash);
   }
-  return {identities.begin(), identities.end()};
-}
-
-std::optional<double> module_work_of(const PassRecord& pass, bool compiled_only) {
-  std::vector<ModuleEvent> storage;
-  return sum_ms(timed_events(pass, storage), compiled_only);
-}
-
-// The native compiler's share, or nullopt when modules compiled but no compiler timer was
-// printed (0 would read as "no native compile at all").
-std::optional<double> native_of(const PassRecord& pass) {
-  if (pass.log.native_timers == 0 && count_status(pass.log.module_events, LoadStatus::compiled) > 0)
-    return std::nullopt;
-  if (log_missed_loads(pass)) return std::nullopt;
-  return pass.log.native_compile_ms;
+  return std::vector<std::string>{identities.begin(), identities.end()};
 }
 
 std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds timeout) {
@@ -118,9 +58,7 @@ std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds ti
 }
 
 std::vector<ModuleEvent> pass_events(const PassRecord& record, Pass pass) {
-  std::vector<ModuleEvent> events =
-      log_missed_loads(record) ? events_from_loads(record.instrumentation.loads) : record.log.module_events;
-  attach_load_details(events, record.instrumentation.loads, record.run.started_monotonic_s);
+  std::vector<ModuleEvent> events = observe_loads(record).events;
   for (auto& event : events) event.pass = pass;
   return events;
 }
@@ -130,7 +68,7 @@ bool inside(const std::string& path, const std::string& root) {
 }
 
 // On/off from an environment value the way CUDA reads CUDA_CACHE_DISABLE: set and not "0".
-std::optional<bool> flag_value(const std::optional<std::string>& value) {
+bool flag_value(const std::optional<std::string>& value) {
   if (!value) return false;
   return !value->empty() && *value != "0";
 }
@@ -246,14 +184,14 @@ void describe_instrumentation(Report& report, const SampleRecord& sample) {
       status.app_kernel_cache_dir = exit.kernel_cache_dir;
     }
     if (const auto found = exit.environ.find("CUDA_CACHE_DISABLE"); found != exit.environ.end()) {
-      cuda_cache_disabled = cuda_cache_disabled.value_or(false) || *flag_value(found->second);
+      cuda_cache_disabled = cuda_cache_disabled.value_or(false) || flag_value(found->second);
     }
   }
   // The cache as each load saw it: an application that disables the CUDA cache or caching
   // itself part-way is seen here even when it exits without an exit record.
   for (const auto& load : events.loads) {
     if (const auto found = load.cache.find("CUDA_CACHE_DISABLE"); found != load.cache.end()) {
-      cuda_cache_disabled = cuda_cache_disabled.value_or(false) || *flag_value(found->second);
+      cuda_cache_disabled = cuda_cache_disabled.value_or(false) || flag_value(found->second);
     }
     if (const auto found = load.cache.find("cache_kernels"); found != load.cache.end() && found->second == "false") {
       status.cache_kernels_disabled = true;
@@ -283,13 +221,6 @@ void describe_instrumentation(Report& report, const SampleRecord& sample) {
     }
   }
   for (const auto& what : status.missing) report.notes.push_back("Instrumentation could not observe: " + what + ".");
-  if (events.attached() && log_missed_loads(sample.cold)) {
-    report.notes.push_back(
-        "Warp's module load lines did not reach the tool although modules loaded (a test runner such as pytest "
-        "captured the output, or the application silenced Warp's log): modules, hashes and build times come from the "
-        "instrumentation's own record of each load (its clock around code generation, compile and module load), and "
-        "native compile time is unavailable.");
-  }
   if (const auto malformed = events.malformed_lines(); malformed > 0) {
     report.notes.push_back(
         fmt::format("{} line(s) of the instrumentation's event files could not be read.", malformed));
@@ -297,27 +228,6 @@ void describe_instrumentation(Report& report, const SampleRecord& sample) {
 }
 
 }  // namespace
-
-void attach_load_details(std::vector<ModuleEvent>& events, const std::vector<instrument::InstrumentedLoad>& loads,
-                         double spawn_monotonic_s) {
-  std::vector<bool> used(loads.size(), false);
-  for (auto& event : events) {
-    for (std::size_t i = 0; i < loads.size(); ++i) {
-      const auto& load = loads[i];
-      if (used[i] || load.name != event.name) continue;
-      if (!load.device.empty() && load.device != event.device) continue;
-      if (!event.hash.empty() && !load.detail.full_hash.empty() && !load.detail.full_hash.starts_with(event.hash))
-        continue;
-      if ((event.status == LoadStatus::error) != load.failed) continue;
-      used[i] = true;
-      if (!event.block_dim && load.block_dim) event.block_dim = load.block_dim;
-      event.detail = load.detail;
-      event.detail->start_s = std::max(0.0, load.t_start - spawn_monotonic_s);
-      event.detail->end_s = std::max(0.0, load.t_end - spawn_monotonic_s);
-      break;
-    }
-  }
-}
 
 std::uint64_t count_identities(const std::vector<ModuleEvent>& events) {
   std::set<ModuleIdentity> identities;
@@ -345,8 +255,9 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
     result.timed_out = sample.cold.run.timed_out;
     result.exit_code = sample.cold.run.exit_code;
     result.cold_wall_ms = sample.cold.run.wall_ms;
-    result.cold_module_ms = module_work_of(sample.cold, true);
-    result.native_compile_ms = native_of(sample.cold);
+    const ObservedLoads cold_loads = cold_loads_of(sample);
+    result.cold_module_ms = module_work(cold_loads, true);
+    result.native_compile_ms = native_compile(cold_loads);
     if (!result.cold_ok) {
       result.failure = describe_failure(sample.cold.run, options.timeout);
       ++report.failed_samples;
@@ -355,7 +266,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
       continue;
     }
     if (first_ok == nullptr) first_ok = &sample;
-    result.cold_identities = loaded_identities(sample.cold);
+    result.cold_identities = loaded_identities(cold_loads);
     // A statistic over some samples would silently mix measured and unmeasured runs: one
     // sample without it makes the whole figure unavailable.
     if (result.cold_module_ms)
@@ -369,9 +280,9 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
     cold_wall.push_back(result.cold_wall_ms);
     if (sample.warm && sample.warm->run.succeeded()) {
       result.warm_wall_ms = sample.warm->run.wall_ms;
-      result.warm_module_ms = module_work_of(*sample.warm, false);
-      std::vector<ModuleEvent> storage;
-      result.warm_compiled_events = count_status(timed_events(*sample.warm, storage), LoadStatus::compiled);
+      const ObservedLoads warm_loads = observe_loads(*sample.warm);
+      result.warm_module_ms = module_work(warm_loads, false);
+      if (warm_loads.observed) result.warm_compiled_events = count_status(warm_loads.events, LoadStatus::compiled);
       if (result.warm_module_ms) warm_module.push_back(*result.warm_module_ms);
       warm_wall.push_back(*result.warm_wall_ms);
     } else if (sample.warm) {
@@ -419,8 +330,19 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
     auto warm = pass_events(*sample.warm, Pass::warm);
     report.module_events.insert(report.module_events.end(), warm.begin(), warm.end());
   }
-  std::vector<ModuleEvent> storage;
-  const auto& cold_events = timed_events(sample.cold, storage);
+  const ObservedLoads cold_loads = cold_loads_of(sample);
+  report.loads_observed = cold_loads.observed;
+  report.loads_unobserved = cold_loads.unobserved;
+  if (!cold_loads.observed) report.notes.push_back("Module loads were not observed: " + cold_loads.unobserved + ".");
+  const auto& cold_events = cold_loads.events;
+  const auto probe_timed = std::count_if(cold_events.begin(), cold_events.end(),
+                                         [](const ModuleEvent& event) { return event.timer == LoadTimer::probe; });
+  if (cold_loads.observed && probe_timed > 0) {
+    report.notes.push_back(fmt::format(
+        "Warp printed no load timer for {} of the cold run's {} module load(s) (the program keeps Warp's log quiet, or "
+        "a test runner captured its output): their times are the instrumentation's clock around the span Warp times.",
+        probe_timed, cold_events.size()));
+  }
   report.identities = count_identities(cold_events);
   std::set<std::string> modules;
   for (const auto& event : cold_events) {

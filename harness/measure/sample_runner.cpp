@@ -10,10 +10,19 @@
 namespace wcp::measure {
 namespace {
 
+// The run's own private paths, named: Warp prints its kernel cache, and every run has its own.
+OutputMasks masks_of(const MeasureOptions& options, const ScratchDir& scratch, const std::filesystem::path& cache_dir) {
+  OutputMasks masks;
+  masks.add_literal(cache_dir.string(), "<private kernel cache>");
+  masks.add_literal((scratch.path() / "cuda-cache").string(), "<private CUDA cache>");
+  masks.add_literal(scratch.path().string(), "<private scratch>");
+  for (const auto& pattern : options.ignore_output) masks.add_ignored(pattern, "--ignore-output");
+  return masks;
+}
+
 PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, const std::filesystem::path& cache_dir,
-                    const std::filesystem::path& instrumentation_dir, Pass pass, InterruptWatch& interrupts,
+                    const std::filesystem::path* instrumentation_dir, Pass pass, InterruptWatch& interrupts,
                     DistributionIndex& distributions) {
-  const auto event_dir = scratch.make_subdir("events-" + std::string(to_string(pass)));
   std::map<std::string, std::string> variables = options.extra_environment;
   // The documented variables (docs/measurement.md#isolation): private Warp and CUDA caches,
   // the event file, and no bytecode writes so the measured tree is never written to. (A private
@@ -23,17 +32,44 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   variables["WARP_CACHE_ROOT"] = cache_dir.string();
   variables["CUDA_CACHE_PATH"] = (scratch.path() / "cuda-cache").string();
   variables.insert_or_assign("PYTHONDONTWRITEBYTECODE", std::string("1"));
-  variables[instrument::kEventDirVariable] = event_dir.string();
-  const auto spec = instrument::inject(options.command, current_environment(), variables, instrumentation_dir.string());
+  std::filesystem::path event_dir;
+  std::vector<std::string> argv = options.command;
+  std::map<std::string, std::string> environment = current_environment();
+  if (instrumentation_dir != nullptr) {
+    event_dir = scratch.make_subdir("events-" + std::string(to_string(pass)));
+    variables[instrument::kEventDirVariable] = event_dir.string();
+    auto spec = instrument::inject(options.command, environment, variables, instrumentation_dir->string());
+    argv = std::move(spec.argv);
+    environment = std::move(spec.environment);
+  } else {
+    for (const auto& [name, value] : variables) environment[name] = value;
+  }
 
   PassRecord record;
-  parse::LogScanner scanner;
-  RunRequest request{spec.argv, spec.environment, options.cwd, options.timeout, std::chrono::milliseconds(2000)};
-  record.run = run_process(request, [&scanner](std::string_view chunk) { scanner.feed(chunk); }, interrupts);
-  scanner.finish();
-  record.log = scanner.facts();
-  record.instrumentation = instrument::read_instrumentation_events(event_dir);
-  name_distributions(record.instrumentation, distributions);
+  parse::LogScanner out_scanner, err_scanner;
+  if (options.check_output) {
+    const OutputMasks masks = masks_of(options, scratch, cache_dir);
+    record.output.emplace(CapturedOutput{OutputDigest(masks), OutputDigest(masks)});
+  }
+  RunRequest request{argv, environment, options.cwd, options.timeout, std::chrono::milliseconds(2000)};
+  record.run = run_process(
+      request,
+      [&](OutputStream stream, std::string_view chunk) {
+        (stream == OutputStream::out ? out_scanner : err_scanner).feed(chunk);
+        if (record.output) (stream == OutputStream::out ? record.output->out : record.output->err).feed(chunk);
+      },
+      interrupts);
+  out_scanner.finish();
+  err_scanner.finish();
+  if (record.output) {
+    record.output->out.finish();
+    record.output->err.finish();
+  }
+  record.log = parse::merge(out_scanner.facts(), err_scanner.facts());
+  if (instrumentation_dir != nullptr) {
+    record.instrumentation = instrument::read_instrumentation_events(event_dir);
+    name_distributions(record.instrumentation, distributions);
+  }
   return record;
 }
 
@@ -52,15 +88,33 @@ SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch
   sample.index = index;
   sample.private_cache_dir = cache_dir.string();
   progress.pass_started(index, options.samples, Pass::cold);
-  sample.cold = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::cold, interrupts, distributions);
+  sample.cold = run_pass(options, scratch, cache_dir, &instrumentation_dir, Pass::cold, interrupts, distributions);
   progress.pass_finished(index, options.samples, Pass::cold, sample.cold.run.wall_ms, sample.cold.run.succeeded());
   interrupts.throw_if_interrupted();
   sample.inventory = inventory_cache(cache_dir);
   if (!sample.cold.run.succeeded() || options.cold_only) return sample;
 
   progress.pass_started(index, options.samples, Pass::warm);
-  sample.warm = run_pass(options, scratch, cache_dir, instrumentation_dir, Pass::warm, interrupts, distributions);
+  sample.warm = run_pass(options, scratch, cache_dir, &instrumentation_dir, Pass::warm, interrupts, distributions);
   progress.pass_finished(index, options.samples, Pass::warm, sample.warm->run.wall_ms, sample.warm->run.succeeded());
+  return sample;
+}
+
+SampleRecord run_without_probe(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress) {
+  ScratchDir scratch;
+  const auto cache_dir = scratch.make_subdir("warp-cache");
+  scratch.make_subdir("cuda-cache");
+  DistributionIndex distributions;
+  SampleRecord sample;
+  sample.private_cache_dir = cache_dir.string();
+  progress.pass_started(1, 1, Pass::cold);
+  sample.cold = run_pass(options, scratch, cache_dir, nullptr, Pass::cold, interrupts, distributions);
+  progress.pass_finished(1, 1, Pass::cold, sample.cold.run.wall_ms, sample.cold.run.succeeded());
+  interrupts.throw_if_interrupted();
+  if (options.cold_only || !sample.cold.run.succeeded()) return sample;  // as run_sample does
+  progress.pass_started(1, 1, Pass::warm);
+  sample.warm = run_pass(options, scratch, cache_dir, nullptr, Pass::warm, interrupts, distributions);
+  progress.pass_finished(1, 1, Pass::warm, sample.warm->run.wall_ms, sample.warm->run.succeeded());
   return sample;
 }
 

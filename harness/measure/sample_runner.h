@@ -8,6 +8,7 @@
 #include "measure/progress.h"
 #include "parse/log_scanner.h"
 #include "model/report.h"
+#include "run/output_digest.h"
 #include "run/process_runner.h"
 
 namespace wcp {
@@ -16,10 +17,17 @@ class InterruptWatch;
 
 namespace wcp::measure {
 
+// What a run printed, masked and folded (run/output_digest.h), kept when the output is compared.
+struct CapturedOutput {
+  OutputDigest out;
+  OutputDigest err;
+};
+
 struct PassRecord {
   RunOutcome run;
   parse::LogFacts log;
   instrument::InstrumentationEvents instrumentation;
+  std::optional<CapturedOutput> output;  // with MeasureOptions::check_output
 };
 
 struct SampleRecord {
@@ -32,5 +40,10 @@ struct SampleRecord {
 
 SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch& interrupts,
                         ProgressListener& progress);
+
+// The command as it runs without the probe: no instrumentation, nothing on PYTHONPATH, but the
+// same private caches and variables otherwise; cold, then warm on the same cache. Its output is
+// captured; its log and events are not read.
+SampleRecord run_without_probe(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress);
 
 }  // namespace wcp::measure

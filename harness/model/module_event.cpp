@@ -20,6 +20,14 @@ std::optional<LoadStatus> load_status_from_string(std::string_view text) {
   return std::nullopt;
 }
 
+std::string to_string(LoadTimer timer) { return timer == LoadTimer::warp ? "warp" : "probe"; }
+
+std::optional<LoadTimer> load_timer_from_string(std::string_view text) {
+  if (text == "warp") return LoadTimer::warp;
+  if (text == "probe") return LoadTimer::probe;
+  return std::nullopt;
+}
+
 std::string to_string(ClosureKind kind) {
   switch (kind) {
     case ClosureKind::none: return "none";

@@ -14,6 +14,14 @@ enum class LoadStatus { compiled, cached, error };
 std::string to_string(LoadStatus status);
 std::optional<LoadStatus> load_status_from_string(std::string_view text);
 
+// Whose clock a load's `ms` is (schema 6): Warp's own "took N ms" timer, read from its log, or
+// the instrumentation's clock around the same span (a program that keeps Warp quiet prints no
+// timer; the instrumentation's span starts and ends where Warp's timer does, within a few µs).
+enum class LoadTimer { warp, probe };
+
+std::string to_string(LoadTimer timer);
+std::optional<LoadTimer> load_timer_from_string(std::string_view text);
+
 // An installed distribution (a dependency), as the instrumentation named it.
 struct Package {
   std::string name;     // e.g. "warp-lang"
@@ -97,9 +105,12 @@ struct ModuleEvent {
   double ms = 0.0;
   LoadStatus status = LoadStatus::compiled;
   Pass pass = Pass::cold;
-  std::optional<double> native_ms;  // the "Compile x86/CUDA took" timer inside this load
-  bool built_pch = false;           // this load also generated the process's precompiled header
+  // The native compiler's time inside this load: the instrumentation's build hooks, else Warp's
+  // "Compile x86/CUDA took" timer; absent when neither saw it.
+  std::optional<double> native_ms;
+  bool built_pch = false;  // this load also generated the process's precompiled header
   std::optional<LoadDetail> detail;
+  LoadTimer timer = LoadTimer::warp;  // whose clock `ms` is (schema 6)
   bool operator==(const ModuleEvent&) const = default;
 };
 

@@ -196,7 +196,7 @@ bool builds_overlapped(const Report& report) {
 }
 
 bool compiled_nothing(const Report& report) {
-  return report.measured() && report.compiled_events == 0 && report.error_events == 0;
+  return report.measured() && report.loads_observed && report.compiled_events == 0 && report.error_events == 0;
 }
 
 bool has_launch_record(const Report& report) {

@@ -14,6 +14,7 @@
 #include "model/launch_record.h"
 #include "model/module_event.h"
 #include "model/option_record.h"
+#include "model/output_check.h"
 #include "model/process.h"
 #include "model/reference.h"
 #include "model/stats.h"
@@ -33,8 +34,12 @@ namespace wcp {
 // launch, up to 10,000), so that the original probe can read the workload of this tool's reports.
 // It also adds each sample's `cold_identities` and each module="unique" kernel's `closure` (the
 // evidence that tells a kernel made from constants from one made from data, CS-9), each module
-// creation's `entry_site` (the deadline advice names it).
-inline constexpr int kReportSchemaVersion = 5;
+// creation's `entry_site` (the deadline advice names it). Version 6 takes loads from the
+// instrumentation, which no longer changes Warp's log level: each module event says whose clock
+// its `ms` is (`timer`), native compile time comes from the instrumentation's build hooks, and a
+// run whose loads could not be observed at all says so (`loads_observed`, `loads_unobserved`)
+// and writes null, not 0, for its structure counts.
+inline constexpr int kReportSchemaVersion = 6;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
@@ -140,6 +145,12 @@ struct Report {
   std::optional<Summary> compile_elapsed_ms;  // per sample: cold wall - warm wall
   std::optional<double> overlap_factor;       // cold module work / compile elapsed (medians)
 
+  // Whether the first successful sample's cold run could see its module loads at all: the
+  // instrumentation's load hooks ran, or Warp's log printed load timers. When not, the counts
+  // below are not measurements (0 here, null in JSON) and `loads_unobserved` says why.
+  bool loads_observed = true;
+  std::string loads_unobserved;
+
   // Structure of the first successful sample's cold run (and its warm run's events).
   std::uint64_t identities = 0;
   std::uint64_t modules = 0;
@@ -165,6 +176,9 @@ struct Report {
   // The machine reference measured beside the command (`measure --reference`, `check` with
   // cold_units): its cost and the cold units it gives. Absent when none was asked for.
   std::optional<MachineReference> reference;
+  // The program's output and exit status without the probe against the first sample's
+  // (`measure --check-output`); absent when not asked for.
+  std::optional<OutputCheck> output_check;
 
   bool measured() const { return samples > failed_samples; }
 };

@@ -157,7 +157,8 @@ void to_json(json& out, const ModuleEvent& event) {
              {"status", to_string(event.status)},
              {"pass", to_string(event.pass)},
              {"native_ms", or_null(event.native_ms)},
-             {"built_pch", event.built_pch}};
+             {"built_pch", event.built_pch},
+             {"timer", to_string(event.timer)}};
   if (event.detail) to_json_detail(out["detail"], *event.detail);
 }
 
@@ -184,6 +185,11 @@ void from_json(const json& in, ModuleEvent& event) {
   event.pass = pass_from_string(pass).value_or(Pass::cold);
   event.native_ms = get_optional<double>(in, "native_ms");
   event.built_pch = get<bool>(in, "built_pch", false);
+  // Schema 6; every earlier event came from Warp's log, and an unknown word is not guessed at.
+  const std::string timer = get<std::string>(in, "timer", "warp");
+  const auto parsed_timer = load_timer_from_string(timer);
+  if (!parsed_timer) throw FieldError("unknown module event timer '" + timer + "'");
+  event.timer = *parsed_timer;
   if (const auto found = in.find("detail"); found != in.end() && found->is_object())
     event.detail = detail_from_json(*found);
 }
@@ -332,6 +338,68 @@ OptionRecord option_record_from_json(const json& in) {
   return record;
 }
 
+json difference_to_json(const std::optional<OutputDifference>& difference) {
+  if (!difference) return nullptr;
+  return json{{"line", difference->line},
+              {"expected", or_null(difference->expected)},
+              {"actual", or_null(difference->actual)},
+              {"expected_ended", difference->expected_ended},
+              {"actual_ended", difference->actual_ended}};
+}
+
+std::optional<OutputDifference> difference_from_json(const json& in, std::string_view key) {
+  const auto found = in.find(key);
+  if (found == in.end() || found->is_null()) return std::nullopt;
+  OutputDifference difference;
+  difference.line = get<std::uint64_t>(*found, "line", 0);
+  difference.expected = get_optional<std::string>(*found, "expected");
+  difference.actual = get_optional<std::string>(*found, "actual");
+  difference.expected_ended = get<bool>(*found, "expected_ended", false);
+  difference.actual_ended = get<bool>(*found, "actual_ended", false);
+  return difference;
+}
+
+json output_check_to_json(const OutputCheck& check) {
+  json passes = json::array();
+  for (const auto& pass : check.passes) {
+    passes.push_back({{"pass", to_string(pass.pass)},
+                      {"same", pass.same()},
+                      {"bare_exit_code", pass.bare_exit_code},
+                      {"probe_exit_code", pass.probe_exit_code},
+                      {"stdout_lines", pass.stdout_lines},
+                      {"stderr_lines", pass.stderr_lines},
+                      {"ignored_lines", pass.ignored_lines},
+                      {"stdout_difference", difference_to_json(pass.stdout_difference)},
+                      {"stderr_difference", difference_to_json(pass.stderr_difference)}});
+  }
+  return json{{"same", check.same()},
+              {"passes", passes},
+              {"ignored_patterns", check.ignored_patterns},
+              {"not_compared", check.not_compared}};
+}
+
+OutputCheck output_check_from_json(const json& in) {
+  OutputCheck check;
+  check.ignored_patterns = get<std::vector<std::string>>(in, "ignored_patterns", {});
+  check.not_compared = get<std::vector<std::string>>(in, "not_compared", {});
+  json_fields::each(in, "passes", [&](const json& item, std::size_t) {
+    PassOutputCheck pass;
+    const std::string name = get<std::string>(item, "pass", "cold");
+    const auto parsed = pass_from_string(name);
+    if (!parsed) throw FieldError("unknown output check pass '" + name + "'");
+    pass.pass = *parsed;
+    pass.bare_exit_code = get<int>(item, "bare_exit_code", 0);
+    pass.probe_exit_code = get<int>(item, "probe_exit_code", 0);
+    pass.stdout_lines = get<std::uint64_t>(item, "stdout_lines", 0);
+    pass.stderr_lines = get<std::uint64_t>(item, "stderr_lines", 0);
+    pass.ignored_lines = get<std::uint64_t>(item, "ignored_lines", 0);
+    pass.stdout_difference = difference_from_json(item, "stdout_difference");
+    pass.stderr_difference = difference_from_json(item, "stderr_difference");
+    check.passes.push_back(std::move(pass));
+  });
+  return check;
+}
+
 HashChange hash_change_from_json(const json& item) {
   if (item.is_string()) {  // schema 1: "<module> (<old> -> <new>)"
     static const std::regex form(R"((.*) \((\S*) -> (\S*)\))");
@@ -430,6 +498,9 @@ void read_document(const json& document, Report& report) {
   report.warm_wall_ms = read_summary(document, "warm_wall_ms", 0);
   report.compile_elapsed_ms = read_summary(document, "compile_elapsed_ms", 0);
   report.overlap_factor = get_optional<double>(document, "overlap_factor");
+  // Schema 6; earlier reports always counted what they saw.
+  report.loads_observed = get<bool>(document, "loads_observed", true);
+  report.loads_unobserved = get<std::string>(document, "loads_unobserved", "");
   report.identities = get<std::uint64_t>(document, "identities", 0);
   report.modules = get<std::uint64_t>(document, "modules", 0);
   report.compiled_events = get<std::uint64_t>(document, "compiled_events", 0);
@@ -510,6 +581,13 @@ void read_document(const json& document, Report& report) {
   if (const auto found = document.find("reference"); found != document.end() && !found->is_null()) {
     report.reference = reference_from_json(*found);
   }
+  if (const auto found = document.find("output_check"); found != document.end() && found->is_object()) {
+    try {
+      report.output_check = output_check_from_json(*found);
+    } catch (const FieldError& error) {
+      throw FieldError(std::string("output_check: ") + error.what());
+    }
+  }
 
   if (!schema) {
     apply_original_probe_conventions(report);
@@ -550,11 +628,15 @@ json report_to_json(const Report& report) {
                            {"end_s", group.end_s}});
   }
   out["overlapping_loads"] = std::move(overlapping);
-  out["identities"] = report.identities;
-  out["modules"] = report.modules;
-  out["compiled_events"] = report.compiled_events;
-  out["cached_events"] = report.cached_events;
-  out["error_events"] = report.error_events;
+  out["loads_observed"] = report.loads_observed;
+  out["loads_unobserved"] = report.loads_unobserved;
+  // Counts of loads nobody saw are not zeros.
+  const auto count = [&report](std::uint64_t value) { return report.loads_observed ? json(value) : json(nullptr); };
+  out["identities"] = count(report.identities);
+  out["modules"] = count(report.modules);
+  out["compiled_events"] = count(report.compiled_events);
+  out["cached_events"] = count(report.cached_events);
+  out["error_events"] = count(report.error_events);
   out["generated_source_bytes"] = report.cache.generated_source_bytes;
   out["lto_artifacts"] = report.cache.lto_artifacts;
   out["lto_bytes"] = report.cache.lto_bytes;
@@ -611,6 +693,7 @@ json report_to_json(const Report& report) {
       {"use_precompiled_headers", or_null(status.use_precompiled_headers)}};
   out["notes"] = report.notes;
   out["reference"] = report.reference ? reference_to_json(*report.reference) : json(nullptr);
+  out["output_check"] = report.output_check ? output_check_to_json(*report.output_check) : json(nullptr);
   return out;
 }
 

@@ -144,4 +144,18 @@ void LogScanner::on_message(std::string_view line) {
       parsed);
 }
 
+LogFacts merge(const LogFacts& first, const LogFacts& second) {
+  LogFacts out = first;
+  out.module_events.insert(out.module_events.end(), second.module_events.begin(), second.module_events.end());
+  out.native_compile_ms += second.native_compile_ms;
+  out.native_timers += second.native_timers;
+  out.hash_changes.insert(out.hash_changes.end(), second.hash_changes.begin(), second.hash_changes.end());
+  out.find_failures.insert(out.find_failures.end(), second.find_failures.begin(), second.find_failures.end());
+  if (out.warp_version.empty()) out.warp_version = second.warp_version;
+  out.pch_generated = out.pch_generated || second.pch_generated;
+  out.bytes += second.bytes;
+  out.lines += second.lines;
+  return out;
+}
+
 }  // namespace wcp::parse

@@ -23,6 +23,10 @@ struct LogFacts {
   std::uint64_t lines = 0;
 };
 
+// Facts of two streams of one run (stdout, then stderr): Warp prints its timers on stdout, and a
+// custom logger may print them on stderr.
+LogFacts merge(const LogFacts& first, const LogFacts& second);
+
 class LogScanner {
  public:
   void feed(std::string_view chunk);

@@ -51,9 +51,14 @@ void render_reference(const Report& report, std::ostream& out) {
 
 void render_headline(const Report& report, std::ostream& out) {
   constexpr std::string_view no_warm = "no successful warm run";
-  out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms, "Warp printed no module timers"));
-  out << fmt::format("  native compile  {}\n", median_mad(report.native_compile_ms, "no compiler timer in Warp's log"));
-  out << fmt::format("Warm module work  {}\n", median_mad(report.warm_module_ms, no_warm));
+  const std::string no_loads = report.loads_observed ? "a sample's loads were not observed" : report.loads_unobserved;
+  out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms, no_loads));
+  out << fmt::format("  native compile  {}\n",
+                     median_mad(report.native_compile_ms,
+                                report.loads_observed ? "a compiled load's native compile time was not observed" : no_loads));
+  out << fmt::format("Warm module work  {}\n",
+                     median_mad(report.warm_module_ms, report.warm_wall_ms ? "the warm run's loads were not observed"
+                                                                           : no_warm));
   out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms, "no successful run"));
   out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms, no_warm));
   const auto elapsed = credited_compile_elapsed(report);
@@ -88,19 +93,72 @@ void render_headline(const Report& report, std::ostream& out) {
         "concurrently and each timer absorbed the others' contention. Judge changes on compile elapsed.\n",
         *report.overlap_factor);
   }
+  if (report.measured() && !report.loads_observed) {
+    out << "\nMODULE LOADS NOT OBSERVED: " << report.loads_unobserved
+        << ".\nModule work, identities and builds are unavailable, not zero.\n";
+  }
   if (compiled_nothing(report)) {
     out << "\nNO MODULES COMPILED: the command did not reach Warp, or everything came from a cache it should not\n"
            "have seen (check that it imports warp and launches a kernel).\n";
   }
   out << '\n';
-  out << fmt::format("Identities {}  modules {}  cold events: {} compiled, {} cached, {} error\n", report.identities,
-                     report.modules, report.compiled_events, report.cached_events, report.error_events);
+  if (report.loads_observed) {
+    out << fmt::format("Identities {}  modules {}  cold events: {} compiled, {} cached, {} error\n", report.identities,
+                       report.modules, report.compiled_events, report.cached_events, report.error_events);
+  } else {
+    out << "Identities, modules and cold events unavailable: module loads were not observed\n";
+  }
   const std::string launches =
       has_launch_record(report) ? fmt::format("{} in {} process(es)", total_launches(report), report.processes.size())
                                 : std::string("not recorded");
   out << fmt::format("Generated source {}  LTO artifacts {} ({})  launches {}\n",
                      format_bytes(report.cache.generated_source_bytes), report.cache.lto_artifacts,
                      format_bytes(report.cache.lto_bytes), launches);
+}
+
+std::string line_text(const std::optional<std::string>& text, bool ended) {
+  if (ended) return "(output ended)";
+  return text ? "\"" + *text + "\"" : "(past the lines kept)";
+}
+
+void render_difference(std::string_view stream, const std::optional<OutputDifference>& difference, std::ostream& out) {
+  if (!difference) return;
+  out << fmt::format("  {} differs from line {}:\n", stream, difference->line);
+  out << fmt::format("    without the probe: {}\n", line_text(difference->expected, difference->expected_ended));
+  out << fmt::format("    under the probe:   {}\n", line_text(difference->actual, difference->actual_ended));
+}
+
+// `--check-output`: the answer first, then each difference.
+void render_output_check(const Report& report, std::ostream& out) {
+  if (!report.output_check) return;
+  const auto& check = *report.output_check;
+  if (check.same()) {
+    std::vector<std::string> passes;
+    for (const auto& pass : check.passes) {
+      passes.push_back(fmt::format("{} ({} + {} lines, exit {})", to_string(pass.pass), pass.stdout_lines,
+                                   pass.stderr_lines, pass.bare_exit_code));
+    }
+    out << fmt::format("\nOutput check: the same with and without the probe: {} (stdout + stderr; durations and "
+                       "private paths masked{})\n",
+                       fmt::join(passes, ", "),
+                       check.ignored_patterns.empty() ? "" : ", lines matching --ignore-output left out");
+  } else {
+    out << "\nOUTPUT CHANGED UNDER THE PROBE: the program did not print or exit as it does without it\n";
+    for (const auto& pass : check.passes) {
+      if (pass.same()) {
+        out << fmt::format("  {} run: the same\n", to_string(pass.pass));
+        continue;
+      }
+      out << fmt::format("  {} run:\n", to_string(pass.pass));
+      if (pass.bare_exit_code != pass.probe_exit_code) {
+        out << fmt::format("  exit status {} without the probe, {} under it\n", pass.bare_exit_code,
+                           pass.probe_exit_code);
+      }
+      render_difference("stdout", pass.stdout_difference, out);
+      render_difference("stderr", pass.stderr_difference, out);
+    }
+  }
+  for (const auto& why : check.not_compared) out << "  not compared: " << why << '\n';
 }
 
 void render_processes(const Report& report, std::ostream& out) {
@@ -203,6 +261,7 @@ void render_report_text(const ReportView& view, std::ostream& out) {
                      report.failed_samples,
                      report.timed_out_samples > 0 ? fmt::format(" ({} timed out)", report.timed_out_samples) : "",
                      warm_failures > 0 ? fmt::format(", {} warm run(s) failed", warm_failures) : "");
+  render_output_check(report, out);
   if (!report.measured()) {
     out << "NOT MEASURED: every sample failed, so there is no measurement to report.\n";
     render_failures(report, out);

@@ -189,11 +189,12 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   // Orphans of the run (a grandchild that left the process group) are reparented to us, not
   // to init, so that they can be found and stopped when the run ends.
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  bp::pipe output;
+  bp::pipe out_pipe, err_pipe;
   const auto started = Clock::now();
   std::error_code spawn_error;
   bp::child child(bp::exe = executable.string(), bp::args = arguments,
-                  bp::start_dir = request.cwd.string(), (bp::std_out & bp::std_err) > output, bp::std_in < bp::null,
+                  bp::start_dir = request.cwd.string(), bp::std_out > out_pipe, bp::std_err > err_pipe,
+                  bp::std_in < bp::null,
                   bp::extend::on_exec_setup([&environment_block](auto& executor) {
                     executor.env = environment_block.data();
                     // Own process group, so a timeout can stop grandchildren too; and the
@@ -205,8 +206,9 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
                   }),
                   spawn_error);
   if (spawn_error) throw RunError("cannot start " + request.argv.front() + ": " + spawn_error.message());
-  // Boost closed the write end in the parent on success; forget it so it is not closed twice.
-  output.assign_sink(-1);
+  // Boost closed the write ends in the parent on success; forget them so they are not closed twice.
+  out_pipe.assign_sink(-1);
+  err_pipe.assign_sink(-1);
   const pid_t leader = child.id();
   child.detach();  // we reap it ourselves, below
   ProcessGroup group(leader);
@@ -218,24 +220,35 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   OutputTail tail;
   const auto deadline = started + request.timeout;
   std::array<char, 64 * 1024> buffer{};
-  bool output_open = true;
+  struct Source {
+    int fd;
+    OutputStream stream;
+    bool open = true;
+  };
+  std::array<Source, 2> sources{Source{out_pipe.native_source(), OutputStream::out},
+                                Source{err_pipe.native_source(), OutputStream::err}};
+  const auto any_open = [&sources] { return sources[0].open || sources[1].open; };
   Clock::time_point drain_until = Clock::time_point::max();
-  while (output_open || !group.reaped()) {
+  while (any_open() || !group.reaped()) {
     if (!group.reaped() && group.try_reap()) {
       outcome.wall_ms = elapsed_ms(started);
       drain_until = Clock::now() + request.kill_grace;
     }
-    if (!output_open && group.reaped()) break;
+    if (!any_open() && group.reaped()) break;
     if (group.reaped() && Clock::now() >= drain_until) {
-      // The group is gone; whoever still holds the pipe escaped it. Do not wait for them.
-      output_open = false;
+      // The group is gone; whoever still holds a pipe escaped it. Do not wait for them.
       break;
     }
 
-    std::array<pollfd, 3> watches{};
+    std::array<pollfd, 4> watches{};
+    std::array<Source*, 4> source_of{};
     nfds_t count = 0;
     watches[count++] = {interrupts.fd(), POLLIN, 0};
-    if (output_open) watches[count++] = {output.native_source(), POLLIN, 0};
+    for (auto& source : sources) {
+      if (!source.open) continue;
+      source_of[count] = &source;
+      watches[count++] = {source.fd, POLLIN, 0};
+    }
     if (!group.reaped() && group.exit_fd() >= 0) watches[count++] = {group.exit_fd(), POLLIN, 0};
     const bool need_tick = !group.reaped() && group.exit_fd() < 0;
     const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -257,14 +270,16 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
         throw Interrupted(*signal_number);
       }
     }
-    if (output_open && (watches[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-      const auto got = ::read(output.native_source(), buffer.data(), buffer.size());
+    for (nfds_t i = 1; i < count; ++i) {
+      Source* source = source_of[i];
+      if (source == nullptr || !(watches[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const auto got = ::read(source->fd, buffer.data(), buffer.size());
       if (got > 0) {
         const std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
         tail.append(chunk);
-        on_output(chunk);
+        on_output(source->stream, chunk);
       } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-        output_open = false;
+        source->open = false;
       }
     }
   }

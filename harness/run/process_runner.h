@@ -1,6 +1,7 @@
 #pragma once
 // Runs one command as an argv (never through a shell) in its own process group, streams its
-// combined stdout+stderr to a callback, enforces a timeout, and guarantees that no process of
+// stdout and stderr (each its own pipe, as a terminal would keep them apart) to a callback,
+// enforces a timeout, and guarantees that no process of
 // the run outlives the call: on timeout, on interrupt, and when the leader exits while
 // children it spawned are still around.
 #include <chrono>
@@ -33,11 +34,14 @@ struct RunOutcome {
   // The spawn on CLOCK_MONOTONIC (steady_clock here, time.monotonic() in Python), in seconds:
   // times the target's processes report are placed on the run's clock with it.
   double started_monotonic_s = 0.0;
-  std::string output_tail;           // the last bytes of output, for error messages
+  std::string output_tail;           // the last bytes of both streams as they arrived, for error messages
   bool succeeded() const { return !timed_out && !signal && exit_code == 0; }
 };
 
-using OutputSink = std::function<void(std::string_view)>;
+enum class OutputStream { out, err };
+
+// Receives each chunk as it is read, with the stream it came from.
+using OutputSink = std::function<void(OutputStream, std::string_view)>;
 
 // Throws UsageError when the command cannot be found or started, Interrupted on SIGINT/SIGTERM
 // (after the process group is gone).

@@ -64,6 +64,8 @@ std::vector<ModuleHashRow> hash_table(const Report& baseline, const Report& cand
 std::vector<CountComparison> count_table(const Report& baseline, const Report& candidate) {
   const auto counts_of = [](const Report& report, Count count) -> std::optional<std::uint64_t> {
     if (!report.measured()) return std::nullopt;
+    const bool counts_loads = count == Count::identities || count == Count::modules || count == Count::compiled_events;
+    if (counts_loads && !report.loads_observed) return std::nullopt;  // nobody saw its loads: not 0
     switch (count) {
       case Count::identities:
         return report.identities;
@@ -93,7 +95,7 @@ bool same_work_compiled(const Report& baseline, const Report& candidate, const J
   if (compiled_identity_set(baseline) != compiled_identity_set(candidate)) return false;
   for (const auto& count : judgement.counts) {
     if (count.count == Count::warm_compiles) continue;  // the warm pass is not the work compiled
-    if (count.baseline != count.candidate) return false;
+    if (!count.baseline || !count.candidate || count.baseline != count.candidate) return false;
   }
   return true;
 }

@@ -89,6 +89,10 @@ std::optional<ReferenceScaling> scale_to_baseline_reference(const Report& baseli
     return std::nullopt;
   }
   const double target = baseline.reference->cost_ms->median;
+  if (target <= 0.0 || candidate.reference->cost_ms->median <= 0.0) {
+    why_not = "a reference build's median cost is not above zero, so it is no scale";
+    return std::nullopt;
+  }
   const auto baseline_factors = factors(baseline, target, why_not, "baseline");
   if (!baseline_factors) return std::nullopt;
   const auto candidate_factors = factors(candidate, target, why_not, "candidate");

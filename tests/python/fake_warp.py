@@ -69,6 +69,7 @@ import warp
 
 invocations = []  # what really ran: (kernel key, device alias, entry)
 fail_marker_module = os.environ.get("FAKE_COMPILE_FAIL")
+fail_native_module = os.environ.get("FAKE_NATIVE_FAIL")
 
 
 class Device:
@@ -305,6 +306,8 @@ class Module:
         marker = os.path.join(warp.config.kernel_cache_dir, self.name + "-" + self.get_module_hash().hex()[:7])
         if warp.config.cache_kernels and os.path.exists(marker):
             return False
+        warp._src.build.build_cpu(("fail-native-" if self.name == fail_native_module else "") + marker + ".o",
+                                  marker + ".cpp", use_precompiled_headers=True, pch_dir="fake-pch")
         open(marker, "w").close()
         return True
 
@@ -352,9 +355,14 @@ class Module:
             self._hash = hashlib.sha256(text.encode()).digest()
         return self._hash
 
+    def get_module_identifier(self):
+        return "wp_" + self.name + "_" + self.get_module_hash().hex()[:7]
+
     def compile(self, device, output_dir, output_name, output_arch):
         if self.name == fail_marker_module:
             raise RuntimeError("fake compile error in " + self.name)
+        warp.build.build_cpu(("fail-native-" if self.name == fail_native_module else "") + self.name + ".o",
+                             self.name + ".cpp")
 
     def load(self, device, block_dim=None, binary_path=None, output_arch=None, meta_path=None):
         device = runtime.get_device(device)
@@ -365,6 +373,7 @@ class Module:
         if exec is not None and exec.module_hash == self.get_module_hash(active_block_dim):
             return exec
         module_hash = self.get_module_hash(active_block_dim)
+        module_name_short = self.get_module_identifier()  # real Warp 1.9 starts its load timer right after this
         os.makedirs(warp.config.kernel_cache_dir, exist_ok=True)
         marker = os.path.join(warp.config.kernel_cache_dir, self.name + "-" + module_hash.hex()[:7])
         compiled = not (warp.config.cache_kernels and os.path.exists(marker))
@@ -379,6 +388,20 @@ class Module:
 '''
 
 BUILD = """
+builds = []  # (function, pch_dir) of each native build, for the tests
+
+
+def build_cpu(obj_path, cpp_path, mode="release", verbose=False, use_precompiled_headers=False, pch_dir=None):
+    # Warp calls it as an attribute of its build module, from Module._compile / Module.compile.
+    builds.append(("build_cpu", pch_dir))
+    if obj_path.startswith("fail-native"):
+        raise RuntimeError("fake native build error")
+
+
+def build_cuda(cu_path, arch, output_path, config="release"):
+    builds.append(("build_cuda", None))
+
+
 def clear_kernel_cache():
     pass
 

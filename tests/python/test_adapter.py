@@ -63,7 +63,7 @@ def test_attach_reports_the_era(tmp_path, era):
     assert records[0]["type"] == "process"
     attach = of_type(records, "attach")[0]
     assert attach["api"] == ("warp._src" if era == "new" else "warp.context")
-    assert attach["timers"] == ("log_level" if era == "new" else "verbose")
+    assert attach["timers"] == "hooks"  # the probe's own load hooks; Warp's log level is left alone
     assert attach["warp_dir"].endswith(os.sep + "warp" + os.sep)
     assert attach["missing"] == []
     if era == "new":
@@ -72,7 +72,7 @@ def test_attach_reports_the_era(tmp_path, era):
     else:
         assert "Module.load" in attach["hooks"]
     for hook in ("launch", "launch_tiled", "Launch.launch", "capture_launch", "kernel", "config", "Module.options",
-                 "os._exit", "fork"):
+                 "os._exit", "fork", "build_cpu"):
         assert hook in attach["hooks"]
     exit_ = of_type(records, "exit")[0]
     assert exit_["how"] == "atexit" and exit_["cuda_toolkit"] == "12.8"
@@ -333,6 +333,69 @@ except RuntimeError as error:
     assert len(errors) == 1 and "fake compile error" in errors[0]["error"]
     assert errors[0]["name"] == "__main__" and errors[0]["device"] == "cpu"
     assert launched(run.main) == []
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_the_programs_log_settings_are_left_alone(tmp_path, era):
+    # Earlier probes lowered log_level to LOG_DEBUG (verbose on old Warp): every debug line then
+    # reached the program's stdout, and programs that check their own output failed.
+    body = """
+wp.launch(k1, dim=1, inputs=[a])
+print("SETTINGS", getattr(wp.config, "log_level", None), getattr(wp.config, "verbose", None))
+"""
+    bare = run_fake(tmp_path, era, body, probe=False)
+    run = run_fake(tmp_path, era, body)
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert ("SETTINGS 20 None" if era == "new" else "SETTINGS None False") in run.proc.stdout
+    assert run.proc.stdout == bare.proc.stdout and run.proc.stderr == bare.proc.stderr
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_native_compile_time_comes_from_the_build_hooks(tmp_path, era):
+    body = """
+wp.launch(k1, dim=1, inputs=[a])
+"""
+    cache = tmp_path / "cache"
+    first = run_fake(tmp_path, era, body, cache=str(cache))
+    assert first.proc.returncode == 0, first.proc.stderr
+    [load] = of_type(first.main, "load")
+    assert load["compiled"] is True
+    assert load["native_builds"] == 1 and load["native_ms"] >= 0.0
+    assert load["built_pch"] is (era == "new")  # the fake's new era builds with a header folder
+    second = run_fake(tmp_path, era, body, cache=str(cache))
+    [cached] = of_type(second.main, "load")
+    assert cached["compiled"] is False and cached["native_ms"] == 0.0 and cached["native_builds"] == 0
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_a_failing_native_build_passes_through_unchanged(tmp_path, era):
+    body = """
+try:
+    wp.launch(k1, dim=1, inputs=[a])
+except RuntimeError as error:
+    print("APP SAW", error)
+"""
+    env = {"FAKE_NATIVE_FAIL": "__main__"}
+    bare = run_fake(tmp_path, era, body, probe=False, env=env)
+    run = run_fake(tmp_path, era, body, env=env)
+    assert "APP SAW fake native build error" in bare.proc.stdout
+    assert run.proc.stdout == bare.proc.stdout and run.proc.returncode == bare.proc.returncode
+    [error] = of_type(run.main, "load_error")
+    assert "fake native build error" in error["error"] and error["native_builds"] == 1
+
+
+@pytest.mark.parametrize("era", ERAS)
+def test_a_build_hook_fault_stays_inside_and_is_named(tmp_path, era):
+    body = """
+wp.launch(k1, dim=1, inputs=[a])
+print("DONE")
+"""
+    bare = run_fake(tmp_path, era, body, probe=False)
+    run = run_fake(tmp_path, era, body, env={"WCP_PROBE_FAULT": "build"})
+    assert run.proc.stdout == bare.proc.stdout and run.proc.returncode == 0
+    [load] = of_type(run.main, "load")
+    assert load["compiled"] is True and load["native_ms"] is None  # unknown, never a made-up 0
+    assert any(m.startswith("native compile times (probe error") for m in of_type(run.main, "exit")[0]["missing"])
 
 
 FAULT_APP = """

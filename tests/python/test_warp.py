@@ -54,11 +54,12 @@ def tiled(x: wp.array(dtype=float)):
 def test_era_is_the_expected_one(tmp_path, warp_cache):
     run = run_script(tmp_path, "import warp\n", cache=warp_cache)
     attach = of_type(run.main, "attach")[0]
+    assert {"build_cpu", "build_cuda"} <= set(attach["hooks"])
     if EXPECT == "old":
-        assert (attach["api"], attach["timers"]) == ("warp.context", "verbose")
+        assert (attach["api"], attach["timers"]) == ("warp.context", "hooks")
         assert "Module.load" in attach["hooks"]
     else:
-        assert (attach["api"], attach["timers"]) == ("warp._src", "log_level")
+        assert (attach["api"], attach["timers"]) == ("warp._src", "hooks")
         assert {"Module._compile", "ModuleExec.__init__"} <= set(attach["hooks"])
         assert "Module.load" not in attach["hooks"]
     assert attach["missing"] == []
@@ -346,3 +347,38 @@ wp.launch(fill, dim=8, inputs=[x])
     assert run.proc.returncode == 0, run.proc.stderr
     (load,) = of_type(run.main, "load")
     assert all("package" not in kernel and kernel["file"] for kernel in load["kernels"])
+
+
+QUIET = """
+import warp as wp
+
+if hasattr(wp.config, "log_level"):
+    wp.config.log_level = wp.LOG_ERROR  # a quiet application: Warp prints nothing below errors
+else:
+    wp.config.quiet = True
+
+
+@wp.kernel
+def twice(x: wp.array(dtype=float)):
+    x[wp.tid()] = x[wp.tid()] * 2.0
+
+
+x = wp.ones(8, dtype=float, device="cpu")
+wp.launch(twice, dim=8, inputs=[x], device="cpu")
+print("sum", float(x.numpy().sum()), getattr(wp.config, "log_level", None), getattr(wp.config, "verbose", None))
+"""
+
+
+def test_a_quiet_program_stays_quiet_and_its_loads_are_still_timed(tmp_path):
+    # Its own cold cache each, so both runs compile: the output must be the same to the byte.
+    bare = run_script(tmp_path, QUIET, probe=False, cache=str(tmp_path / "bare-cache"))
+    run = run_script(tmp_path, QUIET, cache=str(tmp_path / "probe-cache"))
+    assert bare.proc.returncode == 0, bare.proc.stderr
+    assert (run.proc.returncode, run.proc.stdout, run.proc.stderr) == (0, bare.proc.stdout, bare.proc.stderr)
+    assert "took" not in run.proc.stdout  # Warp printed no timer, so only the probe's hooks tell the times
+    [load] = of_type(run.main, "load")
+    assert load["compiled"] is True
+    assert load["native_builds"] == 1 and load["native_ms"] > 0.0
+    assert load["t_end"] - load["t_start"] >= load["native_ms"] / 1000.0
+    if EXPECT != "old":
+        assert load["built_pch"] is True  # the process's first CPU build made the precompiled header

@@ -46,7 +46,7 @@ TEST(InteropLaunches, OneObjectPerLaunchInTheOriginalProbesShape) {
   }
   EXPECT_EQ(written.size(), 7u) << "no count, no entry: exactly the original probe's fields";
   EXPECT_TRUE(document["launches"][0]["block_dim"].is_null());
-  EXPECT_EQ(document["schema_version"], 5);
+  EXPECT_EQ(document["schema_version"], kReportSchemaVersion);
   // Read back as written; the workload still comes from the launch record.
   const Report back = report_from_json(document, "test");
   EXPECT_EQ(back.interop_launches, report.interop_launches);

@@ -55,6 +55,48 @@ Report sample_report() {
   return report;
 }
 
+TEST(ReportJson, Schema6FieldsRoundTrip) {
+  Report original = sample_report();
+  original.module_events.front().timer = LoadTimer::probe;
+  OutputCheck check;
+  PassOutputCheck cold;
+  cold.stdout_lines = 12;
+  cold.probe_exit_code = 1;
+  cold.stdout_difference = OutputDifference{3, "b", std::nullopt, false, true};
+  check.passes.push_back(cold);
+  check.ignored_patterns = {"^seed="};
+  original.output_check = check;
+  const Report back = report_from_json_text(report_to_json_text(original), "test");
+  EXPECT_EQ(back.module_events, original.module_events);
+  EXPECT_EQ(back.output_check, original.output_check);
+  EXPECT_FALSE(back.output_check->same());
+  EXPECT_TRUE(back.loads_observed);
+}
+
+TEST(ReportJson, CountsOfUnobservedLoadsAreNullNotZero) {
+  Report original = sample_report();
+  original.loads_observed = false;
+  original.loads_unobserved = "the instrumentation did not attach and Warp's log printed no module load timers";
+  const auto document = report_to_json(original);
+  EXPECT_TRUE(document["identities"].is_null());
+  EXPECT_TRUE(document["compiled_events"].is_null());
+  EXPECT_FALSE(document["loads_observed"].get<bool>());
+  const Report back = report_from_json(document, "test");
+  EXPECT_FALSE(back.loads_observed);
+  EXPECT_EQ(back.loads_unobserved, original.loads_unobserved);
+  EXPECT_FALSE(compiled_nothing(back));  // nothing observed is not "nothing compiled"
+}
+
+TEST(ReportJson, EventsOfEarlierSchemasCameFromWarpsLog) {
+  auto document = report_to_json(sample_report());
+  document["schema_version"] = 5;
+  for (auto& event : document["module_events"]) event.erase("timer");
+  const Report back = report_from_json(document, "test");
+  EXPECT_EQ(back.module_events.front().timer, LoadTimer::warp);
+  document["module_events"][0]["timer"] = "sundial";
+  EXPECT_THROW(report_from_json(document, "test"), UsageError);
+}
+
 TEST(ReportJson, RoundTrip) {
   const Report original = sample_report();
   const Report back = report_from_json_text(report_to_json_text(original), "test");

@@ -235,7 +235,7 @@ TEST(UniqueModules, ClosureAndIdentitiesSurviveJson) {
   const Report back = report_from_json(report_to_json(report), "crafted");
   EXPECT_EQ(back.module_events[1].detail->kernels.front().closure, ClosureKind::literals);
   EXPECT_EQ(back.sample_results[1].cold_identities, report.sample_results[1].cold_identities);
-  EXPECT_EQ(back.schema_version, 5);
+  EXPECT_EQ(back.schema_version, kReportSchemaVersion);
 }
 
 }  // namespace

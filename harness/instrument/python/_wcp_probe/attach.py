@@ -1,27 +1,14 @@
-# Attaching to an imported `warp`: find its internals by what exists (not by version number),
-# switch its module timers on, and install every hook module. Each step that fails is named in
-# `missing` and the others still run (docs/instrumentation.md, "Warp versions").
+# Attaching to an imported `warp`: find its internals by what exists (not by version number) and
+# install every hook module. Each step that fails is named in `missing` and the others still run
+# (docs/instrumentation.md, "Warp versions"). Nothing here changes what Warp prints: the program's
+# log level, `verbose` and `quiet` stay as the program set them, since a program that checks its
+# own output (Warp's own test modules do) would fail otherwise. Load and native compile times come
+# from the probe's own hooks (loads.py).
 import os
 import sys
 
 from . import launches, loads, options, processes
 from .events import injected_fault
-
-
-def enable_timers(probe, warp, config):
-    # Module load and native compile timers, which the tool reads from Warp's log. Recent Warp
-    # logs them at LOG_DEBUG (`verbose` is gone); older Warp prints them with `verbose`.
-    if config is None:
-        probe.note_missing("compile timers (warp.config not found)")
-    elif hasattr(config, "log_level") and hasattr(warp, "LOG_DEBUG"):
-        if config.log_level > warp.LOG_DEBUG:
-            config.log_level = warp.LOG_DEBUG
-        probe.info["timers"] = "log_level"
-    elif hasattr(config, "verbose"):
-        config.verbose = True
-        probe.info["timers"] = "verbose"
-    else:
-        probe.note_missing("compile timers (no log_level or verbose in warp.config)")
 
 
 def attach(probe, warp):
@@ -40,7 +27,7 @@ def attach(probe, warp):
         probe.note_missing("Warp internals (neither warp._src.context nor warp.context found)")
     info["mp_child"] = processes.is_mp_child_by_argv()
 
-    steps = [lambda: enable_timers(probe, warp, config)]
+    steps = []
     # Loads before launches: the launch wrappers write the loads they caused.
     for module in (options, loads, launches):
         try:
@@ -54,6 +41,6 @@ def attach(probe, warp):
         try:
             step()
         except Exception as e:
-            probe.fail(name.replace("hook_", "").replace("_", " ") or "compile timers", e)
+            probe.fail(name.replace("hook_", "").replace("_", " ") or "hooks", e)
     processes.install(probe)
     probe.emit_attach()

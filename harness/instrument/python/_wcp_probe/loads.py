@@ -14,8 +14,13 @@
 # Each load carries `hook_ms`, the probe's own time inside Warp's timer for that load (its
 # thread's CPU time in the hooks), so the cost of this rule is measured on every run rather
 # than assumed.
+#
+# Native compile time comes from wrapping Warp's build functions (`hook_builds`), not from Warp's
+# "Compile x86 took" timers: those print only at LOG_DEBUG (or with `verbose` on older Warp), and
+# the probe leaves the program's log level alone (attach.py says why).
 import collections
 import os
+import sys
 import threading
 import time
 import weakref
@@ -30,7 +35,8 @@ class LoadCapture:
     """What a load hook took inside Warp's timer; turned into a record after the load."""
 
     __slots__ = ("module", "name", "device", "block_dim", "hash", "compiled", "t_start", "t_end", "kernels",
-                 "options", "config", "cache_env", "stack", "thread", "hook_s", "error")
+                 "options", "config", "cache_env", "stack", "thread", "hook_s", "error", "native_s", "native_builds",
+                 "built_pch")
 
     def __init__(self, module, t_start):
         self.module = module
@@ -39,6 +45,9 @@ class LoadCapture:
         self.compiled = None
         self.hook_s = 0.0
         self.error = None
+        self.native_s = 0.0
+        self.native_builds = 0
+        self.built_pch = False
 
 
 def install(probe, warp, ctx, config):
@@ -53,6 +62,12 @@ def install(probe, warp, ctx, config):
     pending = {}  # thread ident -> LoadCapture of a load that started and has no executable yet
     finished = collections.deque()  # captures waiting for `drain`; appended by any thread
     origins = {}  # ident of a thread inside force_load/load_module -> its stack (for its pool's workers)
+    # Native builds a thread ran since its current load's timer started: ident -> [seconds, builds,
+    # generated the precompiled header, the probe's own CPU seconds]. Reset when a load starts.
+    native = {}
+    native_hooked = [False]  # Warp's build functions are wrapped and Warp calls them where wrapped
+    pch_dirs = set()  # precompiled-header folders a CPU build already used: the first build on one makes it
+    timer_starts = {}  # older Warp: ident -> when Module.load's timer started (see hook_load_wrapper)
 
     def capture(module, t_start, frame, device, block_dim, module_hash):
         # Inside Warp's timer: references and values only (see the top of this file).
@@ -84,6 +99,25 @@ def install(probe, warp, ctx, config):
 
     if "load" in probe.faults:
         capture = injected_fault  # noqa: F811
+
+    def take_native(item, thread):
+        # The native builds this thread ran inside the load: they belong to it.
+        entry = native.pop(thread, None)
+        if entry is not None:
+            item.native_s += entry[0]
+            item.native_builds += entry[1]
+            item.built_pch = item.built_pch or entry[2]
+            item.hook_s += entry[3]
+
+    def native_ms_of(item):
+        # Measured when the build hooks saw this load's builds; 0 for a load that built nothing
+        # (from the cache); unknown when the hooks are off, or when a load compiled and no build
+        # call was seen (Warp built it some way the hooks do not reach: never a made-up 0).
+        if not native_hooked[0]:
+            return None
+        if item.native_builds:
+            return round(item.native_s * 1000.0, 4)
+        return 0.0 if item.compiled is False else None
 
     # ---- after the load: records ----------------------------------------------------------------
     def describe_kernels(refs, module_options):
@@ -131,7 +165,8 @@ def install(probe, warp, ctx, config):
                           "cache_kernels": bool(values.get("cache_kernels", True)),
                           "CUDA_CACHE_DISABLE": item.cache_env[0], "WARP_CACHE_PATH": item.cache_env[1]},
                 "stack": stack, "trigger": trigger, "thread": item.thread,
-                "hook_ms": round(item.hook_s * 1000.0, 4)}
+                "hook_ms": round(item.hook_s * 1000.0, 4), "native_ms": native_ms_of(item),
+                "native_builds": item.native_builds, "built_pch": item.built_pch}
 
     def drain():
         """Writes the records of finished loads (outside any Warp timer), then a snapshot."""
@@ -157,6 +192,7 @@ def install(probe, warp, ctx, config):
         item = pending.pop(thread, None)
         if item is None:
             return
+        take_native(item, thread)
         item.error = error if error is not None else RuntimeError(
             "the load did not complete (no module executable was created)")
         finished.append(item)
@@ -177,7 +213,8 @@ def install(probe, warp, ctx, config):
     probe.fail_pending = fail_pending
     probe.finished_loads = finished
     probe.on_final.append(finish_all)
-    probe.on_fork.append(lambda: (pending.clear(), finished.clear(), origins.clear()))
+    probe.on_fork.append(lambda: (pending.clear(), finished.clear(), origins.clear(), native.clear(),
+                                  timer_starts.clear()))
 
     # ---- Warp 1.19: Module._compile + ModuleExec.__init__ ---------------------------------------
     def hook_exec_loads(module_class, exec_class, load_code):
@@ -198,6 +235,8 @@ def install(probe, warp, ctx, config):
             try:
                 if tid in pending:
                     abandon(tid)
+                if tid in native:
+                    del native[tid]  # builds outside any load (an AOT build) are not this load's
                 local = frame.f_locals
                 item = pending[tid] = capture(self, t_start, frame, local.get("device"),
                                               local.get("active_block_dim"), local.get("module_hash"))
@@ -232,6 +271,7 @@ def install(probe, warp, ctx, config):
                     item.block_dim = getattr(self, "block_dim", item.block_dim)
                     item.hash = getattr(self, "module_hash", item.hash)
                     item.t_end = t_hook
+                    take_native(item, get_ident())
                     item.hook_s += cpu_time() - cpu_start
                     finished.append(item)
             except Exception as e:
@@ -261,6 +301,26 @@ def install(probe, warp, ctx, config):
             setattr(module_class, compile_name, wrap_like(compile_, original_compile))
             probe.hooks.append("Module." + compile_name)
 
+        # Warp's load timer starts right after Module.load asks for the module's identifier (the
+        # hash is computed before it, outside the timer), so the load's span starts there too and
+        # leaves the hashing out, as Warp's own "took N ms" does. Only real loads get that far.
+        load_code = getattr(original_load, "__code__", None)
+        original_identifier = getattr(module_class, "get_module_identifier", None)
+        if load_code is not None and callable(original_identifier):
+            def get_module_identifier(self, *args, **kwargs):
+                result = original_identifier(self, *args, **kwargs)
+                try:
+                    if getframe(1).f_code is load_code:
+                        tid = get_ident()
+                        native.pop(tid, None)
+                        timer_starts[tid] = monotonic()
+                except Exception as e:
+                    probe.fail("module loads", e)
+                return result
+
+            module_class.get_module_identifier = wrap_like(get_module_identifier, original_identifier)
+            probe.hooks.append("Module.get_module_identifier")
+
         def first_time(result):
             if getattr(result, "_wcp_seen", False):
                 return False
@@ -287,8 +347,11 @@ def install(probe, warp, ctx, config):
             except BaseException as error:
                 try:
                     device = args[0] if args else kwargs.get("device")
-                    item = capture(self, t_start, getframe(1), probe.device_name(device), None, None)
+                    tid = get_ident()
+                    item = capture(self, timer_starts.pop(tid, t_start), getframe(1), probe.device_name(device), None,
+                                   None)
                     item.t_end = monotonic()
+                    take_native(item, tid)
                     item.error = error
                     finished.append(item)
                     drain()
@@ -301,12 +364,14 @@ def install(probe, warp, ctx, config):
                     block_dim = getattr(result, "block_dim", None)
                     if block_dim is None:
                         block_dim = self.options.get("block_dim")
-                    item = capture(self, t_start, getframe(1), getattr(result, "device", None), block_dim,
-                                   getattr(result, "module_hash", None))
+                    tid = get_ident()
+                    item = capture(self, timer_starts.pop(tid, t_start), getframe(1), getattr(result, "device", None),
+                                   block_dim, getattr(result, "module_hash", None))
                     item.module = None
                     item.t_end = t_end
                     item.compiled = (compiles[0] > before) if compile_name else None
                     item.hook_s = hook_s[0] - hook_before
+                    take_native(item, tid)
                     finished.append(item)
                     drain()
             except Exception as e:
@@ -347,6 +412,60 @@ def install(probe, warp, ctx, config):
 
             probe.replace((warp, ctx), name, original, make(original))
 
+    # ---- native compiles ---------------------------------------------------------------------------
+    def make_build(original, cpu):
+        def build(*args, **kwargs):
+            t_start = monotonic()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                # Inside Warp's load timer: a clock read, a dict entry and, for a CPU build, a set
+                # lookup. Warp's own result or exception passes through unchanged.
+                spent = monotonic() - t_start
+                cpu_start = cpu_time()
+                try:
+                    tid = get_ident()
+                    entry = native.get(tid)
+                    if entry is None:
+                        entry = native[tid] = [0.0, 0, False, 0.0]
+                    entry[0] += spent
+                    entry[1] += 1
+                    if cpu and kwargs.get("use_precompiled_headers"):
+                        pch_dir = kwargs.get("pch_dir")
+                        if pch_dir and pch_dir not in pch_dirs:
+                            pch_dirs.add(pch_dir)
+                            entry[2] = True
+                    if "build" in probe.faults:
+                        injected_fault()
+                    entry[3] += cpu_time() - cpu_start
+                except Exception as e:
+                    native.pop(get_ident(), None)
+                    probe.fail("native compile times", e)
+
+        return build
+
+    def hook_builds():
+        # Warp looks its build functions up on its build module at call time
+        # (`warp._src.build.build_cpu(...)` on 1.19, `warp.build.build_cpu(...)` before), so
+        # replacing them there times every native compile. Checked against the code that calls
+        # them: a Warp that imported them by name would not reach the wrappers.
+        module_class = getattr(ctx, "Module", None)
+        caller = getattr(module_class, "_compile", None) or getattr(module_class, "compile", None)
+        caller = getattr(caller, "__wrapped__", caller)  # hook_loads may have wrapped it already
+        called = set(getattr(getattr(caller, "__code__", None), "co_names", ()))
+        package = getattr(ctx, "__name__", "").rpartition(".")[0]
+        build = sys.modules.get(package + ".build") if package else None
+        hooked = []
+        for name, cpu in (("build_cpu", True), ("build_cuda", False)):
+            original = getattr(build, name, None)
+            if callable(original) and name in called:
+                setattr(build, name, wrap_like(make_build(original, cpu), original))
+                hooked.append(name)
+        if "build_cpu" not in hooked:
+            probe.note_missing("native compile times (Warp's build_cpu is not called through %s.build)" % package)
+        native_hooked[0] = "build_cpu" in hooked
+        probe.hooks.extend(hooked)
+
     def hook_loads():
         module_class = getattr(ctx, "Module", None)
         exec_class = getattr(ctx, "ModuleExec", None)
@@ -363,6 +482,7 @@ def install(probe, warp, ctx, config):
             hook_exec_loads(module_class, exec_class, load_code)
         else:
             hook_load_wrapper(module_class, load, compile_name)
+        probe.info["timers"] = "hooks"
         hook_preloads()
 
-    return [hook_loads]
+    return [hook_loads, hook_builds]
