@@ -87,7 +87,8 @@ ObservedLoads observe_loads(const PassRecord& pass) {
   out.observed = hooked || !pass.log.module_events.empty();
   if (out.observed) return out;
   out.unobserved = !instrumentation.attached()
-                       ? "the instrumentation did not attach and Warp's log printed no module load timers"
+                       ? "the instrumentation did not attach (the command may never have imported Warp) and Warp's "
+                         "log printed no module load timers"
                        : fmt::format(
                              "the instrumentation could not hook module loads ({}) and Warp's log printed no "
                              "module load timers",
