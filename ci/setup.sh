@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian machine: system packages, the pinned Warp venvs (.venv, and
-# .venv-warp-old for the instrumentation's adapter tests), and the build (build/).
+# .venv-warp-old for the instrumentation's adapter tests), NVRTC where there is no CUDA toolkit,
+# and the build (build/).
 # Idempotent: a second run installs nothing new and rebuilds incrementally.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,12 +51,45 @@ ensure_venv() {
 ensure_venv .venv ci/requirements.txt
 ensure_venv .venv-warp-old ci/requirements-warp-old.txt
 
+# NVRTC, for `calibrate` and the CUDA reference (no GPU needed): a CUDA toolkit's where the tool
+# would find one (the same places it looks first: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the
+# loader's search path and cache), else the pinned nvidia-cuda-nvrtc wheel (about 90 MB to
+# download, 220 MB installed) in .venv, where the tool looks next (docs/calibration.md).
+# WCP_NVRTC_NO_SYSTEM=1 ignores the toolkit here as it does in the tool.
+system_nvrtc_found() {
+  [ "${WCP_NVRTC_NO_SYSTEM:-0}" = "0" ] || return 1
+  local dir library dirs=() ld_dirs=() libraries=() cache
+  for dir in "${CUDA_HOME:-}" "${CUDA_PATH:-}" /usr/local/cuda; do
+    [ -n "$dir" ] && dirs+=("$dir/lib64" "$dir/lib")
+  done
+  IFS=: read -r -a ld_dirs <<<"${LD_LIBRARY_PATH:-}"
+  for dir in "${dirs[@]}" "${ld_dirs[@]}"; do
+    [ -n "$dir" ] && libraries+=("$dir"/libnvrtc.so*)
+  done
+  # The loader's cache lists what was there when ldconfig last ran; each file must still be.
+  cache="$(ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null || true)"
+  while read -r library; do libraries+=("$library"); done < <(sed -n 's/^[[:space:]]*libnvrtc\.so.* => //p' <<<"$cache")
+  for library in "${libraries[@]}"; do
+    [ -f "$library" ] && return 0
+  done
+  return 1
+}
+if [ -n "${WCP_NVRTC:-}" ]; then
+  echo "setup: NVRTC named by WCP_NVRTC=$WCP_NVRTC"
+elif system_nvrtc_found; then
+  :  # the toolkit's NVRTC; nothing to install
+else
+  ensure_venv .venv ci/requirements-nvrtc.txt
+fi
+
 # A fresh machine builds everything once, so this is a unity build (CMAKE_UNITY_BUILD: eight
 # sources per translation unit, so the JSON, fmt and CLI11 templates are compiled once per eight
 # files, not once per file) with -g1 (function names and line tables: enough for backtraces and
 # profilers). On two cores the two together took this build from 13 minutes to about 5. To edit
 # and rebuild one file at a time: cmake -B build -DCMAKE_UNITY_BUILD=OFF.
+# WCP_REQUIRE_NVRTC: NVRTC is there now (above), so the tests that need it fail rather than
+# skip when the tool cannot find it.
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DCMAKE_UNITY_BUILD=ON -DWCP_PYTHON="$root/.venv/bin/python" \
-  -DWCP_PYTHON_WARP_OLD="$root/.venv-warp-old/bin/python" >/dev/null
+  -DWCP_PYTHON_WARP_OLD="$root/.venv-warp-old/bin/python" -DWCP_REQUIRE_NVRTC=ON >/dev/null
 cmake --build build -j"$(nproc)"

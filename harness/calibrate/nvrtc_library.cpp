@@ -1,34 +1,32 @@
 #include "calibrate/nvrtc_library.h"
 
+#include <dlfcn.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <dlfcn.h>
-
-#include <cstdlib>
+#include <link.h>
 
 #include "errors.h"
+#include "io/environment.h"
 
 namespace wcp::calibrate {
 namespace {
 
-std::vector<std::string> candidate_paths() {
-  const std::vector<std::string> names = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
-  std::vector<std::filesystem::path> dirs;
-  if (const char* cuda_home = std::getenv("CUDA_HOME"); cuda_home != nullptr && *cuda_home != '\0') {
-    dirs.emplace_back(std::filesystem::path(cuda_home) / "lib64");
+// A bare name records the file the loader picked, not the name: that is what a calibration
+// must name, and it may be an NVRTC this process loaded before from elsewhere (the loader
+// matches a bare name against the sonames already loaded).
+NvrtcCandidate with_file_loaded(NvrtcCandidate candidate, void* handle) {
+  if (candidate.path.has_parent_path()) return candidate;
+  link_map* map = nullptr;
+  if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr && map->l_name != nullptr &&
+      *map->l_name != '\0') {
+    candidate.path = map->l_name;
   }
-  dirs.emplace_back("/usr/local/cuda/lib64");
-  std::vector<std::string> candidates;
-  for (const auto& dir : dirs) {
-    for (const auto& name : names) candidates.push_back((dir / name).string());
-  }
-  // Bare names last: the loader then honours LD_LIBRARY_PATH and ld.so.cache.
-  for (const auto& name : names) candidates.push_back(name);
-  return candidates;
+  return candidate;
 }
 
+// Not `bind`: an unqualified bind(..., std::string) call would find std::bind by ADL.
 template <typename Function>
-void bind(void* handle, const char* symbol, Function& slot, bool required, const std::string& path) {
+void bind_symbol(void* handle, const char* symbol, Function& slot, bool required, const std::string& path) {
   void* address = ::dlsym(handle, symbol);
   if (address == nullptr && required) {
     throw UsageError(path + " is not a usable NVRTC library: it lacks " + symbol +
@@ -46,44 +44,69 @@ void NvrtcLibrary::HandleCloser::operator()(void* /*handle*/) const {
   // loading again later is free.
 }
 
-NvrtcLibrary::NvrtcLibrary(std::unique_ptr<void, HandleCloser> handle, std::string path)
-    : handle_(std::move(handle)), path_(std::move(path)) {
+NvrtcLibrary::NvrtcLibrary(std::unique_ptr<void, HandleCloser> handle, NvrtcCandidate from)
+    : handle_(std::move(handle)), path_(from.path.string()), origin_(std::move(from.origin)) {
   void* raw = handle_.get();
-  bind(raw, "nvrtcGetErrorString", api_.get_error_string, true, path_);
-  bind(raw, "nvrtcVersion", api_.version, true, path_);
-  bind(raw, "nvrtcCreateProgram", api_.create_program, true, path_);
-  bind(raw, "nvrtcDestroyProgram", api_.destroy_program, true, path_);
-  bind(raw, "nvrtcCompileProgram", api_.compile_program, true, path_);
-  bind(raw, "nvrtcGetProgramLogSize", api_.get_program_log_size, true, path_);
-  bind(raw, "nvrtcGetProgramLog", api_.get_program_log, true, path_);
-  bind(raw, "nvrtcGetPTXSize", api_.get_ptx_size, true, path_);
-  bind(raw, "nvrtcGetPTX", api_.get_ptx, true, path_);
-  bind(raw, "nvrtcGetCUBINSize", api_.get_cubin_size, true, path_);
-  bind(raw, "nvrtcGetCUBIN", api_.get_cubin, true, path_);
-  bind(raw, "nvrtcGetNumSupportedArchs", api_.get_num_supported_archs, false, path_);
-  bind(raw, "nvrtcGetSupportedArchs", api_.get_supported_archs, false, path_);
+  bind_symbol(raw, "nvrtcGetErrorString", api_.get_error_string, true, path_);
+  bind_symbol(raw, "nvrtcVersion", api_.version, true, path_);
+  bind_symbol(raw, "nvrtcCreateProgram", api_.create_program, true, path_);
+  bind_symbol(raw, "nvrtcDestroyProgram", api_.destroy_program, true, path_);
+  bind_symbol(raw, "nvrtcCompileProgram", api_.compile_program, true, path_);
+  bind_symbol(raw, "nvrtcGetProgramLogSize", api_.get_program_log_size, true, path_);
+  bind_symbol(raw, "nvrtcGetProgramLog", api_.get_program_log, true, path_);
+  bind_symbol(raw, "nvrtcGetPTXSize", api_.get_ptx_size, true, path_);
+  bind_symbol(raw, "nvrtcGetPTX", api_.get_ptx, true, path_);
+  bind_symbol(raw, "nvrtcGetCUBINSize", api_.get_cubin_size, true, path_);
+  bind_symbol(raw, "nvrtcGetCUBIN", api_.get_cubin, true, path_);
+  bind_symbol(raw, "nvrtcGetNumSupportedArchs", api_.get_num_supported_archs, false, path_);
+  bind_symbol(raw, "nvrtcGetSupportedArchs", api_.get_supported_archs, false, path_);
 }
 
-NvrtcLibrary NvrtcLibrary::load(const std::optional<std::filesystem::path>& explicit_path) {
-  if (explicit_path) {
-    std::unique_ptr<void, HandleCloser> handle(::dlopen(explicit_path->c_str(), RTLD_NOW | RTLD_LOCAL));
-    if (!handle) {
+NvrtcLibrary NvrtcLibrary::load(const NvrtcSearch& search) {
+  const auto plan = plan_nvrtc_search(search, process_environment());
+  std::vector<std::string> tried;
+  for (const auto& candidate : plan.candidates) {
+    std::unique_ptr<void, HandleCloser> handle(::dlopen(candidate.path.c_str(), RTLD_NOW | RTLD_LOCAL));
+    if (handle) {
+      auto loaded = with_file_loaded(candidate, handle.get());
+      NvrtcLibrary library(std::move(handle), std::move(loaded));
+      library.load_builtins_beside();
+      return library;
+    }
+    if (plan.explicit_choice) {
       const char* reason = ::dlerror();
-      throw UsageError("cannot load NVRTC from " + explicit_path->string() + ": " +
+      const std::string named_by = candidate.origin == "--nvrtc-library" ? "" : " (named by " + candidate.origin + ")";
+      throw UsageError("cannot load NVRTC from " + candidate.path.string() + named_by + ": " +
                        (reason != nullptr ? reason : "unknown dlopen error") +
                        " (pass --nvrtc-library with the path of libnvrtc.so from a CUDA toolkit)");
     }
-    return NvrtcLibrary(std::move(handle), explicit_path->string());
+    tried.push_back(candidate.path.string());
   }
-  std::vector<std::string> tried;
-  for (const auto& candidate : candidate_paths()) {
-    std::unique_ptr<void, HandleCloser> handle(::dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL));
-    if (handle) return NvrtcLibrary(std::move(handle), candidate);
-    tried.push_back(candidate);
+  std::string looked = tried.empty() ? "nothing to try" : fmt::format("tried {}", fmt::join(tried, ", "));
+  for (const auto& note : plan.notes) looked += "; " + note;
+  throw UsageError("cannot find NVRTC (" + looked +
+                   "); install the CUDA toolkit, set CUDA_HOME, install the nvidia-cuda-nvrtc wheel into the venv "
+                   "of the Python the tool uses (ci/setup.sh does), or pass --nvrtc-library PATH");
+}
+
+void NvrtcLibrary::load_builtins_beside() {
+  // At its first compile NVRTC dlopen()s libnvrtc-builtins.so.<major>.<minor> by bare name, which
+  // the loader finds only on its own search path: a wheel's folder, or a toolkit that is not in
+  // ld.so.cache, is not on it. Loaded first from NVRTC's own folder, under that soname, it is the
+  // one NVRTC then gets (and the builtins of this very NVRTC, not of another toolkit's).
+  const std::filesystem::path path(path_);
+  if (!path.has_parent_path()) return;  // found by the loader, which finds the builtins the same way
+  const auto version = this->version();
+  const auto name = fmt::format("libnvrtc-builtins.so.{}.{}", version.major, version.minor);
+  std::error_code ignored;
+  for (const auto& dir : {path.parent_path(), std::filesystem::canonical(path, ignored).parent_path()}) {
+    if (dir.empty() || !std::filesystem::exists(dir / name, ignored)) continue;
+    builtins_.reset(::dlopen((dir / name).c_str(), RTLD_NOW | RTLD_LOCAL));
+    if (builtins_) {
+      builtins_path_ = (dir / name).string();
+      return;
+    }
   }
-  throw UsageError(fmt::format(
-      "cannot find NVRTC (tried {}); install the CUDA toolkit, set CUDA_HOME, or pass --nvrtc-library PATH",
-      fmt::join(tried, ", ")));
 }
 
 NvrtcVersion NvrtcLibrary::version() const {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "calibrate/nvrtc_search.h"
+
 namespace wcp::calibrate {
 
 // The subset of nvrtcResult the code reacts to; the ABI type is a plain C enum (int).
@@ -41,16 +43,19 @@ struct NvrtcVersion {
 
 class NvrtcLibrary {
  public:
-  // Search order: `explicit_path` alone when given (a wrong path is the user's mistake and
-  // must not be papered over by a different NVRTC), else $CUDA_HOME/lib64, /usr/local/cuda/lib64,
-  // then the dynamic loader's own search. Throws UsageError listing what was tried.
-  static NvrtcLibrary load(const std::optional<std::filesystem::path>& explicit_path);
+  // The first candidate of plan_nvrtc_search() (nvrtc_search.h: --nvrtc-library or $WCP_NVRTC
+  // alone, else the toolkit, then the venv's wheel) that loads, with the NVRTC builtins library
+  // beside it. Throws UsageError saying what was tried and what was left out.
+  static NvrtcLibrary load(const NvrtcSearch& search);
 
   NvrtcLibrary(NvrtcLibrary&&) noexcept = default;
   NvrtcLibrary& operator=(NvrtcLibrary&&) noexcept = default;
 
   const NvrtcApi& api() const { return api_; }
-  const std::string& path() const { return path_; }  // what was handed to dlopen
+  const std::string& path() const { return path_; }      // the file loaded (a bare name resolved)
+  const std::string& origin() const { return origin_; }  // where that came from: "$CUDA_HOME", "the venv of ..."
+  // The builtins library loaded from NVRTC's own folder; empty when NVRTC's own lookup finds it.
+  const std::string& builtins_path() const { return builtins_path_; }
   NvrtcVersion version() const;
   std::vector<int> supported_archs() const;  // empty when this NVRTC cannot tell
   std::string error_string(int status) const;
@@ -59,10 +64,14 @@ class NvrtcLibrary {
   struct HandleCloser {
     void operator()(void* handle) const;
   };
-  NvrtcLibrary(std::unique_ptr<void, HandleCloser> handle, std::string path);
+  NvrtcLibrary(std::unique_ptr<void, HandleCloser> handle, NvrtcCandidate from);
+  void load_builtins_beside();
 
   std::unique_ptr<void, HandleCloser> handle_;
+  std::unique_ptr<void, HandleCloser> builtins_;  // null when the loader is left to find it
   std::string path_;
+  std::string origin_;
+  std::string builtins_path_;
   NvrtcApi api_;
 };
 

@@ -68,7 +68,7 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
   // runtime expects (its exit-time clean-up then crashes).
   std::optional<NvrtcLibrary> nvrtc_holder;
   if (!arguments.no_cuda) {
-    const auto& nvrtc = nvrtc_holder.emplace(NvrtcLibrary::load(optional_of(arguments.nvrtc_library)));
+    const auto& nvrtc = nvrtc_holder.emplace(NvrtcLibrary::load({optional_of(arguments.nvrtc_library), python}));
     CalibrationInputs inputs;
     inputs.target = parse_gpu_target(arguments.arch, nvrtc.supported_archs());
     inputs.fixtures = load_fixture_texts(find_fixtures_dir(optional_of(arguments.fixtures_dir)));
@@ -121,8 +121,10 @@ void add_calibrate_command(CLI::App& root, CliContext& context) {
   command->add_option("--warp-native-dir", arguments->warp_native_dir,
                       "Warp's native/ folder (holds builtin.h); skips asking Python")
       ->check(CLI::ExistingDirectory);
-  command->add_option("--nvrtc-library", arguments->nvrtc_library,
-                      "Path of libnvrtc.so (default: $CUDA_HOME/lib64, /usr/local/cuda/lib64, then the loader's search)")
+  command
+      ->add_option("--nvrtc-library", arguments->nvrtc_library,
+                   "Path of libnvrtc.so (default: $WCP_NVRTC, else $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the "
+                   "loader's search, then the nvidia-cuda-nvrtc wheel in the venv of --python)")
       ->check(CLI::ExistingFile);
   command->add_option("--fixtures-dir", arguments->fixtures_dir, "Folder holding the CUDA calibration fixtures")
       ->check(CLI::ExistingDirectory);

@@ -12,7 +12,7 @@ namespace wcp::reference {
 
 std::unique_ptr<NvrtcReference> NvrtcReference::open(const NvrtcReferenceInputs& inputs, InterruptWatch& interrupts) {
   using namespace calibrate;
-  auto nvrtc = NvrtcLibrary::load(inputs.nvrtc_library);
+  auto nvrtc = NvrtcLibrary::load({inputs.nvrtc_library, inputs.python});
   const auto target = parse_gpu_target(kNvrtcReferenceArch, nvrtc.supported_archs());
   const auto texts = load_fixture_texts(find_fixtures_dir(inputs.fixtures_dir));
   const auto native_dir = find_warp_native_dir(inputs.warp_native_dir, inputs.python, interrupts);

@@ -24,7 +24,8 @@ inline constexpr int kNvrtcReferenceModules = 3;
 inline constexpr const char* kNvrtcReferenceArch = "sm_90";
 
 struct NvrtcReferenceInputs {
-  std::string python;  // asked where Warp's native headers are, unless warp_native_dir is given
+  // Asked where Warp's native headers are, unless warp_native_dir is given; its venv may hold NVRTC.
+  std::string python;
   std::optional<std::filesystem::path> warp_native_dir;
   std::optional<std::filesystem::path> nvrtc_library;
   std::optional<std::filesystem::path> fixtures_dir;

@@ -3,6 +3,8 @@
 // move it.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 #include "calibrate/calibration_fixtures.h"
 #include "calibrate/compile_options.h"
 #include "calibrate/gpu_target.h"
@@ -17,7 +19,11 @@ using namespace wcp::calibrate;
 void BM_NvrtcMinimalCompile(benchmark::State& state) {
   std::optional<NvrtcLibrary> nvrtc;
   try {
-    nvrtc = NvrtcLibrary::load(std::nullopt);
+    // Without a toolkit, NVRTC comes from the project venv's wheel (ci/setup.sh).
+    const char* python = std::getenv("WCP_PYTHON");
+    nvrtc =
+        NvrtcLibrary::load({std::nullopt, python != nullptr && *python != '\0' ? std::string(python)
+                                                                               : WCP_SOURCE_DIR "/.venv/bin/python"});
   } catch (const std::exception& error) {
     state.SkipWithError(error.what());
     return;

@@ -16,8 +16,12 @@ namespace {
 class CalibrateNvrtc : public ::testing::Test {
  protected:
   void SetUp() override {
-    nvrtc_ = testing::try_load_nvrtc();
-    if (!nvrtc_) GTEST_FAIL() << "NVRTC not found (install the CUDA toolkit or set CUDA_HOME)";
+    auto loaded = testing::try_load_nvrtc();
+    if (!loaded.nvrtc) {
+      if (testing::nvrtc_required()) GTEST_FAIL() << loaded.why_not;
+      GTEST_SKIP() << loaded.why_not;
+    }
+    nvrtc_ = std::move(loaded.nvrtc);
     target_ = parse_gpu_target("sm_90", nvrtc_->supported_archs());
     texts_ = load_fixture_texts(testing::source_fixtures_dir());
   }
@@ -42,6 +46,8 @@ TEST_F(CalibrateNvrtc, ReportsAVersion) {
   const auto version = nvrtc_->version();
   EXPECT_GE(version.major, 11);
   EXPECT_FALSE(nvrtc_->supported_archs().empty());
+  // The file that loaded, also when the loader's search found it by bare name.
+  EXPECT_TRUE(std::filesystem::path(nvrtc_->path()).is_absolute()) << nvrtc_->path();
 }
 
 TEST_F(CalibrateNvrtc, MinimalFixtureCompilesToCubinAndPtx) {
@@ -131,7 +137,7 @@ TEST_F(CalibrateNvrtc, ArchNvrtcRejectsIsAClearError) {
 
 TEST(CalibrateNvrtcLibrary, BogusLibraryPathIsAClearError) {
   try {
-    NvrtcLibrary::load(std::filesystem::path("/nonexistent/cuda/lib64/libnvrtc.so"));
+    NvrtcLibrary::load({std::filesystem::path("/nonexistent/cuda/lib64/libnvrtc.so"), ""});
     FAIL() << "a missing library loaded";
   } catch (const UsageError& error) {
     const std::string message = error.what();
@@ -143,7 +149,7 @@ TEST(CalibrateNvrtcLibrary, BogusLibraryPathIsAClearError) {
 TEST(CalibrateNvrtcLibrary, LibraryWithoutNvrtcSymbolsIsRefused) {
   // libm loads fine but is not NVRTC.
   try {
-    NvrtcLibrary::load(std::filesystem::path("libm.so.6"));
+    NvrtcLibrary::load({std::filesystem::path("libm.so.6"), ""});
     FAIL() << "libm was taken for NVRTC";
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("lacks nvrtcGetErrorString"), std::string::npos) << error.what();
