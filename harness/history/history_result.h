@@ -73,6 +73,10 @@ struct Result {
   std::optional<std::vector<std::string>> identity_set;
   // Modules built more than once in the cold run (schema 2); absent in migrated results.
   std::optional<std::vector<ModuleBuilds>> rebuilt_modules;
+  // The most modules any warm run compiled, and the .lto/.ltoir files the cold run left in its
+  // cache (schema 3); absent in migrated results, and warm compiles when no warm run said.
+  std::optional<std::uint64_t> warm_compiles;
+  std::optional<std::uint64_t> lto_artifacts;
   std::string verdict;  // the budget's or comparison's verdict; "" when none was judged
 
   bool measured() const { return samples > failed_samples; }

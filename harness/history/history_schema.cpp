@@ -57,6 +57,10 @@ std::vector<std::string> migration_statements(int from) {
       return {"ALTER TABLE results ADD COLUMN cold_units TEXT",
               "ALTER TABLE results ADD COLUMN reference TEXT NOT NULL DEFAULT ''",
               "ALTER TABLE results ADD COLUMN rebuilt_modules TEXT", "PRAGMA user_version = 2"};
+    case 2:
+      // Results of versions 1 and 2 read these as not recorded.
+      return {"ALTER TABLE results ADD COLUMN warm_compiles INTEGER",
+              "ALTER TABLE results ADD COLUMN lto_artifacts INTEGER", "PRAGMA user_version = 3"};
     default:
       throw std::logic_error("no history migration from version " + std::to_string(from));
   }

@@ -5,16 +5,17 @@
 //
 // Version 1: one `results` table (machine, commit, command, clocks, identity set, verdict).
 // Version 2: adds cold units and their reference's name, and the modules built more than once.
+// Version 3: adds the warm runs' compiles and the cold run's LTO artifacts.
 #include <string>
 #include <vector>
 
 namespace wcp::history {
 
-inline constexpr int kHistorySchemaVersion = 2;
+inline constexpr int kHistorySchemaVersion = 3;
 // "WCPH": set on every history file, so another program's SQLite file is never mistaken for one.
 inline constexpr int kHistoryApplicationId = 0x57435048;
 
-// The statements that create a fresh file of `version` (1 or 2).
+// The statements that create a fresh file of `version` (1 to kHistorySchemaVersion).
 std::vector<std::string> create_statements(int version);
 // The statements that turn a file of `from` into `from + 1`.
 std::vector<std::string> migration_statements(int from);

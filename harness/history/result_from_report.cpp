@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "model/queries.h"
 #include "model/rebuilds.h"
 
 namespace wcp::history {
@@ -62,6 +63,8 @@ Result result_from_report(const Report& report, const ResultContext& context) {
   for (const auto& module : rebuilt_modules(report)) rebuilt.push_back({module.name, module.builds});
   std::sort(rebuilt.begin(), rebuilt.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   result.rebuilt_modules = std::move(rebuilt);
+  result.warm_compiles = warm_compiles(report);
+  result.lto_artifacts = report.cache.lto_artifacts;
   return result;
 }
 

@@ -36,15 +36,50 @@ ClockMove side_of(double median, const Summary& reference, double band) {
   return delta > 0 ? ClockMove::above : ClockMove::below;
 }
 
-std::vector<ModuleBuilds> newly_rebuilt(const Result& now, const Result& before) {
-  std::vector<ModuleBuilds> modules;
-  if (!now.rebuilt_modules || !before.rebuilt_modules) return modules;
-  for (const auto& module : *now.rebuilt_modules) {
-    const auto earlier = std::find_if(before.rebuilt_modules->begin(), before.rebuilt_modules->end(),
-                                      [&module](const ModuleBuilds& other) { return other.name == module.name; });
-    if (earlier == before.rebuilt_modules->end() || earlier->builds < module.builds) modules.push_back(module);
+std::string builds_text(const ModuleBuilds& module) {
+  return module.builds == 1 ? "once" : times(module.builds);
+}
+
+// The modules, a few by name: a commit that touches every kernel would otherwise be a paragraph.
+std::string module_list(const std::vector<std::string>& modules) {
+  constexpr std::size_t kNamed = 3;
+  std::string text;
+  for (std::size_t index = 0; index < modules.size() && index < kNamed; ++index)
+    text += (index == 0 ? "" : ", ") + modules[index];
+  if (modules.size() > kNamed) text += fmt::format(" and {} more", modules.size() - kNamed);
+  return text;
+}
+
+std::string note_summary(const std::vector<std::string>& modules) {
+  return "kernel code changed in " + module_list(modules);
+}
+
+std::vector<std::string> structure_parts(const StructureChange& change) {
+  std::vector<std::string> parts;
+  if (change.identities)
+    parts.push_back(fmt::format("identities {} → {}", change.identities->before, change.identities->after));
+  // Per module only where the total does not already say it: several modules, or the same total.
+  const bool one_module_says_it = change.identities && change.identities_per_module.size() == 1 &&
+                                  change.identities_per_module.front().before > 0 &&
+                                  change.identities_per_module.front().after > 0;
+  for (const auto& module : change.identities_per_module) {
+    if (module.before == 0) {
+      parts.push_back(fmt::format("module {} added", module.module));
+    } else if (module.after == 0) {
+      parts.push_back(fmt::format("module {} removed", module.module));
+    } else if (!one_module_says_it) {
+      parts.push_back(fmt::format("module {} identities {} → {}", module.module, module.before, module.after));
+    }
   }
-  return modules;
+  for (const auto& module : change.built_more)
+    parts.push_back(fmt::format("module {} built {}", module.name, times(module.builds)));
+  for (const auto& module : change.built_fewer)
+    parts.push_back(fmt::format("module {} built {}", module.name, builds_text(module)));
+  if (change.warm_compiles)
+    parts.push_back(fmt::format("warm compiles {} → {}", change.warm_compiles->before, change.warm_compiles->after));
+  if (change.lto_artifacts)
+    parts.push_back(fmt::format("LTO artifacts {} → {}", change.lto_artifacts->before, change.lto_artifacts->after));
+  return parts;
 }
 
 std::string describe(const Step& step, const Point& point, LevelClock clock) {
@@ -57,16 +92,9 @@ std::string describe(const Step& step, const Point& point, LevelClock clock) {
   } else {
     parts.push_back("at " + short_sha(point.commit));
   }
-  if (step.identities_changed && step.identities_before && step.identities_after) {
-    parts.push_back(
-        step.identities_before == step.identities_after
-            ? fmt::format("identities {} → {}, hashes changed", *step.identities_before, *step.identities_after)
-            : fmt::format("identities {} → {}", *step.identities_before, *step.identities_after));
-  } else if (step.identities_changed) {
-    parts.push_back("identity set changed");
-  }
-  for (const auto& module : step.newly_rebuilt)
-    parts.push_back(fmt::format("module {} built {}", module.name, times(module.builds)));
+  for (auto& part : structure_parts(step.structure)) parts.push_back(std::move(part));
+  // A step at an edit names the edit: the likeliest cause.
+  if (step.structure.code_edited()) parts.push_back(note_summary(step.structure.modules_with_new_hashes()));
   std::string text;
   for (const auto& part : parts) text += (text.empty() ? "" : "; ") + part;
   return text;
@@ -80,13 +108,47 @@ LevelClock level_clock_for(const std::vector<Point>& points) {
   std::optional<std::string> reference;
   for (const auto& point : points) {
     if (!point.result.measured()) continue;
-    if (!point.result.cold_units || (reference && *reference != point.result.reference)) return LevelClock::cold_module_ms;
+    if (!point.result.cold_units || (reference && *reference != point.result.reference))
+      return LevelClock::cold_module_ms;
     reference = point.result.reference;
   }
   return reference ? LevelClock::cold_units : LevelClock::cold_module_ms;
 }
 
+// Each measured commit's structure against the previous measured commit's; absent for the
+// first measured commit and for commits whose every sample failed.
+std::vector<std::optional<StructureChange>> structure_changes(const std::vector<Point>& points) {
+  std::vector<std::optional<StructureChange>> changes(points.size());
+  std::optional<std::size_t> previous;
+  for (std::size_t index = 0; index < points.size(); ++index) {
+    if (!points[index].result.measured()) continue;
+    if (previous) changes[index] = compare_structure(points[*previous].result, points[index].result);
+    previous = index;
+  }
+  return changes;
+}
+
+bool structure_changed_at(const std::vector<std::optional<StructureChange>>& changes, std::size_t index) {
+  return changes[index] && changes[index]->structural();
+}
+
+// Whether the next two measured commits hold the level this one left the band to. A commit of
+// another structure ends the search: its level is its own step's, not a confirmation.
+ClockMove level_held(const std::vector<Point>& points, const std::vector<std::optional<StructureChange>>& changes,
+                     std::size_t index, ClockMove side, const Summary& reference, double band, LevelClock clock) {
+  int confirmations = 0;
+  for (std::size_t next = index + 1; next < points.size() && confirmations < 2; ++next) {
+    const auto& later = level_of(points[next].result, clock);
+    if (!points[next].result.measured() || !later) continue;
+    if (structure_changed_at(changes, next)) return ClockMove::unconfirmed;
+    if (side_of(later->median, reference, band) != side) return ClockMove::returned;
+    ++confirmations;
+  }
+  return confirmations == 2 ? side : ClockMove::unconfirmed;
+}
+
 void find_steps(std::vector<Point>& points, LevelClock clock) {
+  const auto changes = structure_changes(points);
   std::vector<double> window;  // pooled sample values of the measured commits since the last step
   std::size_t window_commits = 0;
   std::optional<std::size_t> previous;
@@ -100,16 +162,15 @@ void find_steps(std::vector<Point>& points, LevelClock clock) {
       if (result.cold_module_ms && before.cold_module_ms) {
         point.change_ms = result.cold_module_ms->median - before.cold_module_ms->median;
       }
-      if (result.identity_set && before.identity_set && *result.identity_set != *before.identity_set) {
-        step.identities_changed = true;
-        std::set_difference(result.identity_set->begin(), result.identity_set->end(), before.identity_set->begin(),
-                            before.identity_set->end(), std::back_inserter(step.identities_added));
-        std::set_difference(before.identity_set->begin(), before.identity_set->end(), result.identity_set->begin(),
-                            result.identity_set->end(), std::back_inserter(step.identities_removed));
-        step.identities_before = before.identity_set->size();
-        step.identities_after = result.identity_set->size();
+    }
+    if (changes[index]) {
+      step.structure = *changes[index];
+      step.structure_changed = step.structure.structural();
+      if (step.structure.code_edited()) {
+        const auto modules = step.structure.modules_with_new_hashes();
+        point.note = Note{NoteKind::kernel_code_changed, modules, step.structure.identities_added,
+                          step.structure.identities_removed, note_summary(modules)};
       }
-      step.newly_rebuilt = newly_rebuilt(result, before);
     }
     const auto& level = level_of(result, clock);
     if (level && window.size() >= kMinimumBandSamples && window_commits >= kMinimumBandCommits) {
@@ -119,25 +180,11 @@ void find_steps(std::vector<Point>& points, LevelClock clock) {
       step.band = band;
       point.clock = side_of(level->median, reference, band);
       if (point.clock == ClockMove::above || point.clock == ClockMove::below) {
-        int confirmations = 0;
-        bool contradicted = false;
-        for (std::size_t next = index + 1; next < points.size() && confirmations < 2 && !contradicted; ++next) {
-          const auto& later = level_of(points[next].result, clock);
-          if (!points[next].result.measured() || !later) continue;
-          if (side_of(later->median, reference, band) == point.clock) {
-            ++confirmations;
-          } else {
-            contradicted = true;
-          }
-        }
-        if (confirmations == 2) {
-          step.clock_left_band = true;
-        } else {
-          point.clock = contradicted ? ClockMove::returned : ClockMove::unconfirmed;
-        }
+        point.clock = level_held(points, changes, index, point.clock, reference, band, clock);
+        step.clock_left_band = point.clock == ClockMove::above || point.clock == ClockMove::below;
       }
     }
-    if (step.identities_changed || step.clock_left_band) {
+    if (step.structure_changed || step.clock_left_band) {
       step.summary = describe(step, point, clock);
       point.step = std::move(step);
       window.clear();
@@ -182,6 +229,14 @@ std::string to_string(ClockMove move) {
   return "none";
 }
 
+std::string to_string(NoteKind kind) {
+  switch (kind) {
+    case NoteKind::kernel_code_changed:
+      return "kernel_code_changed";
+  }
+  return "kernel_code_changed";
+}
+
 std::string to_string(LevelClock clock) {
   return clock == LevelClock::cold_units ? "cold_units" : "cold_module_ms";
 }
@@ -202,7 +257,10 @@ std::vector<Series> build_series(const std::vector<Result>& results, const std::
       if (candidate->name == result.name && same_machine(candidate->machine, result.machine)) owner = &*candidate;
     }
     if (!owner) {
-      series.push_back({result.name, result.machine, {}});
+      Series fresh;
+      fresh.name = result.name;
+      fresh.machine = result.machine;
+      series.push_back(std::move(fresh));
       owner = &series.back();
     }
     // A series started by a failed run learns the versions from its first measured one.
@@ -214,7 +272,9 @@ std::vector<Series> build_series(const std::vector<Result>& results, const std::
       return result.commit && candidate.commit == result.commit;
     });
     if (point == owner->points.end()) {
-      owner->points.push_back({result.commit, {}, 0, std::nullopt, ClockMove::none, std::nullopt});
+      Point fresh;
+      fresh.commit = result.commit;
+      owner->points.push_back(std::move(fresh));
       point = std::prev(owner->points.end());
     }
     ++point->results;

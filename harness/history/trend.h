@@ -2,17 +2,21 @@
 // What a history says over time: results grouped into series (one command on one machine),
 // one point per commit, and the steps between them.
 //
-// A step is a commit where what Warp compiled changed (its compiled identity set differs from
-// the previous measured commit's), or where the cold module work's median left the budget
-// rule's noise band of the results since the last step (max(1 %, 2 × MAD) of their pooled
-// samples, model/stats.h noise_band) and the next two measured commits stayed beyond it on the
-// same side: one slow run is noise, three in a row are a level. Commits whose every sample
-// failed are shown but never compared (missing is not zero). docs/history.md has the rules.
+// A step is a commit where the structure of what Warp compiled changed against the previous
+// measured commit (identities per module, builds per module, warm compiles, LTO artifacts:
+// history/structure.h), or where the cold module work's median left the budget rule's noise
+// band of the results since the last step (max(1 %, 2 × MAD) of their pooled samples,
+// model/stats.h noise_band) and the next two measured commits of the same structure stayed
+// beyond it on the same side: one slow run is noise, three in a row are a level. New hashes
+// with the same structure (edited kernel code) are a note on the commit, never a step. Commits
+// whose every sample failed are shown but never compared (missing is not zero).
+// docs/history.md has the rules.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "history/history_result.h"
+#include "history/structure.h"
 
 namespace wcp::history {
 
@@ -32,24 +36,34 @@ enum class LevelClock { cold_module_ms, cold_units };
 std::string to_string(LevelClock clock);
 
 struct Step {
-  bool identities_changed = false;
+  bool structure_changed = false;
   bool clock_left_band = false;
   // This commit's median − the median of the results since the last step, and the band it left
   // (or stayed in), in the series' level clock (ms or cold units).
   std::optional<double> delta;
   std::optional<double> band;
-  std::optional<std::uint64_t> identities_before;
-  std::optional<std::uint64_t> identities_after;
-  std::vector<std::string> identities_added;  // "<module> <hash>"
+  StructureChange structure;  // against the previous measured commit
+  std::string summary;        // "cold module work +1.2 s at abc1234; identities 5 → 7; module X built twice"
+};
+
+// What a commit changed that is not a step. One kind so far: kernel code was edited (new
+// hashes, the same structure). Its string form is in the JSON; never repurpose one.
+enum class NoteKind { kernel_code_changed };
+std::string to_string(NoteKind kind);
+
+struct Note {
+  NoteKind kind = NoteKind::kernel_code_changed;
+  std::vector<std::string> modules;  // the modules whose hashes changed
+  std::vector<std::string> identities_added;
   std::vector<std::string> identities_removed;
-  std::vector<ModuleBuilds> newly_rebuilt;  // modules built more times than at the previous commit
-  std::string summary;  // "cold module work +1.2 s at abc1234; identities 5 → 7; module X built twice"
+  std::string summary;  // "kernel code changed in __main__"
 };
 
 // How a commit's median sits against the band of the results before it.
 // above/below: left the band and the next two measured commits stayed beyond it on that side (a
 // step); returned: left it but a following commit came back; unconfirmed: left it and fewer than
-// two measured commits follow yet.
+// two measured commits of the same structure follow (yet: a commit whose structure changed is
+// its own step, and its level says nothing about this one's).
 enum class ClockMove { none, within, above, below, returned, unconfirmed };
 std::string to_string(ClockMove move);
 
@@ -60,6 +74,7 @@ struct Point {
   std::optional<double> change_ms;  // median − the previous measured commit's median (the trend)
   ClockMove clock = ClockMove::none;
   std::optional<Step> step;
+  std::optional<Note> note;
 };
 
 struct Series {

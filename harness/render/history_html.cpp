@@ -18,7 +18,7 @@ table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid 
 td.num { text-align: right; } code { font-size: .95em; }
 tr.is-step td { background: #fff4e5; } tr.is-step td.step-summary { font-weight: 600; }
 tr.is-failed td { color: #777; font-style: italic; }
-.machine { font-weight: normal; color: #555; } .no-step { color: #555; }
+.machine { font-weight: normal; color: #555; } .no-step, .notes, td.note { color: #555; }
 .steps li { border-left: 4px solid #c25e00; padding-left: .5em; list-style: none; margin-left: -1.5em; }
 .unavailable { color: #777; font-style: italic; }
 )";
@@ -93,6 +93,15 @@ void series_section(std::string& out, const history::Series& series) {
     }
   }
   out += steps.empty() ? "<p class=\"no-step\">no step</p>\n" : "<ul class=\"steps\">\n" + steps + "</ul>\n";
+  std::string notes;
+  for (const auto& point : series.points) {
+    if (point.note)
+      notes += (notes.empty() ? "" : ", ") + fmt::format("<code>{}</code>", escape(history::short_sha(point.commit)));
+  }
+  if (!notes.empty()) {
+    out += "<p class=\"notes\">Kernel code changed (new hashes, the same structure: a note, not a step) at " + notes +
+           ".</p>\n";
+  }
   out += series.level_clock == history::LevelClock::cold_units
              ? "<p class=\"level-clock\">Levels are judged in cold units, which divide out the machine's load.</p>\n"
              : "<p class=\"level-clock\">Levels are judged in cold module work (ms): record with a reference "
@@ -105,18 +114,19 @@ void series_section(std::string& out, const history::Series& series) {
       "<table>\n<tr><th>commit</th><th>results</th><th>cold module work (median ± MAD)</th>"
       "<th>change vs previous</th><th>level</th><th>identities</th><th>modules built more than "
       "once</th><th>verdict</th>"
-      "<th>step</th></tr>\n";
+      "<th>step</th><th>note</th></tr>\n";
   for (const auto& point : series.points) {
     const auto& result = point.result;
     const char* row_class = point.step ? " class=\"is-step\"" : (!result.measured() ? " class=\"is-failed\"" : "");
     const std::string identities = result.measured() && result.identities ? fmt::format("{}", *result.identities) : "—";
     out += fmt::format(
         "<tr{} data-commit=\"{}\"><td><code>{}</code></td><td class=\"num\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
-        "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"step-summary\">{}</td></tr>\n",
+        "<td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"step-summary\">{}</td><td class=\"note\">{}</td>"
+        "</tr>\n",
         row_class, escape(history::short_sha(point.commit)), escape(history::short_sha(point.commit)), point.results,
         escape(clock_cell(point)), escape(change_text(point)), escape(level_text(point, series.level_clock)),
         identities, escape(rebuilt_text(result)), result.verdict.empty() ? "—" : escape(result.verdict),
-        point.step ? escape(point.step->summary) : "");
+        point.step ? escape(point.step->summary) : "", point.note ? escape(point.note->summary) : "");
   }
   out += "</table>\n</section>\n";
 }

@@ -188,6 +188,14 @@ std::string history_clock_svg(const Series& series) {
           R"(<text class="step-label" x="{:.1f}" y="{:.1f}" text-anchor="middle" fill="{}">step</text></g>)",
           escape_xml(sha), escape_xml(point.step->summary), x, kTop - 4.0, x, axis, kOrange, x, kTop - 8.0, kOrange);
     }
+    if (point.note) {
+      // Grey, in the step labels' row (below it when the commit is also a step): a note explains
+      // a commit, it does not mark one.
+      svg += fmt::format(
+          R"(<g class="note" data-commit="{}"><title>{}</title>)"
+          R"(<text class="note-label" x="{:.1f}" y="{:.1f}" text-anchor="middle" fill="{}">code</text></g>)",
+          escape_xml(sha), escape_xml(point.note->summary), x, point.step ? kTop + 6.0 : kTop - 8.0, kGrey);
+    }
     const auto clock = clock_of(point);
     if (!clock) {
       svg += failed_marker(point, x, axis);

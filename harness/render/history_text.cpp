@@ -46,7 +46,7 @@ std::string rebuilt_cell(const Point& point) {
   return text.empty() ? "none" : text;
 }
 
-std::string mark_cell(const Point& point) {
+std::string clock_mark(const Point& point) {
   if (point.step) return "STEP";
   switch (point.clock) {
     case history::ClockMove::unconfirmed:
@@ -56,6 +56,17 @@ std::string mark_cell(const Point& point) {
     default:
       return "";
   }
+}
+
+std::string note_text(const Point& point) {
+  return point.note ? point.note->summary : "";
+}
+
+// STEP or what the clock rule saw, then the note: "left band, came back; kernel code changed in X".
+std::string mark_cell(const Point& point) {
+  const std::string mark = clock_mark(point);
+  const std::string note = note_text(point);
+  return mark.empty() || note.empty() ? mark + note : mark + "; " + note;
 }
 
 // The reference a cold-units series was judged against: every measured commit has the same one.
@@ -80,8 +91,8 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
   for (const auto& series : all) {
     out << title_of(series) << "\n";
     if (series.level_clock == history::LevelClock::cold_units) {
-      out << "  (levels judged in cold units, which divide out the machine's load; reference "
-          << reference_of(series) << ")\n";
+      out << "  (levels judged in cold units, which divide out the machine's load; reference " << reference_of(series)
+          << ")\n";
     }
     const bool units = series.level_clock == history::LevelClock::cold_units;
     out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {}{:>10}  {:<20} {:<13} {}\n", "commit", "results",
@@ -101,11 +112,12 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
       any_step = true;
       out << "    " << point.step->summary << "\n";
     }
-    if (!any_step) out << "  No step: the compiled identities and the level held.\n";
+    if (!any_step) out << "  No step: what Warp compiled and the level held.\n";
     out << "\n";
   }
-  out << "A step: the compiled identity set changed, or the median left max(1 %, 2 × MAD) of the results since the "
-         "last step and the next two commits stayed beyond it (docs/history.md).\n";
+  out << "A step: a changed structure of what Warp compiled (identities per module, builds per module, warm "
+         "compiles, LTO artifacts), or the median left max(1 %, 2 × MAD) of the results since the last step and the "
+         "next two commits stayed beyond it. New hashes alone are a note: kernel code changed (docs/history.md).\n";
 }
 
 void render_history_markdown(const std::vector<Series>& all, std::ostream& out) {
@@ -113,13 +125,13 @@ void render_history_markdown(const std::vector<Series>& all, std::ostream& out) 
   if (all.empty()) out << "The history holds no results.\n";
   for (const auto& series : all) {
     out << "### " << title_of(series) << "\n\n";
-    out << "| commit | cold module work | change | identities | built more than once | verdict | step |\n";
-    out << "|---|---|---|---|---|---|---|\n";
+    out << "| commit | cold module work | change | identities | built more than once | verdict | step | note |\n";
+    out << "|---|---|---|---|---|---|---|---|\n";
     for (const auto& point : series.points) {
-      out << fmt::format("| `{}` | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit),
+      out << fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit),
                          clock_text(point), change_cell(point), identities_cell(point), rebuilt_cell(point),
                          point.result.verdict.empty() ? "-" : point.result.verdict,
-                         point.step ? "**" + point.step->summary + "**" : mark_cell(point));
+                         point.step ? "**" + point.step->summary + "**" : clock_mark(point), note_text(point));
     }
     out << "\n";
   }
@@ -136,31 +148,50 @@ nlohmann::json history_to_json(const std::vector<Series>& all) {
   const auto optional_count = [](const std::optional<std::uint64_t>& value) -> json {
     return value ? json(*value) : json(nullptr);
   };
+  const auto builds_json = [](const std::vector<history::ModuleBuilds>& modules) {
+    json list = json::array();
+    for (const auto& module : modules) list.push_back({{"module", module.name}, {"builds", module.builds}});
+    return list;
+  };
+  // Set only where the count changed and both commits recorded it.
+  const auto count_change_json = [](const std::optional<history::CountChange>& change) -> json {
+    if (!change) return nullptr;
+    return {{"before", change->before}, {"after", change->after}};
+  };
   json series_list = json::array();
   for (const auto& series : all) {
     json points = json::array();
     for (const auto& point : series.points) {
       const auto& result = point.result;
-      json rebuilt = nullptr;
-      if (result.rebuilt_modules) {
-        rebuilt = json::array();
-        for (const auto& module : *result.rebuilt_modules)
-          rebuilt.push_back({{"module", module.name}, {"builds", module.builds}});
-      }
+      const json rebuilt = result.rebuilt_modules ? builds_json(*result.rebuilt_modules) : json(nullptr);
       json step = nullptr;
       if (point.step) {
         const auto& found = *point.step;
-        json newly = json::array();
-        for (const auto& module : found.newly_rebuilt)
-          newly.push_back({{"module", module.name}, {"builds", module.builds}});
+        const auto& structure = found.structure;
+        json per_module = json::array();
+        for (const auto& module : structure.identities_per_module)
+          per_module.push_back({{"module", module.module}, {"before", module.before}, {"after", module.after}});
         step = {{"summary", found.summary},
-                {"identities_changed", found.identities_changed},
+                {"identities_changed", structure.identities_differ},
+                {"structure_changed", found.structure_changed},
                 {"clock_left_band", found.clock_left_band},
                 {"delta", found.delta ? json(*found.delta) : json(nullptr)},
                 {"band", found.band ? json(*found.band) : json(nullptr)},
-                {"identities_added", found.identities_added},
-                {"identities_removed", found.identities_removed},
-                {"newly_rebuilt", newly}};
+                {"identities_added", structure.identities_added},
+                {"identities_removed", structure.identities_removed},
+                {"identities_per_module", per_module},
+                {"newly_rebuilt", builds_json(structure.built_more)},
+                {"built_fewer_times", builds_json(structure.built_fewer)},
+                {"warm_compiles_change", count_change_json(structure.warm_compiles)},
+                {"lto_artifacts_change", count_change_json(structure.lto_artifacts)}};
+      }
+      json note = nullptr;
+      if (point.note) {
+        note = {{"kind", history::to_string(point.note->kind)},
+                {"summary", point.note->summary},
+                {"modules", point.note->modules},
+                {"identities_added", point.note->identities_added},
+                {"identities_removed", point.note->identities_removed}};
       }
       points.push_back({{"commit", point.commit ? json(point.commit->sha) : json(nullptr)},
                         {"dirty", point.commit ? json(point.commit->dirty) : json(nullptr)},
@@ -180,8 +211,11 @@ nlohmann::json history_to_json(const std::vector<Series>& all) {
                         {"compiled_events", optional_count(result.compiled_events)},
                         {"identity_set", result.identity_set ? json(*result.identity_set) : json(nullptr)},
                         {"rebuilt_modules", rebuilt},
+                        {"warm_compiles", optional_count(result.warm_compiles)},
+                        {"lto_artifacts", optional_count(result.lto_artifacts)},
                         {"verdict", result.verdict},
-                        {"step", step}});
+                        {"step", step},
+                        {"note", note}});
     }
     const auto& machine = series.machine;
     series_list.push_back({{"name", series.name},

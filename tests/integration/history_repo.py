@@ -1,17 +1,19 @@
 """A generated git repository of eight commits, the history that `bisect` and `history show`
-are tested on (issue 23's done-when):
+are tested on (issue 23's done-when; issue 27: edits of kernel code are not steps):
 
   1  a Warp app with one kernel, and its budget file perf/compile_budget.yaml
-  2  adds a README (no code change)
+  2  edits a constant in the kernel (new hash, same structure)
   3  the app exits 1 before importing Warp (a broken commit: every sample fails)
-  4  repairs commit 3
+  4  repairs commit 3 and edits the constant again
   5  defines a second kernel after the module loaded: module __main__ is built twice
-  6  README change
-  7  a print outside any kernel (the module's hash stays)
+  6  edits the constant again (both of __main__'s hashes change; still built twice)
+  7  a print outside any kernel (the module's hashes stay)
   8  README change
 
-Only commit 5 changes what Warp compiles; only commits 5-8 fail `max_builds_per_module: 1`.
-The budget runs `${WCP_PYTHON} app.py` from the repository root, so set WCP_PYTHON.
+Only commit 5 changes the structure of what Warp compiles (identities 1 -> 2, __main__ built
+twice); commits 2, 4 and 6 only edit kernel code; only commits 5-8 fail
+`max_builds_per_module: 1`. The budget runs `${WCP_PYTHON} app.py` from the repository root,
+so set WCP_PYTHON.
 """
 import os
 import subprocess
@@ -32,7 +34,7 @@ N = 64
 @wp.kernel
 def scale(a: wp.array(dtype=wp.float32), s: wp.float32):
     i = wp.tid()
-    a[i] = a[i] * s
+    a[i] = a[i] * s + BIAS
 
 
 a = wp.zeros(N, dtype=wp.float32, device="cpu")
@@ -87,13 +89,22 @@ def _write(root, relative, text):
         handle.write(text)
 
 
+# The constant in the kernel at each commit: an edit of kernel code at commits 2, 4 and 6.
+KERNEL_EDITS = (2, 4, 6)
+REBUILD_COMMIT = 5
+
+
+def kernel_constant(commit):
+    return "{:.1f}".format(sum(1 for edit in KERNEL_EDITS if edit <= commit))
+
+
 def app_source(commit):
     """app.py as it stands at commit `commit` (1-based)."""
     text = APP_HEAD
     if commit == 3:
         text += EXIT_EARLY
-    text += APP_BODY
-    if commit >= 5:
+    text += APP_BODY.replace("BIAS", kernel_constant(commit))
+    if commit >= REBUILD_COMMIT:
         text += LATE_KERNEL
     if commit >= 7:
         text += '\nprint("done")\n'
@@ -110,7 +121,7 @@ def make_history_repo(root):
         _write(root, "app.py", app_source(commit))
         if commit == 1:
             _write(root, BUDGET_PATH, BUDGET)
-        if commit in (2, 6, 8):
+        if commit == 8:
             _write(root, "README.md", f"A Warp app, revision {commit}.\n")
         _git(root, "add", "-A")
         _git(root, "commit", "-q", "-m", f"commit {commit}")

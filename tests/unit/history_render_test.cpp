@@ -1,15 +1,18 @@
-// The history charts and page (render/history_svg.h, render/history_html.h), drawn from series
-// that history::build_series made of hand-made results: eight commits, the third failed, the
-// fifth changes the identity set, builds __main__ twice and moves the cold module work +1.2 s.
+// The history charts, page and tables (render/history_svg.h, render/history_html.h,
+// render/history_text.h), drawn from series that history::build_series made of hand-made
+// results: eight commits, the third failed, the fifth changes the identity set, builds __main__
+// twice and moves the cold module work +1.2 s; in one variant, commits 2 and 7 edit the kernel.
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "history/trend.h"
 #include "render/history_html.h"
 #include "render/history_svg.h"
+#include "render/history_text.h"
 
 namespace wcp::render {
 namespace {
@@ -60,6 +63,23 @@ history::Series eight_commits(const std::string& name = "train") {
   for (int commit = 1; commit <= 8; ++commit) {
     Result result = commit == 3 ? failed_at(commit) : result_at(commit);
     result.name = name;
+    results.push_back(result);
+  }
+  auto series = history::build_series(results);
+  EXPECT_EQ(series.size(), 1u);
+  return series.front();
+}
+
+// The same eight commits, where commits 2 and 7 also edit the kernel: new hashes, the same
+// identities per module and builds.
+history::Series eight_commits_with_edits() {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 8; ++commit) {
+    Result result = commit == 3 ? failed_at(commit) : result_at(commit);
+    const std::string edit = std::to_string(commit >= 7 ? 3 : commit >= 2 ? 2 : 1);
+    if (result.identity_set) {
+      for (auto& identity : *result.identity_set) identity += edit;
+    }
     results.push_back(result);
   }
   auto series = history::build_series(results);
@@ -142,7 +162,9 @@ TEST(HistoryRenderClock, IsStandaloneAndDeterministic) {
 }
 
 TEST(HistoryRenderClock, AnEmptySeriesSaysSo) {
-  const std::string svg = history_clock_svg(history::Series{"empty", {}, {}});
+  history::Series empty;
+  empty.name = "empty";
+  const std::string svg = history_clock_svg(empty);
   EXPECT_NE(svg.find("no results"), std::string::npos);
   EXPECT_TRUE(tags_of_class(svg, "point").empty());
 }
@@ -210,6 +232,58 @@ TEST(HistoryRenderHtml, AnEmptyHistorySaysSo) {
   const std::string html = render_history_html({}, "h.sqlite");
   EXPECT_NE(html.find("holds no results"), std::string::npos);
   EXPECT_EQ(html.find("<section"), std::string::npos);
+}
+
+TEST(HistoryRenderNotes, KernelEditsAreNotesInEveryFormatAndTheRebuildTheOneStep) {
+  const auto series = eight_commits_with_edits();
+  for (std::size_t index = 0; index < series.points.size(); ++index) {
+    EXPECT_EQ(series.points[index].step.has_value(), index == 4) << "commit " << index + 1;
+    EXPECT_EQ(series.points[index].note.has_value(), index == 1 || index == 6) << "commit " << index + 1;
+  }
+  const std::string note = "kernel code changed in __main__";
+
+  std::ostringstream text;
+  render_history_text({series}, text);
+  EXPECT_EQ(count(text.str(), note), 2u) << text.str();
+  EXPECT_EQ(count(text.str(), "STEP"), 1u) << text.str();
+
+  std::ostringstream markdown;
+  render_history_markdown({series}, markdown);
+  EXPECT_EQ(count(markdown.str(), "| " + note + " |"), 2u) << markdown.str();
+
+  const auto json = history_to_json({series});
+  const auto& points = json.at("series").at(0).at("points");
+  EXPECT_TRUE(points.at(0).at("note").is_null());
+  EXPECT_EQ(points.at(1).at("note").at("kind"), "kernel_code_changed");
+  EXPECT_EQ(points.at(1).at("note").at("summary"), note);
+  EXPECT_EQ(points.at(1).at("note").at("modules"), nlohmann::json::array({"__main__"}));
+  EXPECT_TRUE(points.at(1).at("step").is_null());
+  const auto& step = points.at(4).at("step");
+  EXPECT_TRUE(step.at("structure_changed").get<bool>());
+  EXPECT_TRUE(step.at("identities_changed").get<bool>());
+  EXPECT_EQ(step.at("newly_rebuilt"), nlohmann::json::parse(R"([{"module":"__main__","builds":2}])"));
+  EXPECT_TRUE(step.at("warm_compiles_change").is_null());
+
+  const std::string html = render_history_html({series}, "h.sqlite");
+  EXPECT_EQ(count(html, "<td class=\"note\">" + note + "</td>"), 2u);
+  EXPECT_EQ(count(html, "class=\"is-step\""), 1u);
+  EXPECT_NE(html.find("<p class=\"notes\">"), std::string::npos);
+
+  const std::string svg = history_clock_svg(series);
+  const auto notes = tags_of_class(svg, "note");
+  ASSERT_EQ(notes.size(), 2u) << svg;
+  EXPECT_EQ(attribute(notes[0], "data-commit"), short_of(2));
+  EXPECT_EQ(attribute(notes[1], "data-commit"), short_of(7));
+  EXPECT_EQ(tags_of_class(svg, "step").size(), 1u);
+}
+
+TEST(HistoryRenderNotes, ASeriesWithoutEditsHasNoNotes) {
+  const auto series = eight_commits();
+  std::ostringstream text;
+  render_history_text({series}, text);
+  EXPECT_EQ(text.str().find("kernel code changed in"), std::string::npos) << text.str();
+  EXPECT_TRUE(tags_of_class(history_clock_svg(series), "note").empty());
+  EXPECT_EQ(render_history_html({series}, "h.sqlite").find("<p class=\"notes\">"), std::string::npos);
 }
 
 }  // namespace

@@ -39,6 +39,8 @@ Result full_result() {
   result.compiled_events = 2;
   result.identity_set = std::vector<std::string>{"__main__ 1111111", "__main__ 2222222"};
   result.rebuilt_modules = std::vector<ModuleBuilds>{{"__main__", 2}};
+  result.warm_compiles = 1;
+  result.lto_artifacts = 4;
   result.verdict = "fail";
   return result;
 }
@@ -108,12 +110,12 @@ TEST(HistoryStore, MigratesVersion1WhenAppending) {
   write_version1_file(path);
   {
     HistoryStore store(path, HistoryStore::Mode::append);
-    EXPECT_EQ(store.schema_version(), 2);
+    EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
     store.append(full_result());
   }
   {
     SQLite::Database database(path.string());
-    EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 2);
+    EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), kHistorySchemaVersion);
   }
   const auto results = HistoryStore(path, HistoryStore::Mode::read).results();
   ASSERT_EQ(results.size(), 2u);
@@ -122,7 +124,45 @@ TEST(HistoryStore, MigratesVersion1WhenAppending) {
   EXPECT_EQ(results[0].identity_set, std::vector<std::string>{"__main__ 1111111"});
   EXPECT_FALSE(results[0].rebuilt_modules.has_value());
   EXPECT_FALSE(results[0].cold_units.has_value());
+  EXPECT_FALSE(results[0].warm_compiles.has_value());
   EXPECT_EQ(results[1].rebuilt_modules, full_result().rebuilt_modules);
+  EXPECT_EQ(results[1].lto_artifacts, 4u);
+}
+
+// A file of layout 2, written the way version 2 wrote it: one result with rebuilt modules.
+void write_version2_file(const fs::path& path) {
+  write_version1_file(path);
+  SQLite::Database database(path.string(), SQLite::OPEN_READWRITE);
+  for (const auto& statement : migration_statements(1)) database.exec(statement);
+  database.exec("UPDATE results SET rebuilt_modules = '[{\"module\":\"__main__\",\"builds\":2}]'");
+}
+
+TEST(HistoryStore, MigratesVersion2WhenAppendingAndReadsItAsItIs) {
+  const ScratchDir dir;
+  const auto path = dir.path() / "history.sqlite";
+  write_version2_file(path);
+  {
+    const auto before = bytes_of(path);
+    const HistoryStore store(path, HistoryStore::Mode::read);
+    EXPECT_EQ(store.schema_version(), 2);
+    const auto results = store.results();
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].rebuilt_modules, (std::vector<ModuleBuilds>{{"__main__", 2}}));
+    EXPECT_FALSE(results[0].warm_compiles.has_value());  // not recorded, not 0
+    EXPECT_FALSE(results[0].lto_artifacts.has_value());
+    EXPECT_EQ(bytes_of(path), before);
+  }
+  {
+    HistoryStore store(path, HistoryStore::Mode::append);
+    EXPECT_EQ(store.schema_version(), 3);
+    store.append(full_result());
+  }
+  const auto results = HistoryStore(path, HistoryStore::Mode::read).results();
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_FALSE(results[0].warm_compiles.has_value());
+  EXPECT_EQ(results[0].rebuilt_modules, (std::vector<ModuleBuilds>{{"__main__", 2}}));
+  EXPECT_EQ(results[1].warm_compiles, 1u);
+  EXPECT_EQ(results[1].lto_artifacts, 4u);
 }
 
 TEST(HistoryStore, ReadingAVersion1FileDoesNotMigrateIt) {

@@ -1,5 +1,6 @@
-// Steps in a history: a changed compiled identity set, or a level the next two commits hold
-// beyond the band; never a single slow run, never a failed commit.
+// Steps in a history: a changed structure of what Warp compiled, or a level the next two commits
+// hold beyond the band; never new hashes alone (a note), never a single slow run, never a failed
+// commit.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -19,6 +20,8 @@ Result at_commit(int commit, std::vector<double> cold_ms, std::vector<std::strin
   result.identities = identities.size();
   result.identity_set = identities;
   result.rebuilt_modules = std::vector<ModuleBuilds>{};
+  result.warm_compiles = 0;
+  result.lto_artifacts = 0;
   return result;
 }
 
@@ -30,9 +33,13 @@ Result failed_at(int commit) {
   result.identities.reset();
   result.identity_set.reset();
   result.rebuilt_modules.reset();
+  result.warm_compiles.reset();
+  result.lto_artifacts.reset();
   result.machine.warp_version.clear();  // it never imported Warp
   return result;
 }
+
+const std::vector<std::string> kTwoIdentities{"__main__ 1111111", "__main__ 2222222"};
 
 std::vector<int> step_commits(const Series& series) {
   std::vector<int> commits;
@@ -40,6 +47,19 @@ std::vector<int> step_commits(const Series& series) {
     if (series.points[index].step) commits.push_back(static_cast<int>(index) + 1);
   }
   return commits;
+}
+
+std::vector<int> note_commits(const Series& series) {
+  std::vector<int> commits;
+  for (std::size_t index = 0; index < series.points.size(); ++index) {
+    if (series.points[index].note) commits.push_back(static_cast<int>(index) + 1);
+  }
+  return commits;
+}
+
+// "__main__ <hash of commit>": the module's hash after an edit of its kernel at that commit.
+std::string main_at(int commit) {
+  return "__main__ " + std::string(7, static_cast<char>('0' + commit));
 }
 
 TEST(HistoryTrend, AChangedIdentitySetIsAStepAtThatCommitOnly) {
@@ -58,9 +78,11 @@ TEST(HistoryTrend, AChangedIdentitySetIsAStepAtThatCommitOnly) {
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(step_commits(series[0]), std::vector<int>{5});
   const Step& step = *series[0].points[4].step;
-  EXPECT_TRUE(step.identities_changed);
+  EXPECT_TRUE(step.structure_changed);
+  EXPECT_TRUE(step.structure.identities_differ);
   EXPECT_TRUE(step.clock_left_band);
-  EXPECT_EQ(step.identities_added, std::vector<std::string>{"__main__ 2222222"});
+  EXPECT_EQ(step.structure.identities_added, std::vector<std::string>{"__main__ 2222222"});
+  EXPECT_FALSE(series[0].points[4].note.has_value());  // the step says what changed
   EXPECT_NE(step.summary.find("cold module work +1.0 s at 5555555"), std::string::npos) << step.summary;
   EXPECT_NE(step.summary.find("identities 1 → 2"), std::string::npos) << step.summary;
   EXPECT_NE(step.summary.find("module __main__ built twice"), std::string::npos) << step.summary;
@@ -77,7 +99,8 @@ TEST(HistoryTrend, ALevelHeldByTheNextTwoCommitsIsAStep) {
   const auto series = build_series(results);
   EXPECT_EQ(step_commits(series[0]), std::vector<int>{3});
   const Step& step = *series[0].points[2].step;
-  EXPECT_FALSE(step.identities_changed);
+  EXPECT_FALSE(step.structure_changed);
+  EXPECT_FALSE(step.structure.identities_differ);
   EXPECT_TRUE(step.clock_left_band);
   EXPECT_EQ(series[0].points[2].clock, ClockMove::above);
 }
@@ -94,11 +117,12 @@ TEST(HistoryTrend, OneSlowCommitIsNotAStep) {
 // After a step the band starts again, and one commit's quiet samples are not yet a band: the
 // commit after a step is not judged against them alone.
 TEST(HistoryTrend, TheCommitAfterAStepIsNotJudgedAgainstItAlone) {
-  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1005, 995, 1000}),
-                              at_commit(3, {2000, 2001, 1999}, {"__main__ 2222222"}),
-                              at_commit(4, {2100, 2090, 2110}, {"__main__ 2222222"}),
-                              at_commit(5, {2100, 2105, 2095}, {"__main__ 2222222"}),
-                              at_commit(6, {2100, 2095, 2105}, {"__main__ 2222222"})};
+  std::vector<Result> results{at_commit(1, {1000, 1020, 980}),
+                              at_commit(2, {1005, 995, 1000}),
+                              at_commit(3, {2000, 2001, 1999}, kTwoIdentities),
+                              at_commit(4, {2100, 2090, 2110}, kTwoIdentities),
+                              at_commit(5, {2100, 2105, 2095}, kTwoIdentities),
+                              at_commit(6, {2100, 2095, 2105}, kTwoIdentities)};
   const auto series = build_series(results);
   EXPECT_EQ(step_commits(series[0]), std::vector<int>{3});
   EXPECT_EQ(series[0].points[3].clock, ClockMove::none);
@@ -163,6 +187,152 @@ TEST(HistoryTrend, AStepInColdUnitsIsNamedInUnits) {
   ASSERT_EQ(step_commits(series[0]), std::vector<int>{3});
   EXPECT_NE(series[0].points[2].step->summary.find("cold units +1.00 at 3333333"), std::string::npos)
       << series[0].points[2].step->summary;
+}
+
+// Every commit edits a constant in the kernel: new hashes, one identity, one build each time.
+// That is a note at each commit, never a step, in whichever clock and however many samples.
+TEST(HistoryTrend, KernelEditsAreNotesNotSteps) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 6; ++commit)
+    results.push_back(at_commit(commit, {1000, 1010, 990}, {main_at(commit)}));
+  results.push_back(at_commit(7, {1000, 1010, 990}, {main_at(6)}));  // a print outside the kernel: same hash
+  const auto series = build_series(results);
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  EXPECT_EQ(note_commits(series[0]), (std::vector<int>{2, 3, 4, 5, 6}));
+  const Note& note = *series[0].points[1].note;
+  EXPECT_EQ(note.kind, NoteKind::kernel_code_changed);
+  EXPECT_EQ(note.summary, "kernel code changed in __main__");
+  EXPECT_EQ(note.modules, std::vector<std::string>{"__main__"});
+  EXPECT_EQ(note.identities_added, std::vector<std::string>{main_at(2)});
+  EXPECT_EQ(note.identities_removed, std::vector<std::string>{main_at(1)});
+  EXPECT_EQ(to_string(note.kind), "kernel_code_changed");
+}
+
+// What the reviewer saw: six commits each editing a constant, commit 4 also defining a second
+// kernel after the first launch (identities 1 → 2, __main__ built twice, +200 ms). Only commit
+// 4 is a step; the others are notes.
+TEST(HistoryTrend, OnlyTheRebuildIsAStepAmongKernelEdits) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 6; ++commit) {
+    const bool rebuilt = commit >= 4;
+    const double ms = rebuilt ? 1200 : 1000;
+    Result result = rebuilt
+                        ? at_commit(commit, {ms, ms + 10, ms - 10},
+                                    {"__main__ " + std::string(7, static_cast<char>('a' + commit)), main_at(commit)})
+                        : at_commit(commit, {ms, ms + 10, ms - 10}, {main_at(commit)});
+    if (rebuilt) result.rebuilt_modules = std::vector<ModuleBuilds>{{"__main__", 2}};
+    results.push_back(result);
+  }
+  const auto series = build_series(results);
+  ASSERT_EQ(step_commits(series[0]), std::vector<int>{4});
+  EXPECT_EQ(note_commits(series[0]), (std::vector<int>{2, 3, 5, 6}));
+  const Step& step = *series[0].points[3].step;
+  EXPECT_TRUE(step.structure_changed);
+  EXPECT_EQ(step.summary, "cold module work +200 ms at 4444444; identities 1 → 2; module __main__ built twice");
+}
+
+// The structure rule needs no timing: with one sample per commit the level rule cannot judge
+// yet, and the rebuild is still the step.
+TEST(HistoryTrend, AStructureChangeIsAStepWithoutAnyTiming) {
+  Result rebuilt = at_commit(3, {1200}, kTwoIdentities);
+  rebuilt.rebuilt_modules = std::vector<ModuleBuilds>{{"__main__", 2}};
+  const auto series = build_series({at_commit(1, {1000}), at_commit(2, {1000}, {main_at(2)}), rebuilt});
+  ASSERT_EQ(step_commits(series[0]), std::vector<int>{3});
+  const Step& step = *series[0].points[2].step;
+  EXPECT_FALSE(step.delta.has_value());
+  EXPECT_FALSE(step.clock_left_band);
+  EXPECT_EQ(step.summary, "at 3333333; identities 1 → 2; module __main__ built twice");
+  EXPECT_EQ(note_commits(series[0]), std::vector<int>{2});
+}
+
+// The same identity built twice (its cache bypassed) and back: the identity set never changes,
+// the builds per module do, both ways.
+TEST(HistoryTrend, ModuleBuildsAreStructure) {
+  Result twice = at_commit(2, {1000});
+  twice.rebuilt_modules = std::vector<ModuleBuilds>{{"__main__", 2}};
+  const auto series = build_series({at_commit(1, {1000}), twice, at_commit(3, {1000})});
+  ASSERT_EQ(step_commits(series[0]), (std::vector<int>{2, 3}));
+  EXPECT_EQ(series[0].points[1].step->summary, "at 2222222; module __main__ built twice");
+  EXPECT_EQ(series[0].points[2].step->summary, "at 3333333; module __main__ built once");
+  EXPECT_EQ(series[0].points[2].step->structure.built_fewer, (std::vector<ModuleBuilds>{{"__main__", 1}}));
+  EXPECT_TRUE(note_commits(series[0]).empty());
+}
+
+TEST(HistoryTrend, WarmCompilesAndLtoArtifactsAreStructure) {
+  Result warm = at_commit(2, {1000}, {main_at(2)});
+  warm.warm_compiles = 1;
+  Result lto = at_commit(3, {1000}, {main_at(2)});
+  lto.warm_compiles = 1;
+  lto.lto_artifacts = 4;
+  const auto series = build_series({at_commit(1, {1000}), warm, lto});
+  ASSERT_EQ(step_commits(series[0]), (std::vector<int>{2, 3}));
+  // A step that also edited kernel code names the edit.
+  EXPECT_EQ(series[0].points[1].step->summary, "at 2222222; warm compiles 0 → 1; kernel code changed in __main__");
+  EXPECT_EQ(series[0].points[2].step->summary, "at 3333333; LTO artifacts 0 → 4");
+  EXPECT_EQ(series[0].points[1].step->structure.warm_compiles, (CountChange{0, 1}));
+  EXPECT_EQ(note_commits(series[0]), std::vector<int>{2});
+}
+
+// Missing is not zero: a result that did not record a part (an older history layout, no warm
+// run that said) is not compared on it.
+TEST(HistoryTrend, AnUnrecordedPartIsNotCompared) {
+  Result older = at_commit(1, {1000});
+  older.warm_compiles.reset();
+  older.lto_artifacts.reset();
+  older.rebuilt_modules.reset();
+  Result now = at_commit(2, {1000});
+  now.warm_compiles = 2;
+  now.lto_artifacts = 3;
+  now.rebuilt_modules = std::vector<ModuleBuilds>{{"__main__", 2}};
+  const auto series = build_series({older, now});
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  EXPECT_TRUE(note_commits(series[0]).empty());
+}
+
+// A module="unique" kernel's module is named after its content hash: editing the kernel
+// renames the module, and that is still only an edit.
+TEST(HistoryTrend, AnEditedUniqueModuleKernelIsANote) {
+  const auto series = build_series(
+      {at_commit(1, {1000}, {"scale_1a2b3c4d 1a2b3c4"}), at_commit(2, {1000}, {"scale_5e6f7a8b 5e6f7a8"})});
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  ASSERT_EQ(note_commits(series[0]), std::vector<int>{2});
+  EXPECT_EQ(series[0].points[1].note->summary, "kernel code changed in scale");
+}
+
+TEST(HistoryTrend, AModuleReplacedByAnotherIsAStep) {
+  const auto series = build_series({at_commit(1, {1000}, {"app 1111111", "physics 2222222"}),
+                                    at_commit(2, {1000}, {"app 1111111", "render 3333333"})});
+  ASSERT_EQ(step_commits(series[0]), std::vector<int>{2});
+  EXPECT_EQ(series[0].points[1].step->summary, "at 2222222; module physics removed; module render added");
+}
+
+// A slow commit right before a rebuild: the rebuild's own rise must not confirm it as a level.
+TEST(HistoryTrend, ARebuildDoesNotConfirmTheLevelOfTheCommitBeforeIt) {
+  std::vector<Result> results{at_commit(1, {1000, 1010, 990}), at_commit(2, {1000, 1005, 995}),
+                              at_commit(3, {1300, 1310, 1290})};
+  for (int commit = 4; commit <= 5; ++commit) {
+    Result rebuilt = at_commit(commit, {1600, 1610, 1590}, kTwoIdentities);
+    rebuilt.rebuilt_modules = std::vector<ModuleBuilds>{{"__main__", 2}};
+    results.push_back(rebuilt);
+  }
+  const auto series = build_series(results);
+  EXPECT_EQ(step_commits(series[0]), std::vector<int>{4});
+  EXPECT_EQ(series[0].points[2].clock, ClockMove::unconfirmed);
+}
+
+// A level the next commits hold at a kernel edit is a step, and names the edit as its likeliest
+// cause; the note stays on the commit.
+TEST(HistoryTrend, ALevelStepAtAKernelEditNamesTheEdit) {
+  std::vector<Result> results{
+      at_commit(1, {1000, 1010, 990}), at_commit(2, {1000, 1005, 995}), at_commit(3, {1300, 1310, 1290}, {main_at(3)}),
+      at_commit(4, {1300, 1305, 1295}, {main_at(3)}), at_commit(5, {1300, 1295, 1305}, {main_at(3)})};
+  const auto series = build_series(results);
+  ASSERT_EQ(step_commits(series[0]), std::vector<int>{3});
+  const Step& step = *series[0].points[2].step;
+  EXPECT_FALSE(step.structure_changed);
+  EXPECT_TRUE(step.clock_left_band);
+  EXPECT_EQ(step.summary, "cold module work +300 ms at 3333333; kernel code changed in __main__");
+  EXPECT_EQ(note_commits(series[0]), std::vector<int>{3});
 }
 
 TEST(HistoryTrend, MachinesAndCommandsAreSeparateSeries) {
