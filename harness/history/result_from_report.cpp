@@ -51,6 +51,10 @@ Result result_from_report(const Report& report, const ResultContext& context) {
     result.cold_units = report.reference->cold_units;
     result.reference = report.reference->name;
   }
+  result.warm_compiles = warm_compiles(report);
+  result.lto_artifacts = report.cache.lto_artifacts;
+  // Loads nobody observed leave the structure unrecorded: absent, not 0, so no step is read off it.
+  if (!report.loads_observed) return result;
   result.identities = report.identities;
   result.modules = report.modules;
   result.compiled_events = report.compiled_events;
@@ -63,8 +67,6 @@ Result result_from_report(const Report& report, const ResultContext& context) {
   for (const auto& module : rebuilt_modules(report)) rebuilt.push_back({module.name, module.builds});
   std::sort(rebuilt.begin(), rebuilt.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   result.rebuilt_modules = std::move(rebuilt);
-  result.warm_compiles = warm_compiles(report);
-  result.lto_artifacts = report.cache.lto_artifacts;
   return result;
 }
 
