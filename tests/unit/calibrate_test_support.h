@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the calibrate_* tests that need a real NVRTC and a real Warp install. A machine
-// without them skips those tests (with a reason) rather than failing them.
+// without them fails those tests with the reason (GTEST_FAIL); they do not skip.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
