@@ -5,7 +5,7 @@
 # build-asan/corpus/<target>. Fails on the first crash, hang, leak or sanitizer report.
 #   WCP_FUZZ_SECONDS   seconds per target (default 60; CI uses the default)
 #   WCP_FUZZ_JOBS      parallel build jobs (default: nproc)
-#   WCP_FUZZ_TARGETS   space-separated subset of targets (default: all built)
+#   WCP_FUZZ_TARGETS   space-separated subset of targets (default: all four; each must be built)
 # A longer local run: WCP_FUZZ_SECONDS=3600 ci/fuzz.sh   (docs/robustness.md)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,11 +32,25 @@ seeds_for() {
   esac
 }
 
-targets="${WCP_FUZZ_TARGETS:-}"
-if [ -z "$targets" ]; then
-  for candidate in log_scanner_fuzz probe_events_fuzz report_json_fuzz budget_fuzz; do
-    [ -x "$build/tests/fuzz/$candidate" ] && targets="$targets $candidate"
-  done
+# Every target must have been built: a missing one fails the run (a fuzzer that did not build
+# fuzzed nothing, and must not read as a pass), and so does a run with no target at all.
+all_targets="log_scanner_fuzz probe_events_fuzz report_json_fuzz budget_fuzz"
+targets="${WCP_FUZZ_TARGETS:-$all_targets}"
+missing=()
+for target in $targets; do
+  case " $all_targets " in
+    *" $target "*) ;;
+    *) echo "fuzz: unknown target '$target' (known: $all_targets)" >&2; exit 1 ;;
+  esac
+  [ -x "$build/tests/fuzz/$target" ] || missing+=("$target")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "fuzz: not built: ${missing[*]} (expected in $build/tests/fuzz/)" >&2
+  exit 1
+fi
+if [ -z "${targets// /}" ]; then
+  echo "fuzz: no target selected (WCP_FUZZ_TARGETS is blank)" >&2
+  exit 1
 fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"

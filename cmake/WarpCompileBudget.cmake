@@ -1,7 +1,7 @@
 # warp_add_compile_budgets(<budget.yaml | directory>
 #                          [LABELS label...]
 #                          [ENVIRONMENT VAR=value...]
-#                          [WILL_FAIL] [FAIL_ON_IMPROVEMENT]
+#                          [WILL_FAIL] [MUST_BREAK key...] [FAIL_ON_IMPROVEMENT]
 #                          [CLI <target or path>])
 #
 # Registers one CTest test per command entry of a budget file (every *.yaml / *.yml of a
@@ -10,9 +10,18 @@
 # timeout + 60 s, and SKIP_RETURN_CODE 77 so a `device: cuda` entry on a machine without a
 # CUDA device is reported as not run, never as passed. ENVIRONMENT is set for the tests (and
 # for listing them): pass WCP_PYTHON=... so `${WCP_PYTHON}` in the file names your
-# interpreter. WILL_FAIL registers every entry as a test that must fail (to prove a gate
-# bites). CLI defaults to the warp-compile-probe target of this build, else the imported
+# interpreter. CLI defaults to the warp-compile-probe target of this build, else the imported
 # WarpCompileProbe::warp-compile-probe of find_package(WarpCompileProbe).
+#
+# WILL_FAIL and MUST_BREAK register every entry as a test that must break its budgets, to prove
+# a gate bites, and it must break them for the right reason: the test passes only when `check`
+# measured the command and exited 1 with a failed budget (WILL_FAIL: any budget; MUST_BREAK
+# key...: every key listed, e.g. MUST_BREAK max_builds_per_module). A command that could not be
+# measured (it crashed, every sample failed, Warp is broken), a configuration error, or a named
+# budget that held fails the test, with the reason in its output. Such a test runs `check`
+# through cmake -P WarpCompileBudgetMustBreak.cmake (beside this file), which reads check's
+# --json result; it needs CMake 3.19. (Before, WILL_FAIL passed on any non-zero exit: a crash
+# passed as a gate that bites.)
 #
 # How entries are enumerated, and why: at configure time the CLI may not be built yet (in this
 # project's own tree it is built by the same build), and parsing YAML with CMake string
@@ -31,10 +40,19 @@
 # This file only defines functions, so ctest can include it too.
 
 function(warp_add_compile_budgets path)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "WILL_FAIL;FAIL_ON_IMPROVEMENT" "CLI" "LABELS;ENVIRONMENT")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "WILL_FAIL;FAIL_ON_IMPROVEMENT" "CLI" "LABELS;ENVIRONMENT;MUST_BREAK")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "warp_add_compile_budgets: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
+  list(FIND arg_KEYWORDS_MISSING_VALUES MUST_BREAK must_break_without_keys)
+  if(must_break_without_keys GREATER -1)
+    message(FATAL_ERROR "warp_add_compile_budgets: MUST_BREAK needs the budget keys that must fail (e.g. max_builds_per_module)")
+  endif()
+  foreach(key IN LISTS arg_MUST_BREAK)
+    if(NOT key MATCHES "^[a-z_]+$")
+      message(FATAL_ERROR "warp_add_compile_budgets: MUST_BREAK '${key}' is not a budget key (docs/budgets.md#budgets)")
+    endif()
+  endforeach()
   get_filename_component(path "${path}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(IS_DIRECTORY "${path}")
     file(GLOB files CONFIGURE_DEPENDS "${path}/*.yaml" "${path}/*.yml")
@@ -63,17 +81,23 @@ function(warp_add_compile_budgets path)
     list(APPEND extra_args --fail-on-improvement)
   endif()
   set(will_fail FALSE)
-  if(arg_WILL_FAIL)
+  if(arg_WILL_FAIL OR arg_MUST_BREAK)
     set(will_fail TRUE)
+    if(CMAKE_VERSION VERSION_LESS 3.19)
+      message(FATAL_ERROR "warp_add_compile_budgets: WILL_FAIL and MUST_BREAK need CMake 3.19 (string(JSON)); this is ${CMAKE_VERSION}")
+    endif()
   endif()
+  # Budget keys and check's arguments hold no ",", so it can stand in for ";" on the way through.
+  string(REPLACE ";" "," must_break "${arg_MUST_BREAK}")
+  set(must_break_runner "${CMAKE_COMMAND};${CMAKE_CURRENT_FUNCTION_LIST_DIR}/WarpCompileBudgetMustBreak.cmake")
   get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
   enable_testing()
 
   foreach(file IN LISTS files)
     get_filename_component(stem "${file}" NAME_WE)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
-    set(content "include([==[${CMAKE_CURRENT_FUNCTION_LIST_FILE}]==])\n_warp_compile_budgets_register(\n  [==[${cli}]==]\n  [==[${file}]==]\n  [==[compile-budget/${stem}]==]\n  [==[${labels}]==]\n  [==[${arg_ENVIRONMENT}]==]\n  ${will_fail}\n  [==[${extra_args}]==])\n")
     set(base "${CMAKE_CURRENT_BINARY_DIR}/compile_budgets/${stem}")
+    set(content "include([==[${CMAKE_CURRENT_FUNCTION_LIST_FILE}]==])\n_warp_compile_budgets_register(\n  [==[${cli}]==]\n  [==[${file}]==]\n  [==[compile-budget/${stem}]==]\n  [==[${labels}]==]\n  [==[${arg_ENVIRONMENT}]==]\n  ${will_fail}\n  [==[${extra_args}]==]\n  [==[${must_break}]==]\n  [==[${must_break_runner}]==]\n  [==[${base}]==])\n")
     if(multi_config)
       # One list per configuration, since the CLI's path differs; ctest picks the one it runs.
       file(GENERATE OUTPUT "${base}-$<CONFIG>.cmake" CONTENT "${content}")
@@ -86,7 +110,7 @@ function(warp_add_compile_budgets path)
 endfunction()
 
 # Runs inside ctest (from the generated include file): lists the entries and adds the tests.
-function(_warp_compile_budgets_register cli file prefix labels environment will_fail extra_args)
+function(_warp_compile_budgets_register cli file prefix labels environment will_fail extra_args must_break runner work_dir)
   if(NOT EXISTS "${cli}")
     add_test("${prefix}/NOT_BUILT" "${prefix}/NOT_BUILT")
     set_tests_properties("${prefix}/NOT_BUILT" PROPERTIES LABELS "${labels}")
@@ -139,13 +163,23 @@ function(_warp_compile_budgets_register cli file prefix labels environment will_
     list(GET fields 1 samples)
     list(GET fields 2 timeout)
     math(EXPR test_timeout "${samples} * 2 * ${timeout} + 60")
-    add_test("${prefix}/${name}" "${cli}" check "${file}" --only "${name}" --ctest-measurements ${extra_args})
+    if(will_fail)
+      # Must break for the right reason: WarpCompileBudgetMustBreak.cmake runs check and reads its result.
+      list(GET runner 0 cmake_command)
+      list(GET runner 1 must_break_script)
+      string(REPLACE ";" "," extra "${extra_args}")
+      add_test("${prefix}/${name}" "${cmake_command}" "-DWCP_CLI=${cli}" "-DWCP_FILE=${file}" "-DWCP_ENTRY=${name}"
+               "-DWCP_JSON=${work_dir}/${name}.json" "-DWCP_MUST_BREAK=${must_break}" "-DWCP_EXTRA_ARGS=${extra}"
+               -P "${must_break_script}")
+      set_tests_properties("${prefix}/${name}" PROPERTIES SKIP_REGULAR_EXPRESSION "warp_add_compile_budgets: NOT RUN")
+    else()
+      add_test("${prefix}/${name}" "${cli}" check "${file}" --only "${name}" --ctest-measurements ${extra_args})
+      set_tests_properties("${prefix}/${name}" PROPERTIES SKIP_RETURN_CODE 77)
+    endif()
     set_tests_properties("${prefix}/${name}" PROPERTIES
       LABELS "${labels}"
       RUN_SERIAL TRUE
       TIMEOUT ${test_timeout}
-      SKIP_RETURN_CODE 77
-      WILL_FAIL ${will_fail}
       ENVIRONMENT "${environment}")
   endforeach()
 endfunction()

@@ -87,6 +87,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   const measure::AbReports reports = measure::measure_ab(a, b, arguments.samples, context.interrupts, listener);
   verdict::JudgeOptions options;
   options.paired = true;
+  options.forced_verdict = context.judge_fault;
   const verdict::Judgement judgement = verdict::judge(reports.baseline, reports.candidate, options);
 
   // Keep what was measured before anything else can fail.

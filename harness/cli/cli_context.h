@@ -2,9 +2,13 @@
 // What every subcommand shares: where to write, how to notice Ctrl-C, and where to leave
 // its exit code. Built once in main() and passed by reference; there are no globals.
 #include <iosfwd>
+#include <optional>
 
 namespace wcp {
 class InterruptWatch;
+}
+namespace wcp::verdict {
+enum class Verdict;
 }
 
 namespace wcp::cli {
@@ -25,6 +29,8 @@ struct CliContext {
   std::ostream& err;
   InterruptWatch& interrupts;
   int exit_code = kOk;
+  // Test only (WCP_JUDGE_FAULT, verdict/judge_fault.h): the verdict `compare` and `ab` give.
+  std::optional<verdict::Verdict> judge_fault;
 };
 
 }  // namespace wcp::cli

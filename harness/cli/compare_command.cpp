@@ -21,7 +21,9 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   const Report baseline = load_report(arguments.baseline_path);
   const Report candidate = load_report(arguments.candidate_path);
-  const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate);
+  verdict::JudgeOptions options;
+  options.forced_verdict = context.judge_fault;
+  const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate, options);
   render::write(judgement, render::Format::text, context.out);
   if (!arguments.json_path.empty()) {
     std::ostringstream json;

@@ -4,13 +4,15 @@
 
 #include "cli/commands.h"
 #include "errors.h"
+#include "io/environment.h"
 #include "run/interrupt_watch.h"
+#include "verdict/judge_fault.h"
 
 int main(int argc, char** argv) {
   using namespace wcp::cli;
   try {
     wcp::InterruptWatch interrupts;
-    CliContext context{std::cout, std::cerr, interrupts};
+    CliContext context{std::cout, std::cerr, interrupts, kOk, wcp::verdict::judge_fault(wcp::process_environment())};
 
     CLI::App app{"warp-compile-probe: measure, explain and gate NVIDIA Warp JIT compile cost", "warp-compile-probe"};
     app.set_version_flag("--version", WCP_VERSION);

@@ -385,12 +385,18 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.baseline = facts_of(baseline);
   judgement.candidate = facts_of(candidate);
 
-  const auto decide = [&judgement](Verdict verdict, Rule rule, std::string reason) {
+  const auto decide = [&judgement, &options](Verdict verdict, Rule rule, std::string reason) {
     judgement.verdict = verdict;
     judgement.rule = rule;
     judgement.exit_code = exit_code_of(verdict);
     judgement.reason = std::move(reason);
     add_notes(judgement);
+    if (options.forced_verdict) {
+      judgement.reason = fmt::format("{} forced by WCP_JUDGE_FAULT (test only); the rules said {}: {}",
+                                     to_string(*options.forced_verdict), to_string(verdict), judgement.reason);
+      judgement.verdict = *options.forced_verdict;
+      judgement.exit_code = exit_code_of(judgement.verdict);
+    }
     return judgement;
   };
 

@@ -133,6 +133,9 @@ struct JudgeOptions {
   // The two reports come from one interleaved `ab` run: judge the clocks on paired samples
   // (sample k of each arm), which cancels the drift both arms shared.
   bool paired = false;
+  // Test only (WCP_JUDGE_FAULT, verdict/judge_fault.h): the verdict every judgement gives,
+  // whatever the rules decided; the reason says so and what the rules said.
+  std::optional<Verdict> forced_verdict;
 };
 
 struct Judgement {

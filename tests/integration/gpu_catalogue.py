@@ -7,7 +7,9 @@ that do not run on CUDA are reported as skipped subtests.
 
 Run as a script (`python gpu_catalogue.py`), not through the `test_*.py` glob of the
 `integration` label: without a CUDA device it prints `no CUDA device: ...` and exits 77, which
-tests/CMakeLists.txt maps to Skipped (SKIP_RETURN_CODE), never Passed.
+tests/CMakeLists.txt maps to Skipped (SKIP_RETURN_CODE), never Passed. An interpreter whose
+Warp cannot be imported is not a missing device: WCP_PYTHON is the interpreter CMake was told
+has Warp, so the script then prints why and exits 1 (a failure).
 """
 import os
 import subprocess
@@ -34,7 +36,8 @@ from probe_testlib import (PYTHON, assert_identities_match, catalog, compiled_ev
 
 
 def cuda_devices():
-    """(count, why) as the venv's Warp sees it: the same interpreter the fixtures run under."""
+    """(count, why) as the venv's Warp sees it: the same interpreter the fixtures run under.
+    count is None when Warp itself could not be asked (not installed, broken, hung)."""
     script = ("import warp as wp\n"
               "wp.init()\n"
               "print('WCP_CUDA_COUNT', wp.get_cuda_device_count(), wp.config.version)\n")
@@ -42,7 +45,7 @@ def cuda_devices():
         probe = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, timeout=300,
                                stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as error:
-        return 0, f"could not ask Warp ({error})"
+        return None, f"could not ask Warp ({error})"
     for line in probe.stdout.splitlines():
         if line.startswith("WCP_CUDA_COUNT "):
             _, count, version = line.split()
@@ -50,7 +53,7 @@ def cuda_devices():
                 return 0, f"Warp {version} under {PYTHON} reports wp.get_cuda_device_count() == 0"
             return int(count), ""
     tail = (probe.stderr or probe.stdout).strip().splitlines()[-1:] or ["no output"]
-    return 0, f"Warp did not initialise under {PYTHON} (exit {probe.returncode}: {tail[0]})"
+    return None, f"Warp did not initialise under {PYTHON} (exit {probe.returncode}: {tail[0]})"
 
 
 class GpuCatalogue(unittest.TestCase):
@@ -121,6 +124,10 @@ class GpuCatalogue(unittest.TestCase):
 
 if __name__ == "__main__":
     count, why = cuda_devices()
+    if count is None:
+        print(f"gpu/catalogue FAILED: {why}; WCP_PYTHON is the interpreter CMake expects to have Warp, so a Warp "
+              "that cannot be imported is a failure, not a missing device", flush=True)
+        sys.exit(1)
     if count == 0:
         print(f"no CUDA device: {why}; gpu/catalogue skipped", flush=True)
         sys.exit(NO_CUDA_DEVICE)

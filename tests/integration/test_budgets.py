@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import textwrap
 import unittest
+import xml.etree.ElementTree as ElementTree
 
 CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
 SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
@@ -179,6 +180,65 @@ class BudgetsTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
         self.assertRegex(result.stdout, r"FAIL +warm_near_zero")
         self.assertIn("compiled again on a warm run", result.stdout)
+
+    # --- warp_add_compile_budgets(WILL_FAIL / MUST_BREAK): must break for the right reason --
+
+    def test_must_break_tests_pass_only_when_the_named_budget_breaks(self):
+        # Programs that print Warp's load lines themselves (no Warp, so this costs seconds): one
+        # module built twice with two hashes, once, or two modules once each; and one that crashes.
+        line = "Module {} {} load on device 'cpu' took 5.00 ms  (compiled)"
+        programs = {
+            "churn.py": f"print({line.format('__main__', '1234abc')!r})\nprint({line.format('__main__', '5678def')!r})\n",
+            "once.py": f"print({line.format('__main__', '1234abc')!r})\n",
+            "two_modules.py": f"print({line.format('a', '1234abc')!r})\nprint({line.format('b', '5678def')!r})\n",
+            "crash.py": "import os\nos.abort()\n",
+        }
+        for name, text in programs.items():
+            (self.directory / name).write_text(text)
+        entries = {"churn": "churn.py", "crash": "crash.py", "holds": "once.py", "wrong_budget": "two_modules.py"}
+        gate = "defaults: {samples: 1, timeout: 60, device: cpu}\ncommands:\n" + "".join(
+            f"  - {{name: {name}, command: ['${{WCP_PYTHON}}', {script}], max_modules: 1}}\n"
+            for name, script in entries.items())
+        (self.directory / "named.yaml").write_text(gate)
+        (self.directory / "any.yaml").write_text(gate)
+        (self.directory / "CMakeLists.txt").write_text(textwrap.dedent(f"""\
+            cmake_minimum_required(VERSION 3.20)
+            project(MustBreak LANGUAGES NONE)
+            enable_testing()
+            include([==[{SOURCE / "cmake" / "WarpCompileBudget.cmake"}]==])
+            warp_add_compile_budgets(named.yaml MUST_BREAK max_builds_per_module CLI [==[{CLI}]==]
+                                     ENVIRONMENT "WCP_PYTHON={PYTHON}")
+            warp_add_compile_budgets(any.yaml WILL_FAIL CLI [==[{CLI}]==] ENVIRONMENT "WCP_PYTHON={PYTHON}")
+            """))
+        build = self.directory / "build"
+        configured = subprocess.run(["cmake", "-S", str(self.directory), "-B", str(build)], capture_output=True,
+                                    text=True, timeout=300)
+        self.assertEqual(configured.returncode, 0, configured.stdout + configured.stderr)
+        junit = self.directory / "junit.xml"
+        ran = subprocess.run(["ctest", "--test-dir", str(build), "--no-tests=error", "--output-junit", str(junit)],
+                             capture_output=True, text=True, timeout=600)
+        self.assertNotEqual(ran.returncode, 0, ran.stdout)  # the crashes and the wrong reasons fail
+        # CMake wraps its messages: compare the output with its whitespace collapsed.
+        outcome = {case.get("name"): ("failed" if case.find("failure") is not None else case.get("status"),
+                                      " ".join((case.findtext("system-out") or "").split()))
+                   for case in ElementTree.parse(junit).getroot().iter("testcase")}
+        self.assertEqual({name: status for name, (status, _) in outcome.items()}, {
+            # Breaks max_builds_per_module (and nothing else): the gate bites, both ways of asking.
+            "compile-budget/named/churn": "run", "compile-budget/any/churn": "run",
+            # Every sample failed: the command failing is not a budget breaking.
+            "compile-budget/named/crash": "failed", "compile-budget/any/crash": "failed",
+            # Every budget held.
+            "compile-budget/named/holds": "failed", "compile-budget/any/holds": "failed",
+            # max_modules broke, not the budget named: a pass only when any budget may break.
+            "compile-budget/named/wrong_budget": "failed", "compile-budget/any/wrong_budget": "run",
+        }, ran.stdout)
+        # JUnit keeps only 1 KiB of a passed test's output; ctest's own log keeps all of it.
+        log = " ".join((build / "Testing" / "Temporary" / "LastTest.log").read_text().split())
+        self.assertIn("'churn' broke as required (failed: max_builds_per_module)", log)
+        self.assertIn("could not be measured (every sample failed", outcome["compile-budget/named/crash"][1])
+        self.assertIn("every budget held", outcome["compile-budget/named/holds"][1])
+        self.assertIn("max_builds_per_module did not fail (failed: max_modules;",
+                      outcome["compile-budget/named/wrong_budget"][1])
 
     # --- the downstream example against the installed package ----------------------------
 

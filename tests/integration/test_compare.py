@@ -1,6 +1,12 @@
-"""`compare` end to end: real fixture runs (--samples 1) against their fixed twins keep the
-workload and are IMPROVED or INCONCLUSIVE (exit 0); a variant that drops one launch is INVALID
-(exit 1) with the per-signature difference; a report from the original Python probe parses."""
+"""`compare` end to end on real fixture runs (--samples 1): a fix whose saving is large and
+structural must be credited IMPROVED (exit 0): pch_off's twin builds Warp's runtime headers once
+instead of once per module (3 builds each: cold module work 8.9 s -> 5.1 s on the 2-core
+machine, against a one-sample band of 1 %); a fix too small for one sample (late_kernel: 2
+builds -> 1, the second one small) keeps the workload and, compiling less and nothing more, is
+never a REGRESSION (exit 0: IMPROVED, or INCONCLUSIVE with the "less work, not yet measurable"
+note); a variant that drops one launch is INVALID (exit 1) with the per-signature difference; a
+report from the original Python probe parses. test_processes.py requires IMPROVED from `ab` and
+`compare` for the fixed spawn pool, on five pairs."""
 
 import json
 import os
@@ -31,8 +37,8 @@ class CompareTest(unittest.TestCase):
         for name, script in {
             "late_kernel_app": FIXTURES / "late_kernel" / "app.py",
             "late_kernel_fixed": FIXTURES / "late_kernel" / "fixed.py",
-            "closure_app": FIXTURES / "closure_factory" / "app.py",
-            "closure_fixed": FIXTURES / "closure_factory" / "fixed.py",
+            "pch_off_app": FIXTURES / "pch_off" / "app.py",
+            "pch_off_fixed": FIXTURES / "pch_off" / "fixed.py",
             "clean": FIXTURES / "clean" / "app.py",
             "dropped": variant,
         }.items():
@@ -55,23 +61,34 @@ class CompareTest(unittest.TestCase):
                                 text=True, env=self.env, timeout=120)
         return result, json.loads(out.read_text()) if out.exists() else None
 
-    def test_fixed_late_kernel_is_credited_with_the_workload_preserved(self):
+    def test_the_precompiled_header_fix_is_credited(self):
+        result, comparison = self.compare("pch_off_app", "pch_off_fixed")
+        output = result.stdout + result.stderr
+        self.assertEqual(comparison["verdict"], "IMPROVED", output)
+        self.assertEqual(comparison["cold_module_work"]["direction"], "improved", output)
+        self.assertEqual(comparison["exit_code"], 0, output)
+        self.assertEqual(result.returncode, 0, output)
+        self.assertEqual(comparison["workload"]["status"], "preserved", output)
+        # The same three builds; what the fix removes is two of the three header builds.
+        self.assertEqual(comparison["counts"]["compiled events (cold)"], {"baseline": 3, "candidate": 3})
+
+    def test_fixed_late_kernel_keeps_the_workload_and_is_never_a_regression(self):
         result, comparison = self.compare("late_kernel_app", "late_kernel_fixed")
-        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
-        self.assertIn(comparison["verdict"], ("IMPROVED", "INCONCLUSIVE"))
-        self.assertEqual(comparison["workload"]["status"], "preserved")
+        output = result.stdout + result.stderr
+        self.assertEqual(comparison["workload"]["status"], "preserved", output)
         self.assertEqual(comparison["counts"]["compiled identities"], {"baseline": 2, "candidate": 1})
+        # Less work and nothing more (rule 4's second half): a slower summed timer at one sample is
+        # contention, so the fix is never a REGRESSION, and an uncredited one says why.
+        self.assertTrue(comparison["less_work"], output)
+        self.assertEqual(result.returncode, 0, output)
+        self.assertEqual(comparison["exit_code"], 0, output)
+        self.assertIn(comparison["verdict"], ("IMPROVED", "INCONCLUSIVE"), output)
+        if comparison["verdict"] == "INCONCLUSIVE":
+            self.assertTrue(any("less work, not yet measurable" in note for note in comparison["notes"]), output)
         self.assertIn("warning: the two reports measured different commands", result.stdout)
         row = [r for r in comparison["modules"] if r["module"] == "__main__@cpu"][0]
         self.assertTrue(row["changed"])
         self.assertEqual(len(row["baseline_hashes"]), 2)
-
-    def test_fixed_closure_factory_keeps_the_workload(self):
-        result, comparison = self.compare("closure_app", "closure_fixed")
-        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
-        self.assertIn(comparison["verdict"], ("IMPROVED", "INCONCLUSIVE"))
-        self.assertEqual(comparison["workload"]["status"], "preserved")
-        self.assertEqual(comparison["counts"]["compiled events (cold)"], {"baseline": 4, "candidate": 1})
 
     def test_dropping_one_launch_is_invalid(self):
         result, comparison = self.compare("clean", "dropped")

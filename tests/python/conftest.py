@@ -3,7 +3,9 @@
 The probe is a sitecustomize.py injected through PYTHONPATH, so every test runs a fresh
 interpreter: `run_probe` starts one with WCP_EVENT_DIR set and returns its events, grouped by
 process. WCP_EXPECT_WARP says which Warp era the interpreter running pytest has ("1.19" or
-"old"); tests that need real Warp skip when it cannot be imported.
+"old"). CTest sets it (tests/CMakeLists.txt), and then a Warp that cannot be imported fails
+every test that needs real Warp, with the reason; only where it is unset (pytest run by hand in
+an interpreter nobody said has Warp) do those tests skip.
 """
 import glob
 import importlib
@@ -26,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))  # tests/launch_s
 from launch_sequence import expand  # noqa: E402  (re-exported for the tests)
 
 EXPECT = os.environ.get("WCP_EXPECT_WARP", "1.19")
+WARP_EXPECTED = bool(os.environ.get("WCP_EXPECT_WARP"))
 
 
 def load_probe_module(name="record"):
@@ -111,11 +114,32 @@ def run_script(tmp_path, source, probe=True, extra_path=(), env=None, args=(), n
     return Run(proc, read_events(str(event_dir)), str(event_dir))
 
 
-def warp_available():
-    return importlib.util.find_spec("warp") is not None
+def warp_import_error():
+    """None when this interpreter imports warp, else why not. Imported in a child, as every test
+    program is: a package that is found but fails to load counts as missing."""
+    if importlib.util.find_spec("warp") is None:
+        return "no module named 'warp'"
+    probe = subprocess.run([sys.executable, "-c", "import warp"], capture_output=True, text=True, timeout=300)
+    if probe.returncode == 0:
+        return None
+    tail = (probe.stderr or probe.stdout).strip().splitlines()[-1:] or [f"exit {probe.returncode}"]
+    return tail[0]
 
 
-needs_warp = pytest.mark.skipif(not warp_available(), reason="real Warp is not installed in this interpreter")
+@pytest.fixture(scope="session")
+def real_warp():
+    """Fails (WCP_EXPECT_WARP set: Warp is expected) or skips (nothing says so) when this
+    interpreter cannot import Warp."""
+    error = warp_import_error()
+    if error is None:
+        return
+    if WARP_EXPECTED:
+        pytest.fail(f"WCP_EXPECT_WARP={EXPECT} says {sys.executable} has Warp, but `import warp` fails: {error}",
+                    pytrace=False)
+    pytest.skip(f"real Warp is not importable in this interpreter ({error}) and WCP_EXPECT_WARP is unset")
+
+
+needs_warp = pytest.mark.usefixtures("real_warp")
 
 
 @pytest.fixture(scope="session")
