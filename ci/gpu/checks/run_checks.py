@@ -167,7 +167,9 @@ def write_summary(checks, path_txt, path_json, manifest, started, deadline):
     with open(path_json, "w", encoding="utf-8") as handle:
         json.dump({"manifest": manifest, "started": started, "seconds": round(time.time() - started, 1),
                    "checks": [dict(c.result, phase=c.phase, expected_s=c.expected_s) for c in checks]}, handle, indent=1)
-    print("\n".join(lines), flush=True)
+    # stdout (a device call returns only its tail): every check in one line, and its failures
+    print("\n".join(line for line in lines if not line.startswith("    ") or line.startswith(("    FAIL", "    reason"))),
+          flush=True)
 
 
 def main():
@@ -195,7 +197,9 @@ def main():
     for check in everything:
         if check not in checks:
             earlier = previous.get(check.id)
-            check.result = dict(earlier, reason=f"(last run) {earlier.get('reason', '')}".strip()) if earlier else \
+            reason = earlier.get("reason", "") if earlier else ""
+            reason = reason if reason.startswith("(last run)") else f"(last run) {reason}".strip()
+            check.result = dict(earlier, reason=reason) if earlier else \
                 {"id": check.id, "status": "not run", "reason": "not chosen by --only", "figures": {}, "failures": []}
     if any(c.id == "recordings" for c in checks):
         recordings.assemble(args.results, manifest, next((c.result for c in everything if c.id == "setup"), None))
