@@ -130,11 +130,19 @@ chmod +x "$out/p1/cli/warp-compile-probe" "$out/p1/cli/list-libraries.sh"
 tree_paths=(ci/gpu fixtures harness/instrument/python tests/cuda_device.py tests/neutrality.py
             tests/launch_sequence.py tests/integration/probe_testlib.py tests/integration/gpu_catalogue.py
             tests/data/cuda-recorded/README.md docs/gpu-check.md)
-(cd "$root" && git ls-files -co --exclude-standard -z -- "${tree_paths[@]}" |
+# Tracked and untracked-not-ignored files (a source tree that is not a git checkout: every file).
+list_files() {
+  if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+    git -C "$root" ls-files -co --exclude-standard -z -- "$@"
+  else
+    (cd "$root" && find "$@" -type f -not -path '*/__pycache__/*' -print0)
+  fi
+}
+(cd "$root" && list_files "${tree_paths[@]}" |
   while IFS= read -r -d '' file; do if [ -f "$file" ]; then printf '%s\0' "$file"; fi; done |
   tar --null --no-recursion -cf - -T -) | tar -xf - -C "$out/p1/tree"
-commit="$(git -C "$root" rev-parse HEAD)"
-dirty="$(git -C "$root" status --porcelain -- "${tree_paths[@]}" harness | head -1)"
+commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+dirty="$(git -C "$root" status --porcelain -- "${tree_paths[@]}" harness 2>/dev/null | head -1 || true)"
 
 # --- Warp, compressed once per Warp version, level and script ----------------------------------
 # What the archive holds and how: the cache key (with Warp's RECORD and the level).
@@ -167,10 +175,14 @@ MiB = 1 << 20
 def tree_bytes(folder):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(folder) for f in fs)
 # What travels with every call anyway: tracked and untracked-not-ignored files, and shared/.
-listed = subprocess.run(["git", "-C", root, "ls-files", "-co", "--exclude-standard", "-z"], capture_output=True,
-                        check=True).stdout.split(b"\0")
-working_tree = sum(os.path.getsize(os.path.join(root, p.decode())) for p in listed
-                   if p and os.path.isfile(os.path.join(root, p.decode())))
+try:
+    listed = [p.decode() for p in subprocess.run(["git", "-C", root, "ls-files", "-co", "--exclude-standard", "-z"],
+                                                 capture_output=True, check=True).stdout.split(b"\0") if p]
+except (OSError, subprocess.CalledProcessError):  # not a git checkout: every file but builds, venvs, packs
+    skip = ("build", ".venv", ".gpu-pack", ".git")
+    listed = [os.path.relpath(os.path.join(d, f), root) for d, dirs, fs in os.walk(root)
+              for f in fs if not any(part.startswith(skip) for part in os.path.relpath(d, root).split(os.sep))]
+working_tree = sum(os.path.getsize(os.path.join(root, p)) for p in listed if os.path.isfile(os.path.join(root, p)))
 if os.path.isdir(os.path.join(root, "shared")):
     working_tree += tree_bytes(os.path.join(root, "shared"))
 budget = call_mib * MiB - working_tree - room_mib * MiB

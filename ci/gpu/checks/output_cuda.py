@@ -5,7 +5,7 @@ programs of several kinds: one module, threads loading in parallel, an LTO/MathD
 with the driver cache off, a process tree. Warp's banner names the CUDA device on stdout, so
 the comparison also covers what Warp prints about the GPU.
 
-  python3 ci/gpu/checks/output_cuda.py --results DIR [--jobs 2]
+  python3 ci/gpu/checks/output_cuda.py --results DIR [--jobs 2] [--program FIXTURE_FILE]...
 """
 import concurrent.futures
 import os
@@ -37,10 +37,11 @@ def measure(check, relative):
 def main():
     check = gpucheck.Check("output", __doc__)
     check.parser.add_argument("--jobs", type=int, default=2)
+    check.parser.add_argument("--program", action="append", help="a fixture file (repeatable; default: all five)")
     args = check.parse()
     check.require_cuda()
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        outcomes = list(pool.map(lambda relative: measure(check, relative), PROGRAMS))
+        outcomes = list(pool.map(lambda relative: measure(check, relative), args.program or PROGRAMS))
     for relative, result, report in outcomes:
         if not check.expect(report is not None, f"{relative}: measure wrote no report (exit {result.returncode}): "
                                                 f"{result.stderr.strip()[-300:]}"):
