@@ -6,17 +6,19 @@ names another GPU) and checks the CUDA expectations (`expect_cuda` over `expect`
 that do not run on CUDA are reported as skipped subtests.
 
 Run as a script (`python gpu_catalogue.py`), not through the `test_*.py` glob of the
-`integration` label: without a CUDA device it prints `no CUDA device: ...` and exits 77, which
-tests/CMakeLists.txt maps to Skipped (SKIP_RETURN_CODE), never Passed. An interpreter whose
-Warp cannot be imported is not a missing device: WCP_PYTHON is the interpreter CMake was told
-has Warp, so the script then prints why and exits 1 (a failure).
+`integration` label: without CUDA hardware (tests/cuda_device.py: no /dev/nvidiaN, nvidia-smi
+lists no GPU) it prints `no CUDA device: ...` and exits 77, which tests/CMakeLists.txt maps to
+Skipped (SKIP_RETURN_CODE), never Passed. CUDA hardware on which Warp does not initialise (or
+reports no CUDA device) is a failure, exit 1. The catalogue's findings on CUDA are asserted by
+gpu/findings (ci/gpu/checks/fixture_findings.py); this test only requires that every fixture
+that runs on CUDA has them.
 """
 import os
-import subprocess
 import sys
 import unittest
 
-NO_CUDA_DEVICE = 77  # SKIP_RETURN_CODE of gpu/catalogue
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/cuda_device.py
+import cuda_device  # noqa: E402
 
 
 def device_from_environment():
@@ -35,27 +37,6 @@ from probe_testlib import (PYTHON, assert_identities_match, catalog, compiled_ev
                            fixture, launch_runs, measure, skip_other_device_fixtures)
 
 
-def cuda_devices():
-    """(count, why) as the venv's Warp sees it: the same interpreter the fixtures run under.
-    count is None when Warp itself could not be asked (not installed, broken, hung)."""
-    script = ("import warp as wp\n"
-              "wp.init()\n"
-              "print('WCP_CUDA_COUNT', wp.get_cuda_device_count(), wp.config.version)\n")
-    try:
-        probe = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, timeout=300,
-                               stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return None, f"could not ask Warp ({error})"
-    for line in probe.stdout.splitlines():
-        if line.startswith("WCP_CUDA_COUNT "):
-            _, count, version = line.split()
-            if int(count) == 0:
-                return 0, f"Warp {version} under {PYTHON} reports wp.get_cuda_device_count() == 0"
-            return int(count), ""
-    tail = (probe.stderr or probe.stdout).strip().splitlines()[-1:] or ["no output"]
-    return None, f"Warp did not initialise under {PYTHON} (exit {probe.returncode}: {tail[0]})"
-
-
 class GpuCatalogue(unittest.TestCase):
     """Every fixture that lists "cuda", app and twin: builds, hashes, warm pass, launches and
     LTO artifacts as catalogued for CUDA."""
@@ -72,6 +53,11 @@ class GpuCatalogue(unittest.TestCase):
 
     def test_fixtures_for_other_devices_are_skipped_here(self):
         skip_other_device_fixtures(self, DEVICE)
+
+    def test_every_cuda_fixture_has_findings_expectations(self):
+        for key, (expect, _, _) in self.results.items():
+            with self.subTest(fixture=key):
+                self.assertIn("findings", expect or {}, "no expect_cuda findings in catalog.json")
 
     def test_every_run_measured(self):
         for key, (expect, result, report) in self.results.items():
@@ -123,13 +109,19 @@ class GpuCatalogue(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    count, why = cuda_devices()
-    if count is None:
-        print(f"gpu/catalogue FAILED: {why}; WCP_PYTHON is the interpreter CMake expects to have Warp, so a Warp "
-              "that cannot be imported is a failure, not a missing device", flush=True)
+    state, why, _ = cuda_device.status(PYTHON)
+    if state == "absent":
+        # No GPU is a reason to skip; a Warp that WCP_PYTHON cannot import is not: CMake was told
+        # that interpreter has Warp, so that is a failure even here.
+        warp = cuda_device.warp_cuda(PYTHON)
+        if "error" in warp:
+            print(f"gpu/catalogue FAILED: {warp['error']}; WCP_PYTHON is the interpreter CMake expects to have Warp",
+                  flush=True)
+            sys.exit(1)
+        print(f"{why}; gpu/catalogue skipped", flush=True)
+        sys.exit(cuda_device.SKIP)
+    if state == "broken":
+        print(f"gpu/catalogue FAILED: {why}", flush=True)
         sys.exit(1)
-    if count == 0:
-        print(f"no CUDA device: {why}; gpu/catalogue skipped", flush=True)
-        sys.exit(NO_CUDA_DEVICE)
-    print(f"gpu/catalogue on {DEVICE} ({count} CUDA device(s))", flush=True)
+    print(f"gpu/catalogue on {DEVICE} ({why})", flush=True)
     unittest.main(verbosity=2)
