@@ -2,8 +2,25 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 namespace wcp::measure {
 namespace {
+
+// From the instrumentation's records of the probed pass: its processes, and per process the
+// threads that loaded modules.
+ConcurrentWriters writers_of(const instrument::InstrumentationEvents& events) {
+  ConcurrentWriters writers;
+  writers.processes = std::max<int>(1, static_cast<int>(events.processes.size()));
+  std::map<int, std::set<long long>> threads;
+  for (const auto& load : events.loads) {
+    if (load.detail.thread) threads[load.detail.pid].insert(*load.detail.thread);
+  }
+  for (const auto& [pid, ids] : threads) writers.load_threads = std::max<int>(writers.load_threads, static_cast<int>(ids.size()));
+  return writers;
+}
 
 PassOutputCheck compare_pass(Pass pass, const PassRecord& bare, const PassRecord& probe) {
   PassOutputCheck check;
@@ -17,6 +34,7 @@ PassOutputCheck compare_pass(Pass pass, const PassRecord& bare, const PassRecord
   check.ignored_lines = expected.out.ignored() + expected.err.ignored() + actual.out.ignored() + actual.err.ignored();
   check.stdout_difference = first_difference(expected.out, actual.out);
   check.stderr_difference = first_difference(expected.err, actual.err);
+  check.writers = writers_of(probe.instrumentation);
   return check;
 }
 

@@ -344,7 +344,8 @@ json difference_to_json(const std::optional<OutputDifference>& difference) {
               {"expected", or_null(difference->expected)},
               {"actual", or_null(difference->actual)},
               {"expected_ended", difference->expected_ended},
-              {"actual_ended", difference->actual_ended}};
+              {"actual_ended", difference->actual_ended},
+              {"reordered", difference->reordered}};
 }
 
 std::optional<OutputDifference> difference_from_json(const json& in, std::string_view key) {
@@ -356,6 +357,7 @@ std::optional<OutputDifference> difference_from_json(const json& in, std::string
   difference.actual = get_optional<std::string>(*found, "actual");
   difference.expected_ended = get<bool>(*found, "expected_ended", false);
   difference.actual_ended = get<bool>(*found, "actual_ended", false);
+  difference.reordered = get<bool>(*found, "reordered", false);
   return difference;
 }
 
@@ -370,7 +372,8 @@ json output_check_to_json(const OutputCheck& check) {
                       {"stderr_lines", pass.stderr_lines},
                       {"ignored_lines", pass.ignored_lines},
                       {"stdout_difference", difference_to_json(pass.stdout_difference)},
-                      {"stderr_difference", difference_to_json(pass.stderr_difference)}});
+                      {"stderr_difference", difference_to_json(pass.stderr_difference)},
+                      {"writers", {{"processes", pass.writers.processes}, {"load_threads", pass.writers.load_threads}}}});
   }
   return json{{"same", check.same()},
               {"passes", passes},
@@ -395,6 +398,10 @@ OutputCheck output_check_from_json(const json& in) {
     pass.ignored_lines = get<std::uint64_t>(item, "ignored_lines", 0);
     pass.stdout_difference = difference_from_json(item, "stdout_difference");
     pass.stderr_difference = difference_from_json(item, "stderr_difference");
+    if (const auto writers = item.find("writers"); writers != item.end() && writers->is_object()) {
+      pass.writers.processes = get<int>(*writers, "processes", 1);
+      pass.writers.load_threads = get<int>(*writers, "load_threads", 1);
+    }
     check.passes.push_back(std::move(pass));
   });
   return check;

@@ -121,8 +121,16 @@ std::string line_text(const std::optional<std::string>& text, bool ended) {
   return text ? "\"" + *text + "\"" : "(past the lines kept)";
 }
 
+std::string writers_text(const ConcurrentWriters& writers) {
+  if (writers.processes > 1) return fmt::format("{} processes", writers.processes);
+  return fmt::format("{} loading threads", writers.load_threads);
+}
+
 void render_difference(std::string_view stream, const std::optional<OutputDifference>& difference, std::ostream& out) {
   if (!difference) return;
+  if (difference->reordered) {
+    out << fmt::format("  {}: the same lines in another order, from line {}\n", stream, difference->line);
+  }
   out << fmt::format("  {} differs from line {}:\n", stream, difference->line);
   out << fmt::format("    without the probe: {}\n", line_text(difference->expected, difference->expected_ended));
   out << fmt::format("    under the probe:   {}\n", line_text(difference->actual, difference->actual_ended));
@@ -135,8 +143,12 @@ void render_output_check(const Report& report, std::ostream& out) {
   if (check.same()) {
     std::vector<std::string> passes;
     for (const auto& pass : check.passes) {
-      passes.push_back(fmt::format("{} ({} + {} lines, exit {})", to_string(pass.pass), pass.stdout_lines,
-                                   pass.stderr_lines, pass.bare_exit_code));
+      passes.push_back(fmt::format("{} ({} + {} lines, exit {}{})", to_string(pass.pass), pass.stdout_lines,
+                                   pass.stderr_lines, pass.bare_exit_code,
+                                   pass.only_reordered(pass.stdout_difference) || pass.only_reordered(pass.stderr_difference)
+                                       ? fmt::format("; lines in another order, written by {} at once",
+                                                     writers_text(pass.writers))
+                                       : ""));
     }
     out << fmt::format("\nOutput check: the same with and without the probe: {} (stdout + stderr; durations and "
                        "private paths masked{})\n",

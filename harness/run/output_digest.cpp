@@ -61,6 +61,7 @@ void OutputDigest::on_line(std::string_view raw) {
   }
   hash_ = fold(hash_, masked);
   hash_ = fold(hash_, "\n");
+  unordered_hash_ += fold(kOffset, masked);  // wraps: a sum modulo 2^64 is order-free
   ++lines_;
   if (kept_.size() < kKeptLines) kept_.push_back(std::move(masked));
 }
@@ -77,6 +78,7 @@ std::optional<OutputDifference> first_difference(const OutputDigest& expected, c
   if (index < b.size()) difference.actual = b[index];
   difference.expected_ended = index >= expected.lines();
   difference.actual_ended = index >= actual.lines();
+  difference.reordered = expected.lines() == actual.lines() && expected.unordered_hash() == actual.unordered_hash();
   return difference;
 }
 

@@ -26,6 +26,8 @@ class OutputDigest {
   std::uint64_t lines() const { return lines_; }  // compared lines (ignored ones left out)
   std::uint64_t ignored() const { return ignored_; }
   std::uint64_t hash() const { return hash_; }
+  // The lines as a multiset (a sum of per-line hashes): equal for the same lines in any order.
+  std::uint64_t unordered_hash() const { return unordered_hash_; }
   const std::vector<std::string>& kept() const { return kept_; }  // the first compared lines, masked
 
  private:
@@ -38,9 +40,12 @@ class OutputDigest {
   std::uint64_t lines_ = 0;
   std::uint64_t ignored_ = 0;
   std::uint64_t hash_;
+  std::uint64_t unordered_hash_ = 0;
   std::vector<std::string> kept_;
 };
 
+// Where `actual` first differs from `expected`; `reordered` when both hold the same lines in
+// another order.
 std::optional<OutputDifference> first_difference(const OutputDigest& expected, const OutputDigest& actual);
 
 }  // namespace wcp

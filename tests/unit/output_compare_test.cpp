@@ -5,6 +5,7 @@
 #include <string>
 
 #include "errors.h"
+#include "model/output_check.h"
 #include "run/output_digest.h"
 #include "run/output_masks.h"
 
@@ -115,6 +116,37 @@ TEST(OutputDigest, AnOverlongLineIsComparedButNotKeptWhole) {
   EXPECT_FALSE(first_difference(a, digest_of(flood + "\n")).has_value());
   EXPECT_TRUE(first_difference(a, digest_of(flood + "y\n")).has_value());
   EXPECT_LT(a.kept().front().size(), 200u);
+}
+
+TEST(OutputDigest, TheSameLinesInAnotherOrderAreMarkedReordered) {
+  const auto difference = first_difference(digest_of("worker 1\nworker 2\nresult\n"),
+                                           digest_of("worker 2\nworker 1\nresult\n"));
+  ASSERT_TRUE(difference.has_value());
+  EXPECT_TRUE(difference->reordered);
+  EXPECT_EQ(difference->line, 1u);
+}
+
+TEST(OutputDigest, AnotherLineIsNotAReorderingEvenWithTheSameCount) {
+  const auto difference = first_difference(digest_of("a\nb\n"), digest_of("b\nc\n"));
+  ASSERT_TRUE(difference.has_value());
+  EXPECT_FALSE(difference->reordered);
+  // A line printed twice instead of once keeps neither the multiset nor the sequence.
+  EXPECT_FALSE(first_difference(digest_of("a\nb\n"), digest_of("a\na\n"))->reordered);
+}
+
+TEST(PassOutputCheck, AnotherOrderIsTheSameOnlyWhereSeveralWritersRanAtOnce) {
+  PassOutputCheck pass;
+  pass.stdout_difference = first_difference(digest_of("x\ny\n"), digest_of("y\nx\n"));
+  EXPECT_FALSE(pass.same()) << "one process, one loading thread: another order is a difference";
+  pass.writers.processes = 3;
+  EXPECT_TRUE(pass.same());
+  pass.writers = {.processes = 1, .load_threads = 2};
+  EXPECT_TRUE(pass.same());
+  pass.stderr_difference = first_difference(digest_of("x\n"), digest_of("z\n"));
+  EXPECT_FALSE(pass.same()) << "a changed line is a difference whatever ran at once";
+  pass.stderr_difference.reset();
+  pass.probe_exit_code = 1;
+  EXPECT_FALSE(pass.same());
 }
 
 }  // namespace

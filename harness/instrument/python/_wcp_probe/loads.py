@@ -2,7 +2,7 @@
 #
 # The rule this file lives by: a hook that runs inside Warp's timed load (Warp 1.19 times from
 # before Module._compile to after the ModuleExec is built) takes only what must be read at that
-# moment: the clock, the module, device, block_dim and hash, the kernels (weak references), the
+# moment: the clock, the module, device, block_dim and hash, the kernels (held until then), the
 # options and config values as objects, and the stack as (code, line) pairs. It takes no lock,
 # formats no string and writes nothing, so loads on several threads run as they would without
 # the probe. Everything else (kernel descriptions, reprs, the stack as text, the JSON line, the
@@ -19,6 +19,7 @@
 # "Compile x86 took" timers: those print only at LOG_DEBUG (or with `verbose` on older Warp), and
 # the probe leaves the program's log level alone (attach.py says why).
 import collections
+import operator
 import os
 import sys
 import threading
@@ -35,8 +36,8 @@ class LoadCapture:
     """What a load hook took inside Warp's timer; turned into a record after the load."""
 
     __slots__ = ("module", "name", "device", "block_dim", "hash", "compiled", "t_start", "t_end", "kernels",
-                 "options", "config", "cache_env", "stack", "thread", "hook_s", "error", "native_s", "native_builds",
-                 "built_pch")
+                 "options", "config", "cache_env", "stack", "origin", "thread", "hook_s", "error", "native_s",
+                 "native_builds", "built_pch")
 
     def __init__(self, module, t_start):
         self.module = module
@@ -69,33 +70,54 @@ def install(probe, warp, ctx, config):
     pch_dirs = set()  # precompiled-header folders a CPU build already used: the first build on one makes it
     timer_starts = {}  # older Warp: ident -> when Module.load's timer started (see hook_load_wrapper)
 
+    # warp.config's values in one C call (the names are read once, here): on a parallel preload
+    # each microsecond a hook holds the GIL inside Warp's timer is paid again by every thread
+    # waiting for it, so the timed part is kept to references and this one read.
+    present = tuple(name for name in config_names if hasattr(config, name))
+    read_config = operator.attrgetter(*present) if present else None
+
+    def config_values():
+        try:
+            values = read_config(config)
+            return present, values if len(present) > 1 else (values,)
+        except Exception:  # a name deleted since: the slow way
+            names = tuple(name for name in config_names if hasattr(config, name))
+            return names, tuple(getattr(config, name) for name in names)
+
     def capture(module, t_start, frame, device, block_dim, module_hash):
-        # Inside Warp's timer: references and values only (see the top of this file).
+        # Inside Warp's timer: references and values only (see the top of this file). The
+        # kernels are held as they are until `drain`, which describes them.
         item = LoadCapture(module, t_start)
         item.name = getattr(module, "name", "?")
         item.device = device
         item.block_dim = block_dim
         item.hash = module_hash
         live = getattr(module, "_live_kernels", None)
-        members = live if live is not None else getattr(module, "kernels", {}).values()
-        item.kernels = [weakref.ref(kernel) for kernel in members]
+        item.kernels = tuple(live if live is not None else getattr(module, "kernels", {}).values())
         try:
             item.options = dict(module.options)
         except Exception:
             item.options = {}
-        item.config = [(name, getattr(config, name)) for name in config_names if hasattr(config, name)]
+        item.config = config_values() if read_config is not None else ((), ())
         item.cache_env = (os.environ.get("CUDA_CACHE_DISABLE"), os.environ.get("WARP_CACHE_PATH"))
         item.thread = native_id()
+        item.origin = None
         if origins and get_ident() not in origins:
-            # Maybe a pool worker of a force_load: where no frame of the worker's own stack is
-            # the application's, continue with the stack of the call that submitted the work.
-            stack = capture_stack(frame, WORKER_FILES)
-            if not any(not probe.in_warp(code.co_filename) for code, _ in stack):
-                stack.extend(next(iter(list(origins.values())), ()))
-            item.stack = stack
+            # Maybe a pool worker of a force_load: the stack of the call that submitted the work
+            # is kept beside the worker's own; `drain` decides which names the application.
+            item.stack = capture_stack(frame, WORKER_FILES)
+            item.origin = next(iter(list(origins.values())), None)
         else:
             item.stack = capture_stack(frame)
         return item
+
+    def stack_of(item):
+        # A pool worker's stack continues with its submitter's where no frame of its own is the
+        # application's.
+        stack = item.stack
+        if item.origin and not any(not probe.in_warp(code.co_filename) for code, _ in stack):
+            stack = stack + list(item.origin)
+        return stack
 
     if "load" in probe.faults:
         capture = injected_fault  # noqa: F811
@@ -120,12 +142,9 @@ def install(probe, warp, ctx, config):
         return 0.0 if item.compiled is False else None
 
     # ---- after the load: records ----------------------------------------------------------------
-    def describe_kernels(refs, module_options):
+    def describe_kernels(members, module_options):
         kernels = []
-        for ref in refs:
-            kernel = ref()
-            if kernel is None:
-                continue
+        for kernel in members:
             try:
                 func = getattr(kernel, "func", None)
                 code = getattr(func, "__code__", None)
@@ -151,8 +170,8 @@ def install(probe, warp, ctx, config):
         return kernels
 
     def record_of(item):
-        stack, trigger = probe.describe_stack(item.stack)
-        values = dict(item.config)
+        stack, trigger = probe.describe_stack(stack_of(item))
+        values = dict(zip(*item.config))
         block_dim = item.block_dim
         return {"t_start": item.t_start, "t_end": item.t_end if item.t_end is not None else item.t_start,
                 "name": str(item.name), "device": "" if item.device is None else str(item.device),
