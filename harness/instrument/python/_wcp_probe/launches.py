@@ -17,13 +17,21 @@ from .record import LaunchRecord
 # For tuple(map(getattr, args, DTYPE_NAMES, NONES)): every argument's dtype (or None) in C.
 DTYPE_NAMES = itertools.repeat("dtype")
 NONES = itertools.repeat(None)
+# The same for a list or tuple of up to MAX_UNROLLED arguments, unrolled: DTYPES_OF[n](args) is
+# a tuple of n getattr calls, about half of what map() and tuple() cost for many arguments.
+MAX_UNROLLED = 16
+DTYPES_OF = [eval("lambda s: (%s)" % "".join("getattr(s[%d], 'dtype', None), " % i for i in range(n)),
+                  {"getattr": getattr}) for n in range(MAX_UNROLLED + 1)]
 # The parameters of launch() in Warp 1.9 to 1.19: a wrapper with exactly these binds in C.
 KNOWN_LAUNCH_PARAMETERS = ["kernel", "dim", "inputs", "outputs", "adj_inputs", "adj_outputs", "device", "stream",
                            "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim"]
 
 
-def dtype_of(x):
-    return getattr(x, "dtype", None)
+def dtypes_of(args):
+    """Every argument's dtype (None for a Python scalar or None), as a tuple."""
+    if (args.__class__ is list or args.__class__ is tuple) and len(args) <= MAX_UNROLLED:
+        return DTYPES_OF[len(args)](args)
+    return tuple(map(getattr, args, DTYPE_NAMES, NONES))
 
 
 def dim_key(dim):
@@ -77,6 +85,8 @@ def binder_for(function, fallback=None):
                     get("stream"), get("adjoint", False), get("block_dim"), get("record_tape", True))
         return tuple(args[i] if i < n else kwargs.get(name, default) for name, i, default in plan)
 
+    bind.canonical = canonical  # launch_tiled's fast path binds (kernel, **kwargs) itself
+    bind.defaults = (inputs_default, outputs_default)
     return bind
 
 
@@ -192,7 +202,8 @@ def install(probe, warp, ctx, config):
     def count(key, kernel, dim, dev, dtypes, block_dim, adjoint, entry):
         # One launch of the general wrappers (launch_tiled, Launch.launch, capture, the tape).
         nonlocal open_n, total
-        with lock:
+        lock.acquire()  # not `with`: its method lookups cost more than the compare below
+        try:
             total += 1
             if key == last_key:
                 open_n += 1
@@ -200,6 +211,8 @@ def install(probe, warp, ctx, config):
                     maybe_snapshot()
             else:
                 new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, entry)
+        finally:
+            lock.release()
 
     def call_original(function, args, kwargs):
         # Warp's own entry point. A load it started and did not finish failed with its error;
@@ -216,9 +229,9 @@ def install(probe, warp, ctx, config):
     def count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, entry):
         # A launch by its call's arguments: the device Warp launched on, hashable dims, dtypes.
         dev = stream.device if stream is not None else (ctx.runtime.default_device if device is None else device)
-        if dim.__class__ is not int:
+        if dim.__class__ is not int and dim.__class__ is not tuple:
             dim = dim_key(dim)
-        dtypes = tuple(map(dtype_of, inputs)) + tuple(map(dtype_of, outputs or ()))
+        dtypes = dtypes_of(inputs) + dtypes_of(outputs) if outputs else dtypes_of(inputs)
         if capturing:
             entry = capture_entry(dev, entry)
         count((id(kernel), dim, dev, dtypes, block_dim, adjoint, entry), kernel, dim, dev, dtypes, block_dim, adjoint,
@@ -332,7 +345,7 @@ def install(probe, warp, ctx, config):
         except (TypeError, ValueError, AttributeError):
             explicit = False
 
-        dtype_names, nones = DTYPE_NAMES, NONES
+        dtype_names, nones, dtypes_by_count, max_unrolled = DTYPE_NAMES, NONES, DTYPES_OF, MAX_UNROLLED
 
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
@@ -347,6 +360,8 @@ def install(probe, warp, ctx, config):
                 if finished_loads:
                     probe.drain()
                 runtime = ctx.runtime
+                if tiled_threads and runtime.tape is None and get_ident() in tiled_threads:
+                    return result  # launch_tiled's own launch: its wrapper records it
                 if runtime.tape is not None and record_tape or tiled_threads or result is not None or capturing:
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
@@ -356,13 +371,19 @@ def install(probe, warp, ctx, config):
                     dim = dim_key(dim)  # a list the caller may change later: a tuple of its values
                 if block_dim == default_block_dim:
                     block_dim = None
-                # Every argument's dtype (None for a Python scalar) computed in C, one tuple.
-                if outputs:
-                    dtypes = tuple(map(getattr, (*inputs, *outputs), dtype_names, nones))
-                elif len(inputs) == 1:
+                # Every argument's dtype (None for a Python scalar), one tuple; a lone input's bare.
+                n = len(inputs)
+                if inputs.__class__ is not list and inputs.__class__ is not tuple or n > max_unrolled:
+                    dtypes = tuple(map(getattr, (*inputs, *(outputs or ())), dtype_names, nones))
+                elif outputs:
+                    if outputs.__class__ is list and len(outputs) <= max_unrolled:
+                        dtypes = dtypes_by_count[n](inputs) + dtypes_by_count[len(outputs)](outputs)
+                    else:
+                        dtypes = dtypes_by_count[n](inputs) + dtypes_of(outputs)
+                elif n == 1:
                     dtypes = getattr(inputs[0], "dtype", None)
                 else:
-                    dtypes = tuple(map(getattr, inputs, dtype_names, nones))
+                    dtypes = dtypes_by_count[n](inputs)
                 kid = id(kernel)
                 lock.acquire()  # not `with`: its method lookups cost more than the compare below
                 try:
@@ -395,17 +416,56 @@ def install(probe, warp, ctx, config):
             probe.note_missing("launches via warp.launch_tiled (not found)")
             return
         tiled_bind = binder_for(tiled_original, original)
+        tiled_fast = tiled_bind.canonical
+        inputs_default, outputs_default = tiled_bind.defaults
 
         def launch_tiled(*args, **kwargs):
+            nonlocal open_n, total
             tid = get_ident()
-            tiled_threads[tid] = tiled_threads.get(tid, 0) + 1
+            depth = tiled_threads.get(tid)
+            tiled_threads[tid] = 1 if depth is None else depth + 1
             try:
-                result = call_original(tiled_original, args, kwargs)
+                result = tiled_original(*args, **kwargs)
+            except BaseException as error:
+                probe.fail_pending(error)
+                raise
             finally:
-                depth = tiled_threads.pop(tid, 1) - 1
-                if depth:
+                if depth is None:
+                    tiled_threads.pop(tid, None)
+                else:
                     tiled_threads[tid] = depth
             try:
+                if finished_loads:
+                    probe.drain()
+                if len(args) == 1 and tiled_fast and result is None and not capturing:
+                    # launch_tiled(kernel, dim=..., block_dim=..., ...) as Warp requires it: bound
+                    # as tiled_bind would, counted as count_call would, without their calls.
+                    get = kwargs.get
+                    kernel = args[0]
+                    dim = get("dim")
+                    inputs = get("inputs", inputs_default)
+                    outputs = get("outputs", outputs_default)
+                    device = get("device")
+                    stream = get("stream")
+                    dev = (ctx.runtime.default_device if device is None else device) if stream is None else stream.device
+                    if dim.__class__ is not int and dim.__class__ is not tuple:
+                        dim = dim_key(dim)
+                    dtypes = dtypes_of(inputs) + dtypes_of(outputs) if outputs else dtypes_of(inputs)
+                    block_dim = get("block_dim")
+                    adjoint = get("adjoint", False)
+                    key = (id(kernel), dim, dev, dtypes, block_dim, adjoint, "launch_tiled")
+                    lock.acquire()
+                    try:
+                        total += 1
+                        if key == last_key:
+                            open_n += 1
+                            if not total & 63:
+                                maybe_snapshot()
+                        else:
+                            new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, "launch_tiled")
+                    finally:
+                        lock.release()
+                    return result
                 kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
                 if result is not None:
                     remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
@@ -418,16 +478,61 @@ def install(probe, warp, ctx, config):
         probe.replace((warp, ctx), "launch_tiled", tiled_original, launch_tiled)
 
     # ---- record_cmd launches replayed with Launch.launch() ---------------------------------------
-    cmd_info = weakref.WeakKeyDictionary()
+    # id(Launch) -> [kernel, dim, dtypes, block_dim, adjoint, bounds, weakref, cached key]; the
+    # weakref's callback drops the entry when the Launch dies, before its id can be reused. The
+    # cached key (with the device and bounds it was built for) makes a repeat .launch() an
+    # identity compare with the previous launch's key.
+    cmd_info = {}
+
+    def keep_cmd(launch_object, known):
+        kid = id(launch_object)
+        entry = cmd_info[kid] = [*known, weakref.ref(launch_object, lambda _ref: cmd_info.pop(kid, None)), None]
+        return entry
 
     def remember_cmd(launch_object, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim):
         # record_cmd=True runs nothing: keep the signature for each later .launch().
         try:
-            dtypes = tuple(map(dtype_of, inputs)) + tuple(map(dtype_of, outputs or ()))
-            cmd_info[launch_object] = (kernel, dim_key(dim) if dim.__class__ is not int else dim, dtypes, block_dim,
-                                       adjoint, getattr(launch_object, "bounds", None))
+            dtypes = dtypes_of(inputs) + dtypes_of(outputs or ())
+            keep_cmd(launch_object, (kernel, dim_key(dim) if dim.__class__ is not int else dim, dtypes, block_dim,
+                                     adjoint, getattr(launch_object, "bounds", None)))
         except Exception as e:
             probe.fail("record_cmd launches", e)
+
+    def count_cmd(launch_object):
+        # One .launch() of a Launch object.
+        nonlocal open_n, total
+        known = cmd_info.get(id(launch_object))
+        if known is None:
+            # Built without wp.launch(record_cmd=True): rebuild from its fields.
+            bounds = getattr(launch_object, "bounds", None)
+            known = keep_cmd(launch_object, (
+                launch_object.kernel, launch_dims(bounds), dtypes_of(getattr(launch_object, "fwd_args", None) or ()),
+                getattr(launch_object, "block_dim", None), getattr(launch_object, "adjoint", False), bounds))
+        kernel = known[0]
+        dev = launch_object.device
+        bounds = getattr(launch_object, "bounds", known[5])
+        cached = known[7]
+        if cached is not None and cached[0] is dev and cached[1] is bounds and not capturing:
+            key = cached[2]
+        else:
+            dim = known[1]
+            if known[5] is not None and bounds is not known[5]:
+                dim = launch_dims(bounds)  # set_dim() since it was recorded
+            entry = capture_entry(dev, "cmd") if capturing else "cmd"
+            key = (id(kernel), dim, dev, known[2], known[3], known[4], entry)
+            if entry == "cmd":
+                known[7] = (dev, bounds, key)
+        lock.acquire()
+        try:
+            if key is last_key:
+                total += 1
+                open_n += 1
+                if not total & 63:
+                    maybe_snapshot()
+            else:
+                count(key, kernel, key[1], dev, key[3], key[4], key[5], key[6])
+        finally:
+            lock.release()
 
     def hook_cmd():
         launch_class = getattr(ctx, "Launch", None)
@@ -436,27 +541,40 @@ def install(probe, warp, ctx, config):
             probe.note_missing("launches via Launch.launch (not found)")
             return
 
-        def launch(self, *args, **kwargs):
+        def launch_any(self, *args, **kwargs):
             result = call_original(original, (self,) + args, kwargs)
             try:
-                known = cmd_info.get(self)
-                if known is None:
-                    # Built without wp.launch(record_cmd=True): rebuild from its fields.
-                    bounds = getattr(self, "bounds", None)
-                    known = (self.kernel, launch_dims(bounds), tuple(map(dtype_of, getattr(self, "fwd_args", None) or ())),
-                             getattr(self, "block_dim", None), getattr(self, "adjoint", False), bounds)
-                    cmd_info[self] = known
-                kernel, dim, dtypes, block_dim, adjoint, bounds = known
-                if bounds is not None and getattr(self, "bounds", bounds) is not bounds:
-                    dim = launch_dims(self.bounds)  # set_dim() since it was recorded
-                dev = self.device
-                entry = capture_entry(dev, "cmd") if capturing else "cmd"
-                count((id(kernel), dim, dev, dtypes, block_dim, adjoint, entry), kernel, dim, dev, dtypes, block_dim,
-                      adjoint, entry)
+                count_cmd(self)
             except Exception as e:
                 count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
             return result
 
+        def launch(self, stream=None):
+            # launch(self, stream=None) as in Warp 1.9 to 1.19, bound in C, Warp's default object.
+            try:
+                result = original(self, stream)
+            except BaseException as error:
+                probe.fail_pending(error)
+                raise
+            try:
+                if finished_loads:
+                    probe.drain()
+                count_cmd(self)
+            except Exception as e:
+                count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
+            return result
+
+        try:
+            params = list(inspect.signature(original).parameters.values())
+            explicit = ([p.name for p in params] == ["self", "stream"]
+                        and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
+                        and len(original.__defaults__ or ()) == 1 and not original.__kwdefaults__)
+        except (TypeError, ValueError, AttributeError):
+            explicit = False
+        if explicit:
+            launch.__defaults__ = original.__defaults__
+        else:
+            launch = launch_any
         launch_class.launch = wrap_like(launch, original)
         probe.hooks.append("Launch.launch")
 
