@@ -85,8 +85,6 @@ def binder_for(function, fallback=None):
                     get("stream"), get("adjoint", False), get("block_dim"), get("record_tape", True))
         return tuple(args[i] if i < n else kwargs.get(name, default) for name, i, default in plan)
 
-    bind.canonical = canonical  # launch_tiled's fast path binds (kernel, **kwargs) itself
-    bind.defaults = (inputs_default, outputs_default)
     return bind
 
 
@@ -107,7 +105,7 @@ def install(probe, warp, ctx, config):
     unrecorded = {}
     last_key = None
     # The previous launch's key as separate values, for the fast wrapper's allocation-free compare.
-    l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = None
+    l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = l_entry = None
     open_sig = -1
     open_n = 0
     total = 0
@@ -117,7 +115,8 @@ def install(probe, warp, ctx, config):
     idle_interval = 0.0  # between eager snapshots: 20x the last snapshot's cost
     capturing = 0
     capture_counts = {}
-    tiled_threads = {}
+    tiled_threads = {}  # thread id -> the launch_tiled call's kwargs it is inside, or tiled_done
+    tiled_done = object()
 
     def reset():
         nonlocal lock, record, signatures, sig_by_value, sig_cache, last_key, open_sig, open_n, total, snap_total
@@ -155,7 +154,7 @@ def install(probe, warp, ctx, config):
 
     def new_signature(key, kernel, name, module, dim, dev, dtypes, block_dim, adjoint, entry):
         # Slow path, under the lock: a launch whose key differs from the previous one.
-        nonlocal last_key, open_sig, open_n, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint
+        nonlocal last_key, open_sig, open_n, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry
         if dead_ids:
             purge_dead()
         cache_key = key if (dev is None or isinstance(dev, str)) else key[:2] + (id(dev),) + key[3:]
@@ -190,8 +189,8 @@ def install(probe, warp, ctx, config):
         open_sig = index
         open_n = 1
         last_key = key if kernel is None or key[0] in kernel_refs else None
-        if last_key is not None and len(key) == 7 and entry == "launch":
-            l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, _ = key
+        if last_key is not None and len(key) == 7 and (entry == "launch" or entry == "launch_tiled"):
+            l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry = key
         else:
             l_kid = None
         maybe_snapshot()
@@ -360,17 +359,33 @@ def install(probe, warp, ctx, config):
                 if finished_loads:
                     probe.drain()
                 runtime = ctx.runtime
-                if tiled_threads and runtime.tape is None and get_ident() in tiled_threads:
-                    return result  # launch_tiled's own launch: its wrapper records it
-                if runtime.tape is not None and record_tape or tiled_threads or result is not None or capturing:
+                entry = "launch"
+                if block_dim == default_block_dim:
+                    block_dim = None
+                if tiled_threads:
+                    tid = get_ident()
+                    mark = tiled_threads.get(tid)
+                    if mark is not None:
+                        # launch_tiled's own launch: counted here as the launch_tiled call it is, with
+                        # the dim and block_dim that call was given (`mark` is its kwargs). A tape,
+                        # record_cmd or a capture leave it to the launch_tiled wrapper.
+                        if runtime.tape is not None and record_tape:
+                            fix_tape_caller(getframe(1))
+                            return result
+                        if mark is tiled_done or result is not None or capturing:
+                            return result
+                        tiled_threads[tid] = tiled_done
+                        entry = "launch_tiled"
+                        dim = mark.get("dim")
+                        block_dim = mark.get("block_dim")
+                if runtime.tape is not None and record_tape or result is not None or capturing:
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
                     return result
                 dev = (runtime.default_device if device is None else device) if stream is None else stream.device
                 if dim.__class__ is not int and dim.__class__ is not tuple:
-                    dim = dim_key(dim)  # a list the caller may change later: a tuple of its values
-                if block_dim == default_block_dim:
-                    block_dim = None
+                    # A list the caller may change later: a tuple of its values.
+                    dim = tuple(dim) if dim.__class__ is list else dim_key(dim)
                 # Every argument's dtype (None for a Python scalar), one tuple; a lone input's bare.
                 n = len(inputs)
                 if inputs.__class__ is not list and inputs.__class__ is not tuple or n > max_unrolled:
@@ -392,13 +407,13 @@ def install(probe, warp, ctx, config):
                     # call, e.g. f"cuda:{i}") is the same device: compare strings by value.
                     if (kid == l_kid and dim == l_dim and dtypes == l_dtypes
                             and (dev is l_dev or dev.__class__ is str and dev == l_dev)
-                            and block_dim == l_block_dim and adjoint == l_adjoint):
+                            and block_dim == l_block_dim and adjoint == l_adjoint and entry is l_entry):
                         open_n += 1
                         if not total & 63:
                             maybe_snapshot()
                     else:
-                        new_signature((kid, dim, dev, dtypes, block_dim, adjoint, "launch"), kernel, None, None, dim,
-                                      dev, dtypes, block_dim, adjoint, "launch")
+                        new_signature((kid, dim, dev, dtypes, block_dim, adjoint, entry), kernel, None, None, dim,
+                                      dev, dtypes, block_dim, adjoint, entry)
                 finally:
                     lock.release()
             except Exception as e:
@@ -416,55 +431,27 @@ def install(probe, warp, ctx, config):
             probe.note_missing("launches via warp.launch_tiled (not found)")
             return
         tiled_bind = binder_for(tiled_original, original)
-        tiled_fast = tiled_bind.canonical
-        inputs_default, outputs_default = tiled_bind.defaults
 
         def launch_tiled(*args, **kwargs):
-            nonlocal open_n, total
+            # Marks its thread with the caller's kwargs while Warp runs: Warp's launch_tiled calls
+            # launch() (the wrapper above), which counts it and marks it done. Anything else
+            # (a tape, record_cmd, capture, a Warp that does not call launch()) is counted here.
             tid = get_ident()
-            depth = tiled_threads.get(tid)
-            tiled_threads[tid] = 1 if depth is None else depth + 1
+            outer = tiled_threads.get(tid)
+            tiled_threads[tid] = kwargs
             try:
                 result = tiled_original(*args, **kwargs)
             except BaseException as error:
                 probe.fail_pending(error)
                 raise
             finally:
-                if depth is None:
-                    tiled_threads.pop(tid, None)
-                else:
-                    tiled_threads[tid] = depth
+                mark = tiled_threads.pop(tid, None)
+                if outer is not None:
+                    tiled_threads[tid] = outer
             try:
                 if finished_loads:
                     probe.drain()
-                if len(args) == 1 and tiled_fast and result is None and not capturing:
-                    # launch_tiled(kernel, dim=..., block_dim=..., ...) as Warp requires it: bound
-                    # as tiled_bind would, counted as count_call would, without their calls.
-                    get = kwargs.get
-                    kernel = args[0]
-                    dim = get("dim")
-                    inputs = get("inputs", inputs_default)
-                    outputs = get("outputs", outputs_default)
-                    device = get("device")
-                    stream = get("stream")
-                    dev = (ctx.runtime.default_device if device is None else device) if stream is None else stream.device
-                    if dim.__class__ is not int and dim.__class__ is not tuple:
-                        dim = dim_key(dim)
-                    dtypes = dtypes_of(inputs) + dtypes_of(outputs) if outputs else dtypes_of(inputs)
-                    block_dim = get("block_dim")
-                    adjoint = get("adjoint", False)
-                    key = (id(kernel), dim, dev, dtypes, block_dim, adjoint, "launch_tiled")
-                    lock.acquire()
-                    try:
-                        total += 1
-                        if key == last_key:
-                            open_n += 1
-                            if not total & 63:
-                                maybe_snapshot()
-                        else:
-                            new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, "launch_tiled")
-                    finally:
-                        lock.release()
+                if mark is tiled_done:
                     return result
                 kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
                 if result is not None:
