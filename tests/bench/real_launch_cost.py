@@ -138,7 +138,9 @@ def record_cmd(probed):
 shapes = [device_string, device_object, default_device, many_args, struct_arg, launch_tiled, record_cmd]
 if bare_tiled is None:
     shapes.remove(launch_tiled)
-chunk, pairs = int(sys.argv[1]), int(sys.argv[2])
+chunk, pairs, only = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+if only:
+    shapes = [shape for shape in shapes if shape.__name__ in only]
 for shape in shapes:
     shape(True)
     shape(False)  # warm both arms (first launch loads the module)
@@ -158,7 +160,7 @@ print("RESULT", json.dumps({"warp": wp.config.version, "results": results}))
 """
 
 
-def run(python, probe_dir, chunk, pairs, cache_dir):
+def run(python, probe_dir, chunk, pairs, cache_dir, shapes=()):
     with tempfile.TemporaryDirectory() as scratch:
         events = os.path.join(scratch, "events")
         os.makedirs(events)
@@ -166,7 +168,7 @@ def run(python, probe_dir, chunk, pairs, cache_dir):
         with open(script, "w", encoding="utf-8") as handle:
             handle.write(PROGRAM)
         env = dict(os.environ, PYTHONPATH=probe_dir, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir)
-        done = subprocess.run([python, script, str(chunk), str(pairs)], env=env, capture_output=True, text=True,
+        done = subprocess.run([python, script, str(chunk), str(pairs), *shapes], env=env, capture_output=True, text=True,
                               cwd=scratch)
         if done.returncode != 0:
             sys.exit("%s failed (exit %d):\n%s" % (python, done.returncode, done.stderr[-4000:]))
@@ -181,15 +183,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--python", action="append", help="a Python with Warp (repeatable); default: .venv's")
     parser.add_argument("--probe-dir", default=os.path.join(ROOT, "harness", "instrument", "python"))
-    parser.add_argument("--chunk", type=int, default=2_000, help="launches per arm and pair")
-    parser.add_argument("--pairs", type=int, default=30)
+    parser.add_argument("--chunk", type=int, default=300, help="launches per arm and pair")
+    parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--shape", action="append", default=[], help="time only this shape (repeatable)")
     parser.add_argument("--cache-dir", default=os.path.join(tempfile.gettempdir(), "wcp-real-launch-cost-cache"),
                         help="Warp kernel cache, kept between runs so that launches find it warm")
     args = parser.parse_args()
     pythons = [os.path.abspath(p) for p in args.python or [os.path.join(ROOT, ".venv", "bin", "python")]]
     print("machine:", os.uname().nodename, "cores", os.cpu_count(), "load", os.getloadavg())
     for python in pythons:
-        out = run(python, os.path.abspath(args.probe_dir), args.chunk, args.pairs, args.cache_dir)
+        out = run(python, os.path.abspath(args.probe_dir), args.chunk, args.pairs, args.cache_dir, args.shape)
         print(f"== Warp {out['warp']} ({python}): real CPU launches, us per launch; in-process ABBA arms, "
               f"{args.chunk:,} launches each, {args.pairs} pairs")
         print(f"{'shape':16s} {'bare min':>9s} {'bare med':>9s} {'added min':>10s} {'added med':>10s}")
