@@ -168,8 +168,8 @@ def run(python, probe_dir, chunk, pairs, cache_dir, shapes=()):
         with open(script, "w", encoding="utf-8") as handle:
             handle.write(PROGRAM)
         env = dict(os.environ, PYTHONPATH=probe_dir, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir)
-        done = subprocess.run([python, script, str(chunk), str(pairs), *shapes], env=env, capture_output=True, text=True,
-                              cwd=scratch)
+        done = subprocess.run([python, script, str(chunk), str(pairs), *shapes], env=env, capture_output=True,
+                              text=True, cwd=scratch)
         if done.returncode != 0:
             sys.exit("%s failed (exit %d):\n%s" % (python, done.returncode, done.stderr[-4000:]))
         out = done.stdout

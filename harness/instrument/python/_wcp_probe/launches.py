@@ -344,7 +344,7 @@ def install(probe, warp, ctx, config):
         except (TypeError, ValueError, AttributeError):
             explicit = False
 
-        dtype_names, nones, dtypes_by_count, max_unrolled = DTYPE_NAMES, NONES, DTYPES_OF, MAX_UNROLLED
+        dtypes_by_count, max_unrolled = DTYPES_OF, MAX_UNROLLED
 
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
@@ -386,19 +386,19 @@ def install(probe, warp, ctx, config):
                 if dim.__class__ is not int and dim.__class__ is not tuple:
                     # A list the caller may change later: a tuple of its values.
                     dim = tuple(dim) if dim.__class__ is list else dim_key(dim)
-                # Every argument's dtype (None for a Python scalar), one tuple; a lone input's bare.
-                n = len(inputs)
-                if inputs.__class__ is not list and inputs.__class__ is not tuple or n > max_unrolled:
-                    dtypes = tuple(map(getattr, (*inputs, *(outputs or ())), dtype_names, nones))
-                elif outputs:
-                    if outputs.__class__ is list and len(outputs) <= max_unrolled:
-                        dtypes = dtypes_by_count[n](inputs) + dtypes_by_count[len(outputs)](outputs)
+                # Every argument's dtype (None for a Python scalar): a tuple, a lone input's bare.
+                if outputs:
+                    if (inputs.__class__ is list and outputs.__class__ is list and len(inputs) <= max_unrolled
+                            and len(outputs) <= max_unrolled):
+                        dtypes = dtypes_by_count[len(inputs)](inputs) + dtypes_by_count[len(outputs)](outputs)
                     else:
-                        dtypes = dtypes_by_count[n](inputs) + dtypes_of(outputs)
-                elif n == 1:
+                        dtypes = dtypes_of(inputs) + dtypes_of(outputs)
+                elif len(inputs) == 1:
                     dtypes = getattr(inputs[0], "dtype", None)
+                elif inputs.__class__ is list and len(inputs) <= max_unrolled:
+                    dtypes = dtypes_by_count[len(inputs)](inputs)
                 else:
-                    dtypes = dtypes_by_count[n](inputs)
+                    dtypes = dtypes_of(inputs)
                 kid = id(kernel)
                 lock.acquire()  # not `with`: its method lookups cost more than the compare below
                 try:
