@@ -20,6 +20,9 @@ done
 # The probe's cost per launch by launch shape (CPU and CUDA-shaped, on the fake Warp), and what
 # it adds to Warp's own load timers, cold and warm, on both Warp versions.
 .venv/bin/python tests/bench/launch_cost.py
+# The same on real Warp CPU launches (string, Device, default device, many arguments, a struct,
+# launch_tiled, record_cmd replays), on both Warp versions; the goal is the pinned Warp's.
+.venv/bin/python tests/bench/real_launch_cost.py --python .venv/bin/python --python .venv-warp-old/bin/python
 .venv/bin/python tests/bench/neutrality_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python \
   --python .venv-warp-old/bin/python
 .venv/bin/python tests/bench/units_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python

@@ -17,13 +17,21 @@ from .record import LaunchRecord
 # For tuple(map(getattr, args, DTYPE_NAMES, NONES)): every argument's dtype (or None) in C.
 DTYPE_NAMES = itertools.repeat("dtype")
 NONES = itertools.repeat(None)
+# The same for a list or tuple of up to MAX_UNROLLED arguments, unrolled: DTYPES_OF[n](args) is
+# a tuple of n getattr calls, about half of what map() and tuple() cost for many arguments.
+MAX_UNROLLED = 16
+DTYPES_OF = [eval("lambda s: (%s)" % "".join("getattr(s[%d], 'dtype', None), " % i for i in range(n)),
+                  {"getattr": getattr}) for n in range(MAX_UNROLLED + 1)]
 # The parameters of launch() in Warp 1.9 to 1.19: a wrapper with exactly these binds in C.
 KNOWN_LAUNCH_PARAMETERS = ["kernel", "dim", "inputs", "outputs", "adj_inputs", "adj_outputs", "device", "stream",
                            "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim"]
 
 
-def dtype_of(x):
-    return getattr(x, "dtype", None)
+def dtypes_of(args):
+    """Every argument's dtype (None for a Python scalar or None), as a tuple."""
+    if (args.__class__ is list or args.__class__ is tuple) and len(args) <= MAX_UNROLLED:
+        return DTYPES_OF[len(args)](args)
+    return tuple(map(getattr, args, DTYPE_NAMES, NONES))
 
 
 def dim_key(dim):
@@ -97,7 +105,7 @@ def install(probe, warp, ctx, config):
     unrecorded = {}
     last_key = None
     # The previous launch's key as separate values, for the fast wrapper's allocation-free compare.
-    l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = None
+    l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = l_entry = None
     open_sig = -1
     open_n = 0
     total = 0
@@ -107,7 +115,8 @@ def install(probe, warp, ctx, config):
     idle_interval = 0.0  # between eager snapshots: 20x the last snapshot's cost
     capturing = 0
     capture_counts = {}
-    tiled_threads = {}
+    tiled_threads = {}  # thread id -> the launch_tiled call's kwargs it is inside, or tiled_done
+    tiled_done = object()
 
     def reset():
         nonlocal lock, record, signatures, sig_by_value, sig_cache, last_key, open_sig, open_n, total, snap_total
@@ -145,7 +154,7 @@ def install(probe, warp, ctx, config):
 
     def new_signature(key, kernel, name, module, dim, dev, dtypes, block_dim, adjoint, entry):
         # Slow path, under the lock: a launch whose key differs from the previous one.
-        nonlocal last_key, open_sig, open_n, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint
+        nonlocal last_key, open_sig, open_n, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry
         if dead_ids:
             purge_dead()
         cache_key = key if (dev is None or isinstance(dev, str)) else key[:2] + (id(dev),) + key[3:]
@@ -180,8 +189,8 @@ def install(probe, warp, ctx, config):
         open_sig = index
         open_n = 1
         last_key = key if kernel is None or key[0] in kernel_refs else None
-        if last_key is not None and len(key) == 7 and entry == "launch":
-            l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, _ = key
+        if last_key is not None and len(key) == 7 and (entry == "launch" or entry == "launch_tiled"):
+            l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry = key
         else:
             l_kid = None
         maybe_snapshot()
@@ -192,7 +201,8 @@ def install(probe, warp, ctx, config):
     def count(key, kernel, dim, dev, dtypes, block_dim, adjoint, entry):
         # One launch of the general wrappers (launch_tiled, Launch.launch, capture, the tape).
         nonlocal open_n, total
-        with lock:
+        lock.acquire()  # not `with`: its method lookups cost more than the compare below
+        try:
             total += 1
             if key == last_key:
                 open_n += 1
@@ -200,6 +210,8 @@ def install(probe, warp, ctx, config):
                     maybe_snapshot()
             else:
                 new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, entry)
+        finally:
+            lock.release()
 
     def call_original(function, args, kwargs):
         # Warp's own entry point. A load it started and did not finish failed with its error;
@@ -216,9 +228,9 @@ def install(probe, warp, ctx, config):
     def count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, entry):
         # A launch by its call's arguments: the device Warp launched on, hashable dims, dtypes.
         dev = stream.device if stream is not None else (ctx.runtime.default_device if device is None else device)
-        if dim.__class__ is not int:
+        if dim.__class__ is not int and dim.__class__ is not tuple:
             dim = dim_key(dim)
-        dtypes = tuple(map(dtype_of, inputs)) + tuple(map(dtype_of, outputs or ()))
+        dtypes = dtypes_of(inputs) + dtypes_of(outputs) if outputs else dtypes_of(inputs)
         if capturing:
             entry = capture_entry(dev, entry)
         count((id(kernel), dim, dev, dtypes, block_dim, adjoint, entry), kernel, dim, dev, dtypes, block_dim, adjoint,
@@ -332,7 +344,7 @@ def install(probe, warp, ctx, config):
         except (TypeError, ValueError, AttributeError):
             explicit = False
 
-        dtype_names, nones = DTYPE_NAMES, NONES
+        dtypes_by_count, max_unrolled = DTYPES_OF, MAX_UNROLLED
 
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
@@ -347,22 +359,46 @@ def install(probe, warp, ctx, config):
                 if finished_loads:
                     probe.drain()
                 runtime = ctx.runtime
-                if runtime.tape is not None and record_tape or tiled_threads or result is not None or capturing:
+                entry = "launch"
+                if block_dim == default_block_dim:
+                    block_dim = None
+                if tiled_threads:
+                    tid = get_ident()
+                    mark = tiled_threads.get(tid)
+                    if mark is not None:
+                        # launch_tiled's own launch: counted here as the launch_tiled call it is, with
+                        # the dim and block_dim that call was given (`mark` is its kwargs). A tape,
+                        # record_cmd or a capture leave it to the launch_tiled wrapper.
+                        if runtime.tape is not None and record_tape:
+                            fix_tape_caller(getframe(1))
+                            return result
+                        if mark is tiled_done or result is not None or capturing:
+                            return result
+                        tiled_threads[tid] = tiled_done
+                        entry = "launch_tiled"
+                        dim = mark.get("dim")
+                        block_dim = mark.get("block_dim")
+                if runtime.tape is not None and record_tape or result is not None or capturing:
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
                     return result
                 dev = (runtime.default_device if device is None else device) if stream is None else stream.device
                 if dim.__class__ is not int and dim.__class__ is not tuple:
-                    dim = dim_key(dim)  # a list the caller may change later: a tuple of its values
-                if block_dim == default_block_dim:
-                    block_dim = None
-                # Every argument's dtype (None for a Python scalar) computed in C, one tuple.
+                    # A list the caller may change later: a tuple of its values.
+                    dim = tuple(dim) if dim.__class__ is list else dim_key(dim)
+                # Every argument's dtype (None for a Python scalar): a tuple, a lone input's bare.
                 if outputs:
-                    dtypes = tuple(map(getattr, (*inputs, *outputs), dtype_names, nones))
+                    if (inputs.__class__ is list and outputs.__class__ is list and len(inputs) <= max_unrolled
+                            and len(outputs) <= max_unrolled):
+                        dtypes = dtypes_by_count[len(inputs)](inputs) + dtypes_by_count[len(outputs)](outputs)
+                    else:
+                        dtypes = dtypes_of(inputs) + dtypes_of(outputs)
                 elif len(inputs) == 1:
                     dtypes = getattr(inputs[0], "dtype", None)
+                elif inputs.__class__ is list and len(inputs) <= max_unrolled:
+                    dtypes = dtypes_by_count[len(inputs)](inputs)
                 else:
-                    dtypes = tuple(map(getattr, inputs, dtype_names, nones))
+                    dtypes = dtypes_of(inputs)
                 kid = id(kernel)
                 lock.acquire()  # not `with`: its method lookups cost more than the compare below
                 try:
@@ -371,13 +407,13 @@ def install(probe, warp, ctx, config):
                     # call, e.g. f"cuda:{i}") is the same device: compare strings by value.
                     if (kid == l_kid and dim == l_dim and dtypes == l_dtypes
                             and (dev is l_dev or dev.__class__ is str and dev == l_dev)
-                            and block_dim == l_block_dim and adjoint == l_adjoint):
+                            and block_dim == l_block_dim and adjoint == l_adjoint and entry is l_entry):
                         open_n += 1
                         if not total & 63:
                             maybe_snapshot()
                     else:
-                        new_signature((kid, dim, dev, dtypes, block_dim, adjoint, "launch"), kernel, None, None, dim,
-                                      dev, dtypes, block_dim, adjoint, "launch")
+                        new_signature((kid, dim, dev, dtypes, block_dim, adjoint, entry), kernel, None, None, dim,
+                                      dev, dtypes, block_dim, adjoint, entry)
                 finally:
                     lock.release()
             except Exception as e:
@@ -397,15 +433,26 @@ def install(probe, warp, ctx, config):
         tiled_bind = binder_for(tiled_original, original)
 
         def launch_tiled(*args, **kwargs):
+            # Marks its thread with the caller's kwargs while Warp runs: Warp's launch_tiled calls
+            # launch() (the wrapper above), which counts it and marks it done. Anything else
+            # (a tape, record_cmd, capture, a Warp that does not call launch()) is counted here.
             tid = get_ident()
-            tiled_threads[tid] = tiled_threads.get(tid, 0) + 1
+            outer = tiled_threads.get(tid)
+            tiled_threads[tid] = kwargs
             try:
-                result = call_original(tiled_original, args, kwargs)
+                result = tiled_original(*args, **kwargs)
+            except BaseException as error:
+                probe.fail_pending(error)
+                raise
             finally:
-                depth = tiled_threads.pop(tid, 1) - 1
-                if depth:
-                    tiled_threads[tid] = depth
+                mark = tiled_threads.pop(tid, None)
+                if outer is not None:
+                    tiled_threads[tid] = outer
             try:
+                if finished_loads:
+                    probe.drain()
+                if mark is tiled_done:
+                    return result
                 kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
                 if result is not None:
                     remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
@@ -418,16 +465,61 @@ def install(probe, warp, ctx, config):
         probe.replace((warp, ctx), "launch_tiled", tiled_original, launch_tiled)
 
     # ---- record_cmd launches replayed with Launch.launch() ---------------------------------------
-    cmd_info = weakref.WeakKeyDictionary()
+    # id(Launch) -> [kernel, dim, dtypes, block_dim, adjoint, bounds, weakref, cached key]; the
+    # weakref's callback drops the entry when the Launch dies, before its id can be reused. The
+    # cached key (with the device and bounds it was built for) makes a repeat .launch() an
+    # identity compare with the previous launch's key.
+    cmd_info = {}
+
+    def keep_cmd(launch_object, known):
+        kid = id(launch_object)
+        entry = cmd_info[kid] = [*known, weakref.ref(launch_object, lambda _ref: cmd_info.pop(kid, None)), None]
+        return entry
 
     def remember_cmd(launch_object, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim):
         # record_cmd=True runs nothing: keep the signature for each later .launch().
         try:
-            dtypes = tuple(map(dtype_of, inputs)) + tuple(map(dtype_of, outputs or ()))
-            cmd_info[launch_object] = (kernel, dim_key(dim) if dim.__class__ is not int else dim, dtypes, block_dim,
-                                       adjoint, getattr(launch_object, "bounds", None))
+            dtypes = dtypes_of(inputs) + dtypes_of(outputs or ())
+            keep_cmd(launch_object, (kernel, dim_key(dim) if dim.__class__ is not int else dim, dtypes, block_dim,
+                                     adjoint, getattr(launch_object, "bounds", None)))
         except Exception as e:
             probe.fail("record_cmd launches", e)
+
+    def count_cmd(launch_object):
+        # One .launch() of a Launch object.
+        nonlocal open_n, total
+        known = cmd_info.get(id(launch_object))
+        if known is None:
+            # Built without wp.launch(record_cmd=True): rebuild from its fields.
+            bounds = getattr(launch_object, "bounds", None)
+            known = keep_cmd(launch_object, (
+                launch_object.kernel, launch_dims(bounds), dtypes_of(getattr(launch_object, "fwd_args", None) or ()),
+                getattr(launch_object, "block_dim", None), getattr(launch_object, "adjoint", False), bounds))
+        kernel = known[0]
+        dev = launch_object.device
+        bounds = getattr(launch_object, "bounds", known[5])
+        cached = known[7]
+        if cached is not None and cached[0] is dev and cached[1] is bounds and not capturing:
+            key = cached[2]
+        else:
+            dim = known[1]
+            if known[5] is not None and bounds is not known[5]:
+                dim = launch_dims(bounds)  # set_dim() since it was recorded
+            entry = capture_entry(dev, "cmd") if capturing else "cmd"
+            key = (id(kernel), dim, dev, known[2], known[3], known[4], entry)
+            if entry == "cmd":
+                known[7] = (dev, bounds, key)
+        lock.acquire()
+        try:
+            if key is last_key:
+                total += 1
+                open_n += 1
+                if not total & 63:
+                    maybe_snapshot()
+            else:
+                count(key, kernel, key[1], dev, key[3], key[4], key[5], key[6])
+        finally:
+            lock.release()
 
     def hook_cmd():
         launch_class = getattr(ctx, "Launch", None)
@@ -436,27 +528,40 @@ def install(probe, warp, ctx, config):
             probe.note_missing("launches via Launch.launch (not found)")
             return
 
-        def launch(self, *args, **kwargs):
+        def launch_any(self, *args, **kwargs):
             result = call_original(original, (self,) + args, kwargs)
             try:
-                known = cmd_info.get(self)
-                if known is None:
-                    # Built without wp.launch(record_cmd=True): rebuild from its fields.
-                    bounds = getattr(self, "bounds", None)
-                    known = (self.kernel, launch_dims(bounds), tuple(map(dtype_of, getattr(self, "fwd_args", None) or ())),
-                             getattr(self, "block_dim", None), getattr(self, "adjoint", False), bounds)
-                    cmd_info[self] = known
-                kernel, dim, dtypes, block_dim, adjoint, bounds = known
-                if bounds is not None and getattr(self, "bounds", bounds) is not bounds:
-                    dim = launch_dims(self.bounds)  # set_dim() since it was recorded
-                dev = self.device
-                entry = capture_entry(dev, "cmd") if capturing else "cmd"
-                count((id(kernel), dim, dev, dtypes, block_dim, adjoint, entry), kernel, dim, dev, dtypes, block_dim,
-                      adjoint, entry)
+                count_cmd(self)
             except Exception as e:
                 count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
             return result
 
+        def launch(self, stream=None):
+            # launch(self, stream=None) as in Warp 1.9 to 1.19, bound in C, Warp's default object.
+            try:
+                result = original(self, stream)
+            except BaseException as error:
+                probe.fail_pending(error)
+                raise
+            try:
+                if finished_loads:
+                    probe.drain()
+                count_cmd(self)
+            except Exception as e:
+                count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
+            return result
+
+        try:
+            params = list(inspect.signature(original).parameters.values())
+            explicit = ([p.name for p in params] == ["self", "stream"]
+                        and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
+                        and len(original.__defaults__ or ()) == 1 and not original.__kwdefaults__)
+        except (TypeError, ValueError, AttributeError):
+            explicit = False
+        if explicit:
+            launch.__defaults__ = original.__defaults__
+        else:
+            launch = launch_any
         launch_class.launch = wrap_like(launch, original)
         probe.hooks.append("Launch.launch")
 
