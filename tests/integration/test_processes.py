@@ -159,8 +159,8 @@ class ProcessesTest(unittest.TestCase):
 
 class UnderPytestXdist(unittest.TestCase):
     """Two catalogued apps as tests under `pytest -n 2`: pytest captures each test's output, so
-    Warp's load lines never reach the tool; modules, hashes and build times come from the
-    instrumentation's own record of each load, and the diagnosis is the apps' own."""
+    Warp's load lines never reach the tool; modules, hashes, load and native build times come from
+    the instrumentation's own record of each load, and the diagnosis is the apps' own."""
 
     def test_captured_log_falls_back_to_the_instrumentation(self):
         with tempfile.TemporaryDirectory() as scratch:
@@ -182,8 +182,13 @@ class UnderPytestXdist(unittest.TestCase):
         self.assertEqual(report["modules"], 2)
         self.assertIsNotNone(report["cold_module_ms_median"])
         self.assertGreater(report["cold_module_ms_median"], 0.0)
-        self.assertIsNone(report["native_compile_ms_median"])  # no compiler timer without the log
-        self.assertTrue(any("instrumentation's own record of each load" in note for note in report["notes"]))
+        # Warp's compiler timers never print here, but the build hooks time each native compile
+        # inside its load (docs/instrumentation.md), so it is measured, and within the loads.
+        self.assertIsNotNone(report["native_compile_ms_median"])
+        self.assertGreater(report["native_compile_ms_median"], 0.0)
+        self.assertLessEqual(report["native_compile_ms_median"], report["cold_module_ms_median"])
+        # Every load's time is the instrumentation's clock: pytest kept Warp's timers from the tool.
+        self.assertEqual({e["timer"] for e in report["module_events"]}, {"probe"}, report["module_events"])
         self.assertEqual(sum(e["built_pch"] for e in report["module_events"] if e["pass"] == "cold"),
                          2)  # one header per worker
         ids = sorted(f["id"] for f in findings)
