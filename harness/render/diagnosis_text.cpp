@@ -74,23 +74,28 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   print_wrapped(heading, "", "    ", out);
   std::vector<std::string> members;
   for (const auto& member : group.members) members.push_back(member_text(member));
-  print_wrapped(fmt::format("{} module(s): {}; {}", group.members.size(), fmt::join(members, ", "),
-                            group_cost_text(group)),
+  const bool all_named = std::all_of(group.members.begin(), group.members.end(),
+                                     [](const analysis::GroupMember& member) { return !member.module.empty(); });
+  // One member that carries its own cost needs no total beside it.
+  const bool lone_cost = group.members.size() == 1 && group.members.front().cost_ms.has_value();
+  const std::string lead = all_named ? fmt::format("{} module(s): ", group.members.size()) : std::string();
+  print_wrapped(fmt::format("{}{}{}", lead, fmt::join(members, ", "), lone_cost ? "" : "; " + group_cost_text(group)),
                 "  ", "    ", out);
-  // A long fix stays in --explain: the screen shows its start.
-  constexpr std::size_t kFixLines = 4;
+  // A long fix stays in --explain: the screen shows its start, and the evidence line says where
+  // the rest is.
+  constexpr std::size_t kFixLines = 2;
   auto fix_lines = wrap(group.fix, kScreenColumns, "  fix: ", "    ");
   if (fix_lines.size() > kFixLines) {
     fix_lines.resize(kFixLines);
     fix_lines.back() = wrap(fix_lines.back(), kScreenColumns - 1, "    ", "").front() + "…";
-    fix_lines.push_back(fmt::format("    (the whole fix: --explain {})", code(group.mechanism)));
   }
   for (const auto& line : fix_lines) out << line << '\n';
   // The one observation that fired the first member; the rest are in --explain.
   std::string evidence = first.trigger;
   if (group.members.size() > 1) evidence += fmt::format(" (and {} more)", group.members.size() - 1);
-  const auto evidence_lines = wrap(evidence, kScreenColumns - 1, "  evidence: ", "");
-  out << evidence_lines.front() << (evidence_lines.size() > 1 ? "…" : "") << '\n';
+  const std::string pointer = fmt::format(" [--explain {}]", code(group.mechanism));
+  const auto evidence_lines = wrap(evidence, kScreenColumns - 1 - columns(pointer), "  evidence: ", "");
+  out << evidence_lines.front() << (evidence_lines.size() > 1 ? "…" : "") << pointer << '\n';
 }
 
 std::string id_list(const std::vector<std::string_view>& ids) { return fmt::format("{}", fmt::join(ids, ", ")); }
