@@ -76,10 +76,8 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   for (const auto& member : group.members) members.push_back(member_text(member));
   const bool all_named = std::all_of(group.members.begin(), group.members.end(),
                                      [](const analysis::GroupMember& member) { return !member.module.empty(); });
-  // One member that carries its own cost needs no total beside it.
-  const bool lone_cost = group.members.size() == 1 && group.members.front().cost_ms.has_value();
   const std::string lead = all_named ? fmt::format("{} module(s): ", group.members.size()) : std::string();
-  print_wrapped(fmt::format("{}{}{}", lead, fmt::join(members, ", "), lone_cost ? "" : "; " + group_cost_text(group)),
+  print_wrapped(fmt::format("{}{}{}", lead, fmt::join(members, ", "), "; " + group_cost_text(group)),
                 "  ", "    ", out);
   // A long fix stays in --explain: the screen shows its start, and the evidence line says where
   // the rest is.

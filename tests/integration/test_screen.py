@@ -72,8 +72,10 @@ class ScreenTest(unittest.TestCase):
             for member in group["members"]:
                 if member["module"]:
                     self.assertIn(member["module"], self.default)
-        ruled_out = [line for line in self.default.splitlines() if line.startswith("Ruled out: ")]
-        not_checked = [line for line in self.default.splitlines() if line.startswith("Not checked: ")]
+        # Each list is one entry, wrapped: its continuation lines are indented.
+        entries = re.split(r"\n(?! )", self.default)
+        ruled_out = [entry for entry in entries if entry.startswith("Ruled out: ")]
+        not_checked = [entry for entry in entries if entry.startswith("Not checked: ")]
         self.assertEqual(len(ruled_out), 1, self.default)
         self.assertEqual(len(not_checked), 1, self.default)
         for entry_id in self.ids("ruled_out"):
