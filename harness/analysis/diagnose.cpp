@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "analysis/diagnose_support.h"
+#include "analysis/finding_groups.h"
 
 namespace wcp::analysis {
 namespace {
@@ -93,6 +94,7 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   for (auto& finding : out.findings) {
     if (finding.trigger.empty() && !finding.evidence.empty()) finding.trigger = finding.evidence.front();
   }
+  out.finding_groups = group_findings(out.findings);
   return out;
 }
 

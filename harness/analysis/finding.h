@@ -2,6 +2,7 @@
 // What the diagnosis says about one report: the mechanisms it found (with the evidence from
 // this run), the ones it checked and ruled out (with the signal that ruled them out), and the
 // ones this run could not check. Plain data; the render stage decides how it looks.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct Finding {
   std::vector<std::string> evidence;  // module names, hashes, block_dims, numbers from this run
   std::optional<double> cost_ms;      // ms of redundant build work this explains, when computable
   std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)
+  bool cost_estimated = false;        // cost_ms is an estimate (a model, a ceiling), not a measured time
   std::string fix;                    // the catalogue's fix unless this run calls for a more specific one
   // Whether applying `fix` changes what the program computes (results, precision, the kernels it
   // builds, its launches), and in words what it keeps or changes: advice never changes a
@@ -49,11 +51,41 @@ struct NotChecked {
   std::string reason;  // why this run cannot tell
 };
 
+// One finding of a group: the module it is about and what it costs.
+struct GroupMember {
+  std::size_t finding = 0;  // index into Diagnosis::findings
+  std::string module;       // "" when the finding spans several modules
+  std::optional<double> cost_ms;
+  bool cost_estimated = false;
+  // The member's own values where the group's fix says "<N>" (a line number), in order.
+  std::vector<std::string> fix_values;
+};
+
+// Findings of one mechanism, about code of one owner, whose fixes say the same thing but for the
+// module (and a line number in it): one thing for the reader to do, however many modules it
+// touches. Built from Diagnosis::findings by analysis/finding_groups.h.
+struct FindingGroup {
+  Mechanism mechanism = Mechanism::late_kernel;
+  std::optional<ModuleOwnership> owner;  // as the members' (absent: the whole program)
+  // The members' fix, once: verbatim when they agree; otherwise with "<module>" for each
+  // member's module and "<N>" for each number that differs between them (GroupMember::fix_values).
+  std::string fix;
+  std::vector<GroupMember> members;
+  std::optional<double> total_cost_ms;  // the sum of the members' known costs; absent when none is known
+  std::size_t costs_unknown = 0;        // members without a cost, left out of total_cost_ms
+  bool cost_estimated = false;          // some member's cost in the total is an estimate
+  std::string cost_basis;               // the members' cost basis when they share one, else ""
+
+  bool yours() const { return !owner || owner->users_to_change(); }
+};
+
 struct Diagnosis {
   // First thing to say: whether compilation matters at all for this program's start-up.
   std::string bottleneck;
   bool compile_is_bottleneck = true;
   std::vector<Finding> findings;
+  // The findings grouped for a reader (analysis/finding_groups.h), in the order of their first member.
+  std::vector<FindingGroup> finding_groups;
   std::vector<RuledOut> ruled_out;
   std::vector<NotChecked> not_checked;
   std::vector<std::string> facts;  // informational (precompiled header, toolkit), never a finding

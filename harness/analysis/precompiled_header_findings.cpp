@@ -60,6 +60,7 @@ void check_cpu_header_off(std::size_t builds, int pid, const std::optional<Heade
       return;
     }
     finding.cost_ms = saving;
+    finding.cost_estimated = true;
     finding.cost_basis = fmt::format(
         "estimate: {} builds × ({} without − {} with the header per module) − {} to build it once; {}", builds,
         format_ms(costs->fixed_without_ms), format_ms(costs->fixed_with_ms), format_ms(costs->build_ms), costs->basis);
@@ -108,6 +109,7 @@ void check_cpu_header_on(std::size_t builds, int pid, const std::optional<Header
                                          format_ms(with), builds, format_ms(costs->fixed_without_ms),
                                          format_ms(without)));
   finding.cost_ms = with - without;
+  finding.cost_estimated = true;
   finding.cost_basis = "estimate from the calibration (" + costs->basis + "); verify with `ab` on the two settings";
   finding.fix =
       "For this program the header costs more than it saves: set warp.config.use_precompiled_headers = False "

@@ -537,6 +537,7 @@ void check_serial(const Report& report, Diagnosis& out) {
                   "largest module, {}",
                   format_ms(total), format_ms(largest), total / largest, format_ms(largest)));
   finding.cost_ms = total - largest;
+  finding.cost_estimated = true;  // a ceiling
   finding.cost_basis = "elapsed above the largest module, if every build ran in parallel (a ceiling)";
   out.findings.push_back(std::move(finding));
 }

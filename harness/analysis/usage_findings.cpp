@@ -76,6 +76,7 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
     if (ms) {
       line += fmt::format(", of which ≈ {} for the never-launched kernels", format_ms(*ms));
       finding.cost_ms = finding.cost_ms.value_or(0.0) + *ms;
+      finding.cost_estimated = true;
     } else {
       line += module.built_pch ? " (that build also made the precompiled header, so no estimate)"
                                : " (no per-kernel split of its source, so no estimate)";

@@ -1,7 +1,14 @@
-// `diagnose REPORT.json [--boundaries] [--json OUT]`: explain a saved measure report.
+// `diagnose REPORT.json [--verbose | --explain ID] [--boundaries] [--json OUT]`: explain a saved measure report.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <optional>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "analysis/diagnose.h"
+#include "errors.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
 #include "io/file_io.h"
@@ -15,15 +22,33 @@ namespace {
 struct DiagnoseArguments {
   std::string report_path;
   std::string json_path;
+  std::string explain_id;  // "" unless --explain
   bool boundaries = false;
+  bool verbose = false;
 };
 
+// The mechanism --explain names; a code the catalogue does not have is a usage error.
+std::optional<Mechanism> explained_mechanism(const std::string& id) {
+  if (id.empty()) return std::nullopt;
+  if (const auto mechanism = mechanism_from_code(id)) return mechanism;
+  std::vector<std::string> codes;
+  for (const auto& entry : mechanism_catalogue()) codes.emplace_back(entry.code);
+  throw UsageError(fmt::format("--explain: unknown mechanism id '{}' (one of: {})", id, fmt::join(codes, ", ")));
+}
+
 int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
+  const auto explained = explained_mechanism(arguments.explain_id);
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   const Report report = load_report(arguments.report_path);
   const analysis::DiagnoseInputs inputs = calibrated_inputs(report, context);
   const analysis::Diagnosis diagnosis = analysis::diagnose(report, inputs);
-  render::write(diagnosis, render::Format::text, context.out);
+  if (explained) {
+    render::render_mechanism_text(diagnosis, *explained, context.out);
+  } else if (arguments.verbose) {
+    render::write(diagnosis, render::Format::text, context.out);
+  } else {
+    render::render_diagnosis_summary_text(diagnosis, context.out);
+  }
   if (arguments.boundaries) {
     render::render_kernel_usage_text(diagnosis.kernel_usage, context.out);
     if (diagnosis.boundaries) {
@@ -52,6 +77,14 @@ void add_diagnose_command(CLI::App& root, CliContext& context) {
   command->add_option("--json", arguments->json_path, "Also write the diagnosis as JSON to this path");
   command->add_flag("--boundaries", arguments->boundaries,
                     "Also print compiled versus launched kernels per module and a module-boundary proposal");
+  auto* verbose = command->add_flag(
+      "--verbose", arguments->verbose,
+      "Print the full diagnosis: every finding's evidence, cost, fix, behaviour and limits, the option receipts, "
+      "facts, and why each mechanism was ruled out or not checked");
+  command
+      ->add_option("--explain", arguments->explain_id,
+                   "Print the full text of one mechanism (CS-10, option-never-arrived, ...) instead")
+      ->excludes(verbose);
   command->callback([arguments, &context] { context.exit_code = run_diagnose(*arguments, context); });
 }
 

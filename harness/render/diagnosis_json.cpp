@@ -116,6 +116,27 @@ json boundaries_to_json(const analysis::BoundaryProposal& proposal) {
           {"notes", proposal.notes}};
 }
 
+json group_to_json(const analysis::FindingGroup& group) {
+  json members = json::array();
+  for (const auto& member : group.members) {
+    members.push_back({{"finding", member.finding},
+                       {"module", member.module},
+                       {"cost_ms", or_null(member.cost_ms)},
+                       {"cost_is_estimate", member.cost_estimated},
+                       {"fix_values", member.fix_values}});
+  }
+  return {{"id", std::string(code(group.mechanism))},
+          {"title", std::string(info(group.mechanism).title)},
+          {"owner", group.owner ? owner_to_json(*group.owner) : json(nullptr)},
+          {"yours", group.yours()},
+          {"fix", group.fix},
+          {"members", members},
+          {"total_cost_ms", or_null(group.total_cost_ms)},
+          {"costs_unknown", group.costs_unknown},
+          {"cost_is_estimate", group.cost_estimated},
+          {"cost_basis", group.cost_basis}};
+}
+
 }  // namespace
 
 nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
@@ -134,8 +155,11 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
                         {"limits", finding.limits},
                         {"doc", doc_link(finding.mechanism)},
                         {"cost_basis", finding.cost_basis},
-                        {"cost_ms", or_null(finding.cost_ms)}});
+                        {"cost_ms", or_null(finding.cost_ms)},
+                        {"cost_is_estimate", finding.cost_estimated}});
   }
+  json groups = json::array();
+  for (const auto& group : diagnosis.finding_groups) groups.push_back(group_to_json(group));
   json ruled_out = json::array();
   for (const auto& entry : diagnosis.ruled_out) {
     ruled_out.push_back({{"id", std::string(code(entry.mechanism))}, {"signal", entry.signal}});
@@ -152,9 +176,11 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
   }
   json usage = json::array();
   for (const auto& module : diagnosis.kernel_usage) usage.push_back(usage_to_json(module));
-  return json{{"bottleneck", diagnosis.bottleneck},
+  return json{{"schema_version", kDiagnosisSchemaVersion},
+              {"bottleneck", diagnosis.bottleneck},
               {"compile_is_bottleneck", diagnosis.compile_is_bottleneck},
               {"findings", findings},
+              {"finding_groups", groups},
               {"ruled_out", ruled_out},
               {"not_checked", not_checked},
               {"facts", diagnosis.facts},

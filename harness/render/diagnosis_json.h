@@ -6,6 +6,10 @@
 
 namespace wcp::render {
 
+// The diagnosis document's own version (its `schema_version`), apart from the measure report's:
+// 1 is the first to carry it. Bumped when a field changes meaning; new fields do not bump it.
+constexpr int kDiagnosisSchemaVersion = 1;
+
 nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis);
 
 }  // namespace wcp::render

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "render/option_receipts_text.h"
+#include "render/wrap.h"
 
 namespace wcp::render {
 namespace {
@@ -44,7 +45,123 @@ void render_boundary_pointer(const analysis::BoundaryProposal& proposal, std::os
       ms ? fmt::format(" and ≈ {} (estimate)", ms_text(*ms)) : std::string());
 }
 
+void print_wrapped(std::string_view text, std::string_view first_prefix, std::string_view prefix, std::ostream& out) {
+  for (const auto& line : wrap(text, kScreenColumns, first_prefix, prefix)) out << line << '\n';
+}
+
+std::string member_text(const analysis::GroupMember& member) {
+  std::string text = member.module.empty() ? std::string("several modules") : member.module;
+  // As --verbose writes a finding's cost, so the two texts show the same figure.
+  if (member.cost_ms) text += fmt::format(" {}{:.0f} ms", member.cost_estimated ? "≈ " : "", *member.cost_ms);
+  if (!member.fix_values.empty()) text += fmt::format(" (<N> = {})", fmt::join(member.fix_values, ", "));
+  return text;
+}
+
+std::string group_cost_text(const analysis::FindingGroup& group) {
+  if (!group.total_cost_ms) return group.cost_basis.empty() ? "cost: not computed" : "cost: " + group.cost_basis;
+  std::string text = fmt::format("total {}{}", group.cost_estimated ? "≈ " : "", ms_text(*group.total_cost_ms));
+  if (group.cost_estimated) text += " (estimate)";
+  if (group.costs_unknown > 0) text += fmt::format(", {} without a cost", group.costs_unknown);
+  return text;
+}
+
+void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::FindingGroup& group,
+                          std::ostream& out) {
+  const auto& first = diagnosis.findings.at(group.members.front().finding);
+  std::string heading = fmt::format("[{}] {}", code(group.mechanism), info(group.mechanism).title);
+  if (group.owner) heading += " — " + group.owner->describe();
+  out << '\n';
+  print_wrapped(heading, "", "    ", out);
+  std::vector<std::string> members;
+  for (const auto& member : group.members) members.push_back(member_text(member));
+  const bool all_named = std::all_of(group.members.begin(), group.members.end(),
+                                     [](const analysis::GroupMember& member) { return !member.module.empty(); });
+  const std::string lead = all_named ? fmt::format("{} module(s): ", group.members.size()) : std::string();
+  print_wrapped(fmt::format("{}{}{}", lead, fmt::join(members, ", "), "; " + group_cost_text(group)),
+                "  ", "    ", out);
+  // A long fix stays in --explain: the screen shows its start, and the evidence line says where
+  // the rest is.
+  constexpr std::size_t kFixLines = 2;
+  auto fix_lines = wrap(group.fix, kScreenColumns, "  fix: ", "    ");
+  if (fix_lines.size() > kFixLines) {
+    fix_lines.resize(kFixLines);
+    fix_lines.back() = wrap(fix_lines.back(), kScreenColumns - 1, "    ", "").front() + "…";
+  }
+  for (const auto& line : fix_lines) out << line << '\n';
+  // The one observation that fired the first member; the rest are in --explain.
+  std::string evidence = first.trigger;
+  if (group.members.size() > 1) evidence += fmt::format(" (and {} more)", group.members.size() - 1);
+  const std::string pointer = fmt::format(" [--explain {}]", code(group.mechanism));
+  const auto evidence_lines = wrap(evidence, kScreenColumns - 1 - columns(pointer), "  evidence: ", "");
+  out << evidence_lines.front() << (evidence_lines.size() > 1 ? "…" : "") << pointer << '\n';
+}
+
+std::string id_list(const std::vector<std::string_view>& ids) { return fmt::format("{}", fmt::join(ids, ", ")); }
+
 }  // namespace
+
+void render_diagnosis_summary_text(const analysis::Diagnosis& diagnosis, std::ostream& out) {
+  out << "\nDiagnosis\n";
+  print_wrapped(diagnosis.bottleneck, "  ", "  ", out);
+  if (diagnosis.finding_groups.empty()) {
+    out << "  No compile-cost mechanism found.\n";
+  } else {
+    const auto others = static_cast<std::size_t>(
+        std::count_if(diagnosis.finding_groups.begin(), diagnosis.finding_groups.end(),
+                      [](const analysis::FindingGroup& group) { return !group.yours(); }));
+    print_wrapped(fmt::format("{} thing(s) to do, from {} finding(s){}:", diagnosis.finding_groups.size(),
+                              diagnosis.findings.size(),
+                              others > 0 ? fmt::format("; {} in code you do not own", others) : std::string()),
+                  "  ", "  ", out);
+    for (const auto& group : diagnosis.finding_groups) {
+      if (group.yours()) render_group_summary(diagnosis, group, out);
+    }
+    for (const auto& group : diagnosis.finding_groups) {
+      if (!group.yours()) render_group_summary(diagnosis, group, out);
+    }
+  }
+  if (diagnosis.boundaries && diagnosis.boundaries->changes && !diagnosis.boundaries->modules.empty()) {
+    print_wrapped(fmt::format("Module boundaries: regrouping your kernels removes {} build(s); see `diagnose "
+                              "--boundaries`.",
+                              diagnosis.boundaries->builds_removed()),
+                  "\n", "  ", out);
+  }
+  out << '\n';
+  std::vector<std::string_view> ids;
+  for (const auto& entry : diagnosis.ruled_out) ids.push_back(code(entry.mechanism));
+  if (!ids.empty()) print_wrapped(id_list(ids), "Ruled out: ", "  ", out);
+  ids.clear();
+  for (const auto& entry : diagnosis.not_checked) ids.push_back(code(entry.mechanism));
+  if (!ids.empty()) print_wrapped(id_list(ids), "Not checked: ", "  ", out);
+  print_wrapped("`diagnose --verbose` shows every finding's evidence, limits and behaviour, the option receipts, "
+                "facts and why each mechanism was ruled out or not checked; `--explain ID` shows one.",
+                "", "  ", out);
+}
+
+void render_mechanism_text(const analysis::Diagnosis& diagnosis, Mechanism mechanism, std::ostream& out) {
+  bool said = false;
+  for (const auto& finding : diagnosis.findings) {
+    if (finding.mechanism != mechanism) continue;
+    render_finding(finding, out);
+    said = true;
+  }
+  for (const auto& entry : diagnosis.ruled_out) {
+    if (entry.mechanism != mechanism) continue;
+    out << fmt::format("\n[{}] {}\n    ruled out: {}\n    see: {}\n", code(mechanism), info(mechanism).title,
+                       entry.signal, doc_link(mechanism));
+    said = true;
+  }
+  for (const auto& entry : diagnosis.not_checked) {
+    if (entry.mechanism != mechanism) continue;
+    out << fmt::format("\n[{}] {}\n    not checked: {}\n    see: {}\n", code(mechanism), info(mechanism).title,
+                       entry.reason, doc_link(mechanism));
+    said = true;
+  }
+  if (!said) {
+    out << fmt::format("\n[{}] {}\n    not found, ruled out or checked in this run\n    see: {}\n", code(mechanism),
+                       info(mechanism).title, doc_link(mechanism));
+  }
+}
 
 void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& out) {
   out << "\nDiagnosis\n";

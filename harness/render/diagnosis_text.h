@@ -10,7 +10,14 @@
 
 namespace wcp::render {
 
+// The full text (`diagnose --verbose`, and `measure`'s diagnosis).
 void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& out);
+// One screen (`diagnose`'s default): the bottleneck, each finding group in a few lines, the ids
+// ruled out and not checked, every line at most render::kScreenColumns wide.
+void render_diagnosis_summary_text(const analysis::Diagnosis& diagnosis, std::ostream& out);
+// The full text of one mechanism (`diagnose --explain ID`): its findings, or why it was ruled out
+// or could not be checked.
+void render_mechanism_text(const analysis::Diagnosis& diagnosis, Mechanism mechanism, std::ostream& out);
 void render_kernel_usage_text(const std::vector<ModuleUse>& usage, std::ostream& out);
 void render_boundaries_text(const analysis::BoundaryProposal& proposal, std::ostream& out);
 

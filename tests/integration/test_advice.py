@@ -28,7 +28,7 @@ class Example:
             raise AssertionError(f"measure {module} failed: {measure.stdout}\n{measure.stderr}")
         self.report = json.loads(report.read_text())
         diagnosis = scratch / f"{module}.diagnosis.json"
-        shown = subprocess.run([CLI, "diagnose", str(report), "--boundaries", "--json", str(diagnosis)],
+        shown = subprocess.run([CLI, "diagnose", str(report), "--verbose", "--boundaries", "--json", str(diagnosis)],
                                capture_output=True, text=True, env=env, timeout=300)
         if shown.returncode != 0:
             raise AssertionError(f"diagnose {module} failed: {shown.stderr}")

@@ -114,7 +114,7 @@ class CompareTest(unittest.TestCase):
         result, comparison = self.compare(SCHEMA1, SCHEMA1)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertEqual(comparison["workload"]["status"], "preserved")
-        diagnose = subprocess.run([CLI, "diagnose", str(SCHEMA1)], capture_output=True, text=True, env=self.env,
+        diagnose = subprocess.run([CLI, "diagnose", str(SCHEMA1), "--verbose"], capture_output=True, text=True, env=self.env,
                                   timeout=120)
         self.assertEqual(diagnose.returncode, 0, diagnose.stderr)
         self.assertIn("[identity-churn]", diagnose.stdout)

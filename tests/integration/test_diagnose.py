@@ -49,7 +49,7 @@ class Measured:
         self.measure_output = measure.stdout
         self.report = json.loads(report_path.read_text())
         diagnosis_path = scratch / f"{stem}.diagnosis.json"
-        diagnose = subprocess.run([CLI, "diagnose", str(report_path), "--json", str(diagnosis_path)],
+        diagnose = subprocess.run([CLI, "diagnose", str(report_path), "--verbose", "--json", str(diagnosis_path)],
                                   capture_output=True, text=True, env=environment(scratch), timeout=120)
         if diagnose.returncode != 0:
             raise AssertionError(f"diagnose {relative} failed: {diagnose.stderr}")
@@ -357,7 +357,7 @@ class SiblingModules(FixtureCase):
 
     def test_diagnose_boundaries_prints_the_proposal(self):
         report = self.scratch / "sibling_modules_app.json"
-        shown = subprocess.run([CLI, "diagnose", str(report), "--boundaries"], capture_output=True, text=True,
+        shown = subprocess.run([CLI, "diagnose", str(report), "--verbose", "--boundaries"], capture_output=True, text=True,
                                env=environment(self.scratch), timeout=120)
         self.assertEqual(shown.returncode, 0, shown.stderr)
         self.assertIn("Module boundaries (a proposal with its evidence, never an edit)", shown.stdout)

@@ -26,7 +26,7 @@ RECORDED = os.path.join(SOURCE_DIR, "tests", "data", "cuda-recorded", "probe")
 def diagnose(report):
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "diagnosis.json")
-        result = subprocess.run([CLI, "diagnose", report, "--json", out], capture_output=True, text=True, timeout=120,
+        result = subprocess.run([CLI, "diagnose", report, "--verbose", "--json", out], capture_output=True, text=True, timeout=120,
                                 env=dict(os.environ, XDG_CACHE_HOME=scratch), stdin=subprocess.DEVNULL)
         if result.returncode != 0:
             raise AssertionError(f"diagnose {report}: {result.stderr}")

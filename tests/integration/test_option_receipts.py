@@ -50,7 +50,7 @@ class Measured:
         self.measure_output = measure.stdout
         self.report = json.loads(report_path.read_text())
         diagnosis_path = SCRATCH / f"{name}.diagnosis.json"
-        diagnose = subprocess.run([CLI, "diagnose", str(report_path), "--json", str(diagnosis_path)],
+        diagnose = subprocess.run([CLI, "diagnose", str(report_path), "--verbose", "--json", str(diagnosis_path)],
                                   capture_output=True, text=True, env=environment(), timeout=120)
         if diagnose.returncode != 0:
             raise AssertionError(f"diagnose {name} failed: {diagnose.stderr}")

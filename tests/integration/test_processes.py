@@ -69,7 +69,7 @@ class ProcessesTest(unittest.TestCase):
 
     def findings(self, name):
         out = self.scratch / "diagnosis.json"
-        result = run_cli(["diagnose", str(self.scratch / f"{name}.json"), "--json", str(out)], env=self.env)
+        result = run_cli(["diagnose", str(self.scratch / f"{name}.json"), "--verbose", "--json", str(out)], env=self.env)
         self.assertEqual(result.returncode, 0, result.stderr)
         diagnosis = json.loads(out.read_text())
         return {f["id"]: f for f in diagnosis["findings"]}, {r["id"] for r in diagnosis["ruled_out"]}
@@ -173,7 +173,7 @@ class UnderPytestXdist(unittest.TestCase):
                 capture_output=True, text=True, env=env, timeout=900)
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
             report = json.loads(pathlib.Path(path).read_text())
-            diagnosis = run_cli(["diagnose", path, "--json", os.path.join(scratch, "diagnosis.json")])
+            diagnosis = run_cli(["diagnose", path, "--verbose", "--json", os.path.join(scratch, "diagnosis.json")])
             self.assertEqual(diagnosis.returncode, 0, diagnosis.stderr)
             findings = json.loads(pathlib.Path(scratch, "diagnosis.json").read_text())["findings"]
         self.assertEqual(len(report["processes"]), 2)

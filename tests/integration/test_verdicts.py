@@ -64,7 +64,7 @@ class VerdictTest(unittest.TestCase):
     def diagnose(self, report_path):
         out = self.scratch / "diagnosis.json"
         out.unlink(missing_ok=True)
-        result = run_cli(["diagnose", str(report_path), "--json", str(out)], env=self.env)
+        result = run_cli(["diagnose", str(report_path), "--verbose", "--json", str(out)], env=self.env)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         return result, json.loads(out.read_text())
 

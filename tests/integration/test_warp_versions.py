@@ -25,7 +25,7 @@ def diagnose(report):
         out = os.path.join(directory, "diagnosis.json")
         with open(report_path, "w", encoding="utf-8") as handle:
             json.dump(report, handle)
-        result = run_cli(["diagnose", report_path, "--json", out])
+        result = run_cli(["diagnose", report_path, "--verbose", "--json", out])
         if result.returncode != 0:
             raise AssertionError(result.stderr)
         with open(out, encoding="utf-8") as handle:

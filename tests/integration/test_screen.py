@@ -1,0 +1,142 @@
+"""`diagnose` for a person (issue 29): on fixtures/unique_pipeline (three factory-made unique
+stages, a plugin kernel that stays unique, a module option that never arrives, backward code
+nobody uses) the default text fits one screen — at most 40 lines, none over 100 columns — and
+says nothing `--verbose` does not; `--verbose` is the full text, every finding's trigger,
+evidence and fix and every ruled-out and not-checked reason of `diagnose --json`; `--explain ID`
+is one mechanism's full text, and an unknown id is a usage error. One measurement (--samples 1)."""
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
+SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+PYTHON = os.environ.get("WCP_PYTHON", "python3")
+APP = SOURCE / "fixtures" / "unique_pipeline" / "app.py"
+MS_FIGURE = re.compile(r"\d+(?:\.\d+)? (?:ms|s)\b")
+
+
+class ScreenTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_screen_"))
+        cls.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(cls.scratch))
+        cls.report = cls.scratch / "up.json"
+        measured = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(cls.report), "--",
+                                   PYTHON, str(APP)], capture_output=True, text=True, cwd=SOURCE, env=cls.env,
+                                  timeout=900)
+        if measured.returncode != 0:
+            raise AssertionError(f"measure failed: {measured.stdout}\n{measured.stderr}")
+        diagnosis_path = cls.scratch / "diagnosis.json"
+        cls.default = cls.diagnose(["--json", str(diagnosis_path)]).stdout
+        cls.diagnosis = json.loads(diagnosis_path.read_text())
+        cls.verbose = cls.diagnose(["--verbose"]).stdout
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    @classmethod
+    def diagnose(cls, extra, expect_rc=0):
+        result = subprocess.run([CLI, "diagnose", str(cls.report), *extra], capture_output=True, text=True,
+                                env=cls.env, timeout=120)
+        if result.returncode != expect_rc:
+            raise AssertionError(f"diagnose {extra}: exit {result.returncode}, wanted {expect_rc}\n"
+                                 f"{result.stdout}\n{result.stderr}")
+        return result
+
+    def ids(self, key):
+        return [entry["id"] for entry in self.diagnosis[key]]
+
+    def test_the_fixture_shows_its_three_faults(self):
+        found = set(self.ids("findings"))
+        self.assertTrue({"CS-9", "CS-10", "option-never-arrived"} <= found, found)
+        self.assertGreater(len(self.diagnosis["findings"]), len(self.diagnosis["finding_groups"]),
+                           "some findings should share a group")
+
+    def test_default_fits_one_screen(self):
+        lines = self.default.splitlines()
+        self.assertLessEqual(len(lines), 40, self.default)
+        for line in lines:
+            self.assertLessEqual(len(line), 100, line)
+        self.assertLess(len(self.default), len(self.verbose))
+
+    def test_default_names_every_group_and_the_ids_without_findings(self):
+        for group in self.diagnosis["finding_groups"]:
+            self.assertIn(f"[{group['id']}]", self.default)
+            for member in group["members"]:
+                if member["module"]:
+                    self.assertIn(member["module"], self.default)
+        # Each list is one entry, wrapped: its continuation lines are indented.
+        entries = re.split(r"\n(?! )", self.default)
+        ruled_out = [entry for entry in entries if entry.startswith("Ruled out: ")]
+        not_checked = [entry for entry in entries if entry.startswith("Not checked: ")]
+        self.assertEqual(len(ruled_out), 1, self.default)
+        self.assertEqual(len(not_checked), 1, self.default)
+        for entry_id in self.ids("ruled_out"):
+            self.assertIn(entry_id, ruled_out[0])
+        for entry_id in self.ids("not_checked"):
+            self.assertIn(entry_id, not_checked[0])
+        self.assertIn("--verbose", self.default.splitlines()[-1] + self.default.splitlines()[-2])
+
+    def test_default_says_nothing_verbose_does_not(self):
+        catalogue_ids = set(self.ids("findings")) | set(self.ids("ruled_out")) | set(self.ids("not_checked"))
+        for token in re.findall(r"\bCS-\d+\b|\b[a-z]+(?:-[a-z]+)+\b", self.default):
+            if token in catalogue_ids:
+                self.assertIn(token, self.verbose)
+        for finding in self.diagnosis["findings"]:
+            if finding["module"] and finding["module"] in self.default:
+                self.assertIn(finding["module"], self.verbose)
+        # A group's total is the one figure the default adds: the sum of its members' costs (JSON).
+        totals = re.findall(r"total (?:≈ )?(" + MS_FIGURE.pattern + ")", self.default)
+        grouped = [group["total_cost_ms"] for group in self.diagnosis["finding_groups"] if group["total_cost_ms"]]
+        self.assertEqual(len(totals), len(grouped), self.default)
+        without_totals = re.sub(r"total (?:≈ )?" + MS_FIGURE.pattern, "", self.default)
+        for figure in MS_FIGURE.findall(without_totals):
+            self.assertIn(figure, self.verbose, f"{figure} of the default text is not in --verbose")
+
+    def test_verbose_is_the_full_text(self):
+        for finding in self.diagnosis["findings"]:
+            for text in [finding["trigger"], finding["fix"], *finding["evidence"]]:
+                self.assertIn(text, self.verbose)
+        for entry in self.diagnosis["ruled_out"]:
+            self.assertIn(entry["signal"], self.verbose)
+        for entry in self.diagnosis["not_checked"]:
+            self.assertIn(entry["reason"], self.verbose)
+        self.assertIn("Checked and ruled out", self.verbose)
+        self.assertIn("Not checked in this run", self.verbose)
+
+    def test_explain_shows_one_mechanism_in_full(self):
+        explained = self.diagnose(["--explain", "CS-10"]).stdout
+        cs10 = [finding for finding in self.diagnosis["findings"] if finding["id"] == "CS-10"]
+        self.assertTrue(cs10)
+        for finding in cs10:
+            for text in [finding["trigger"], finding["fix"], finding["fix_behaviour"], *finding["evidence"]]:
+                self.assertIn(text, explained)
+        others = {finding["id"] for finding in self.diagnosis["findings"]} - {"CS-10"}
+        for other in others:
+            self.assertNotIn(f"[{other}]", explained)
+        ruled = self.diagnosis["ruled_out"][0]
+        self.assertIn(ruled["signal"], self.diagnose(["--explain", ruled["id"]]).stdout)
+
+    def test_explain_of_an_unknown_id_is_a_usage_error(self):
+        result = self.diagnose(["--explain", "CS-99"], expect_rc=2)
+        self.assertIn("CS-99", result.stderr)
+        self.assertEqual(result.stdout, "")
+
+    def test_json_has_groups_and_a_schema_version(self):
+        self.assertEqual(self.diagnosis["schema_version"], 1)
+        members = [member["finding"] for group in self.diagnosis["finding_groups"] for member in group["members"]]
+        self.assertEqual(sorted(members), list(range(len(self.diagnosis["findings"]))))
+        for group in self.diagnosis["finding_groups"]:
+            for member in group["members"]:
+                self.assertEqual(self.diagnosis["findings"][member["finding"]]["id"], group["id"])
+
+
+if __name__ == "__main__":
+    unittest.main()
