@@ -32,6 +32,10 @@ void check_existing_file(const std::filesystem::path& path) {
   try {
     SQLite::Database database(path.string(), SQLite::OPEN_READONLY);
     database.setBusyTimeout(kBusyTimeoutMs);
+    // One read transaction, so the three answers come from one snapshot: read one by one, a
+    // first writer creating the history between them made an empty file look like someone
+    // else's database (its tables there, its application id not yet).
+    database.exec("BEGIN");
     const int application_id = single_int(database, "PRAGMA application_id");
     const int version = single_int(database, "PRAGMA user_version");
     const int tables = single_int(database, "SELECT count(*) FROM sqlite_master");
