@@ -115,8 +115,7 @@ def install(probe, warp, ctx, config):
     idle_interval = 0.0  # between eager snapshots: 20x the last snapshot's cost
     capturing = 0
     capture_counts = {}
-    tiled_threads = {}  # thread id -> the launch_tiled call's kwargs it is inside, or tiled_done
-    tiled_done = object()
+    tiled_threads = {}  # thread id -> the kwargs of the launch_tiled call it is inside, until counted
 
     def reset():
         nonlocal lock, record, signatures, sig_by_value, sig_cache, last_key, open_sig, open_n, total, snap_total
@@ -362,26 +361,21 @@ def install(probe, warp, ctx, config):
                 entry = "launch"
                 if block_dim == default_block_dim:
                     block_dim = None
-                if tiled_threads:
-                    tid = get_ident()
-                    mark = tiled_threads.get(tid)
-                    if mark is not None:
-                        # launch_tiled's own launch: counted here as the launch_tiled call it is, with
-                        # the dim and block_dim that call was given (`mark` is its kwargs). A tape,
-                        # record_cmd or a capture leave it to the launch_tiled wrapper.
-                        if runtime.tape is not None and record_tape:
-                            fix_tape_caller(getframe(1))
-                            return result
-                        if mark is tiled_done or result is not None or capturing:
-                            return result
-                        tiled_threads[tid] = tiled_done
-                        entry = "launch_tiled"
-                        dim = mark.get("dim")
-                        block_dim = mark.get("block_dim")
                 if runtime.tape is not None and record_tape or result is not None or capturing:
+                    # A tape, record_cmd or a capture: inside launch_tiled, record_launch leaves it
+                    # to the launch_tiled wrapper (the thread's mark stays).
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
                     return result
+                if tiled_threads:
+                    mark = tiled_threads.pop(get_ident(), None)
+                    if mark is not None:
+                        # launch_tiled's own launch: counted here as the launch_tiled call it is, with
+                        # the dim and block_dim that call was given (`mark` is its kwargs, which Warp
+                        # requires to hold both); taking the mark tells the wrapper it is counted.
+                        entry = "launch_tiled"
+                        dim = mark["dim"]
+                        block_dim = mark["block_dim"]
                 dev = (runtime.default_device if device is None else device) if stream is None else stream.device
                 if dim.__class__ is not int and dim.__class__ is not tuple:
                     # A list the caller may change later: a tuple of its values.
@@ -434,10 +428,26 @@ def install(probe, warp, ctx, config):
 
         def launch_tiled(*args, **kwargs):
             # Marks its thread with the caller's kwargs while Warp runs: Warp's launch_tiled calls
-            # launch() (the wrapper above), which counts it and marks it done. Anything else
+            # launch() (the wrapper above), which counts it and takes the mark. Anything else
             # (a tape, record_cmd, capture, a Warp that does not call launch()) is counted here.
             tid = get_ident()
-            outer = tiled_threads.get(tid)
+            if tiled_threads.setdefault(tid, kwargs) is not kwargs:
+                return launch_tiled_nested(tid, args, kwargs)
+            try:
+                result = tiled_original(*args, **kwargs)
+            except BaseException as error:
+                tiled_threads.pop(tid, None)
+                probe.fail_pending(error)
+                raise
+            if tiled_threads.pop(tid, None) is None:  # counted by launch()
+                if finished_loads:
+                    probe.drain()
+                return result
+            return count_tiled(result, args, kwargs)
+
+        def launch_tiled_nested(tid, args, kwargs):
+            # A launch_tiled inside another on the same thread: the outer call's mark put back.
+            outer = tiled_threads[tid]
             tiled_threads[tid] = kwargs
             try:
                 result = tiled_original(*args, **kwargs)
@@ -446,13 +456,17 @@ def install(probe, warp, ctx, config):
                 raise
             finally:
                 mark = tiled_threads.pop(tid, None)
-                if outer is not None:
-                    tiled_threads[tid] = outer
+                tiled_threads[tid] = outer
+            if mark is None:
+                if finished_loads:
+                    probe.drain()
+                return result
+            return count_tiled(result, args, kwargs)
+
+        def count_tiled(result, args, kwargs):
             try:
                 if finished_loads:
                     probe.drain()
-                if mark is tiled_done:
-                    return result
                 kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
                 if result is not None:
                     remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
