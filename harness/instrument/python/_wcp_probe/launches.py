@@ -27,6 +27,25 @@ KNOWN_LAUNCH_PARAMETERS = ["kernel", "dim", "inputs", "outputs", "adj_inputs", "
                            "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim"]
 
 
+# The same for inputs and outputs together, PAIR_DTYPES_OF[n][m](inputs, outputs), built on first
+# use for the arguments of that launch: where they had a dtype it is read as an attribute (a third
+# of getattr's cost), elsewhere with getattr. An argument there without one raises AttributeError:
+# the caller then puts the all-getattr form in its place (pair_getter(n, m)) and calls that.
+PAIR_DTYPES_OF = [[None] * (MAX_UNROLLED + 1) for _ in range(MAX_UNROLLED + 1)]
+
+
+def pair_getter(n, m, inputs=None, outputs=None):
+    def read(name, i, arg):
+        if arg is not None and hasattr(arg, "dtype"):
+            return "%s[%d].dtype, " % (name, i)
+        return "getattr(%s[%d], 'dtype', None), " % (name, i)
+
+    parts = [read("s", i, None if inputs is None else inputs[i]) for i in range(n)]
+    parts += [read("o", i, None if outputs is None else outputs[i]) for i in range(m)]
+    getter = PAIR_DTYPES_OF[n][m] = eval("lambda s, o: (%s)" % "".join(parts), {"getattr": getattr})
+    return getter
+
+
 def dtypes_of(args):
     """Every argument's dtype (None for a Python scalar or None), as a tuple."""
     if (args.__class__ is list or args.__class__ is tuple) and len(args) <= MAX_UNROLLED:
@@ -343,7 +362,7 @@ def install(probe, warp, ctx, config):
         except (TypeError, ValueError, AttributeError):
             explicit = False
 
-        dtypes_by_count, max_unrolled = DTYPES_OF, MAX_UNROLLED
+        max_unrolled, pair_getters = MAX_UNROLLED, PAIR_DTYPES_OF
 
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
@@ -384,13 +403,26 @@ def install(probe, warp, ctx, config):
                 if outputs:
                     if (inputs.__class__ is list and outputs.__class__ is list and len(inputs) <= max_unrolled
                             and len(outputs) <= max_unrolled):
-                        dtypes = dtypes_by_count[len(inputs)](inputs) + dtypes_by_count[len(outputs)](outputs)
+                        # One unrolled getter for both lists: no second call, no concatenation.
+                        getter = pair_getters[len(inputs)][len(outputs)]
+                        if getter is None:
+                            getter = pair_getter(len(inputs), len(outputs), inputs, outputs)
+                        try:
+                            dtypes = getter(inputs, outputs)
+                        except AttributeError:  # an argument without a dtype where the first had one
+                            dtypes = pair_getter(len(inputs), len(outputs))(inputs, outputs)
                     else:
                         dtypes = dtypes_of(inputs) + dtypes_of(outputs)
                 elif len(inputs) == 1:
                     dtypes = getattr(inputs[0], "dtype", None)
                 elif inputs.__class__ is list and len(inputs) <= max_unrolled:
-                    dtypes = dtypes_by_count[len(inputs)](inputs)
+                    getter = pair_getters[len(inputs)][0]
+                    if getter is None:
+                        getter = pair_getter(len(inputs), 0, inputs)
+                    try:
+                        dtypes = getter(inputs, None)
+                    except AttributeError:
+                        dtypes = pair_getter(len(inputs), 0)(inputs, None)
                 else:
                     dtypes = dtypes_of(inputs)
                 kid = id(kernel)
