@@ -463,18 +463,20 @@ def install(probe, warp, ctx, config):
             # launch() (the wrapper above), which counts it and takes the mark. Anything else
             # (a tape, record_cmd, capture, a Warp that does not call launch()) is counted here.
             tid = get_ident()
-            if tiled_threads.setdefault(tid, kwargs) is not kwargs:
+            if tid in tiled_threads:
                 return launch_tiled_nested(tid, args, kwargs)
+            tiled_threads[tid] = kwargs
             try:
                 result = tiled_original(*args, **kwargs)
             except BaseException as error:
                 tiled_threads.pop(tid, None)
                 probe.fail_pending(error)
                 raise
-            if tiled_threads.pop(tid, None) is None:  # counted by launch()
+            if tid not in tiled_threads:  # counted by launch(), which took the mark
                 if finished_loads:
                     probe.drain()
                 return result
+            tiled_threads.pop(tid, None)
             return count_tiled(result, args, kwargs)
 
         def launch_tiled_nested(tid, args, kwargs):
