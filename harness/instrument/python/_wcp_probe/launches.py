@@ -401,28 +401,28 @@ def install(probe, warp, ctx, config):
                     dim = tuple(dim) if dim.__class__ is list else dim_key(dim)
                 # Every argument's dtype (None for a Python scalar): a tuple, a lone input's bare.
                 if outputs:
-                    if (inputs.__class__ is list and outputs.__class__ is list and len(inputs) <= max_unrolled
-                            and len(outputs) <= max_unrolled):
+                    if (inputs.__class__ is list and outputs.__class__ is list and (n := len(inputs)) <= max_unrolled
+                            and (m := len(outputs)) <= max_unrolled):
                         # One unrolled getter for both lists: no second call, no concatenation.
-                        getter = pair_getters[len(inputs)][len(outputs)]
+                        getter = pair_getters[n][m]
                         if getter is None:
-                            getter = pair_getter(len(inputs), len(outputs), inputs, outputs)
+                            getter = pair_getter(n, m, inputs, outputs)
                         try:
                             dtypes = getter(inputs, outputs)
                         except AttributeError:  # an argument without a dtype where the first had one
-                            dtypes = pair_getter(len(inputs), len(outputs))(inputs, outputs)
+                            dtypes = pair_getter(n, m)(inputs, outputs)
                     else:
                         dtypes = dtypes_of(inputs) + dtypes_of(outputs)
                 elif len(inputs) == 1:
                     dtypes = getattr(inputs[0], "dtype", None)
-                elif inputs.__class__ is list and len(inputs) <= max_unrolled:
-                    getter = pair_getters[len(inputs)][0]
+                elif inputs.__class__ is list and (n := len(inputs)) <= max_unrolled:
+                    getter = pair_getters[n][0]
                     if getter is None:
-                        getter = pair_getter(len(inputs), 0, inputs)
+                        getter = pair_getter(n, 0, inputs)
                     try:
                         dtypes = getter(inputs, None)
                     except AttributeError:
-                        dtypes = pair_getter(len(inputs), 0)(inputs, None)
+                        dtypes = pair_getter(n, 0)(inputs, None)
                 else:
                     dtypes = dtypes_of(inputs)
                 kid = id(kernel)
