@@ -474,7 +474,7 @@ def install(probe, warp, ctx, config):
                 raise
             if tid not in tiled_threads:  # counted by launch(), which took the mark
                 if finished_loads:
-                    probe.drain()
+                    drain_tiled()
                 return result
             tiled_threads.pop(tid, None)
             return count_tiled(result, args, kwargs)
@@ -493,9 +493,15 @@ def install(probe, warp, ctx, config):
                 tiled_threads[tid] = outer
             if mark is None:
                 if finished_loads:
-                    probe.drain()
+                    drain_tiled()
                 return result
             return count_tiled(result, args, kwargs)
+
+        def drain_tiled():
+            try:
+                probe.drain()
+            except Exception as e:
+                count_unrecorded("launches via warp.launch_tiled (probe error: %s)" % type(e).__name__)
 
         def count_tiled(result, args, kwargs):
             try:
