@@ -27,6 +27,25 @@ KNOWN_LAUNCH_PARAMETERS = ["kernel", "dim", "inputs", "outputs", "adj_inputs", "
                            "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim"]
 
 
+# The same for inputs and outputs together, PAIR_DTYPES_OF[n][m](inputs, outputs), built on first
+# use for the arguments of that launch: where they had a dtype it is read as an attribute (a third
+# of getattr's cost), elsewhere with getattr. An argument there without one raises AttributeError:
+# the caller then puts the all-getattr form in its place (pair_getter(n, m)) and calls that.
+PAIR_DTYPES_OF = [[None] * (MAX_UNROLLED + 1) for _ in range(MAX_UNROLLED + 1)]
+
+
+def pair_getter(n, m, inputs=None, outputs=None):
+    def read(name, i, arg):
+        if arg is not None and hasattr(arg, "dtype"):
+            return "%s[%d].dtype, " % (name, i)
+        return "getattr(%s[%d], 'dtype', None), " % (name, i)
+
+    parts = [read("s", i, None if inputs is None else inputs[i]) for i in range(n)]
+    parts += [read("o", i, None if outputs is None else outputs[i]) for i in range(m)]
+    getter = PAIR_DTYPES_OF[n][m] = eval("lambda s, o: (%s)" % "".join(parts), {"getattr": getattr})
+    return getter
+
+
 def dtypes_of(args):
     """Every argument's dtype (None for a Python scalar or None), as a tuple."""
     if (args.__class__ is list or args.__class__ is tuple) and len(args) <= MAX_UNROLLED:
@@ -115,8 +134,7 @@ def install(probe, warp, ctx, config):
     idle_interval = 0.0  # between eager snapshots: 20x the last snapshot's cost
     capturing = 0
     capture_counts = {}
-    tiled_threads = {}  # thread id -> the launch_tiled call's kwargs it is inside, or tiled_done
-    tiled_done = object()
+    tiled_threads = {}  # thread id -> the kwargs of the launch_tiled call it is inside, until counted
 
     def reset():
         nonlocal lock, record, signatures, sig_by_value, sig_cache, last_key, open_sig, open_n, total, snap_total
@@ -344,7 +362,7 @@ def install(probe, warp, ctx, config):
         except (TypeError, ValueError, AttributeError):
             explicit = False
 
-        dtypes_by_count, max_unrolled = DTYPES_OF, MAX_UNROLLED
+        max_unrolled, pair_getters = MAX_UNROLLED, PAIR_DTYPES_OF
 
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
@@ -362,41 +380,49 @@ def install(probe, warp, ctx, config):
                 entry = "launch"
                 if block_dim == default_block_dim:
                     block_dim = None
-                if tiled_threads:
-                    tid = get_ident()
-                    mark = tiled_threads.get(tid)
-                    if mark is not None:
-                        # launch_tiled's own launch: counted here as the launch_tiled call it is, with
-                        # the dim and block_dim that call was given (`mark` is its kwargs). A tape,
-                        # record_cmd or a capture leave it to the launch_tiled wrapper.
-                        if runtime.tape is not None and record_tape:
-                            fix_tape_caller(getframe(1))
-                            return result
-                        if mark is tiled_done or result is not None or capturing:
-                            return result
-                        tiled_threads[tid] = tiled_done
-                        entry = "launch_tiled"
-                        dim = mark.get("dim")
-                        block_dim = mark.get("block_dim")
                 if runtime.tape is not None and record_tape or result is not None or capturing:
+                    # A tape, record_cmd or a capture: inside launch_tiled, record_launch leaves it
+                    # to the launch_tiled wrapper (the thread's mark stays).
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
                     return result
+                if tiled_threads:
+                    mark = tiled_threads.pop(get_ident(), None)
+                    if mark is not None:
+                        # launch_tiled's own launch: counted here as the launch_tiled call it is, with
+                        # the dim and block_dim that call was given (`mark` is its kwargs, which Warp
+                        # requires to hold both); taking the mark tells the wrapper it is counted.
+                        entry = "launch_tiled"
+                        dim = mark["dim"]
+                        block_dim = mark["block_dim"]
                 dev = (runtime.default_device if device is None else device) if stream is None else stream.device
                 if dim.__class__ is not int and dim.__class__ is not tuple:
                     # A list the caller may change later: a tuple of its values.
                     dim = tuple(dim) if dim.__class__ is list else dim_key(dim)
                 # Every argument's dtype (None for a Python scalar): a tuple, a lone input's bare.
                 if outputs:
-                    if (inputs.__class__ is list and outputs.__class__ is list and len(inputs) <= max_unrolled
-                            and len(outputs) <= max_unrolled):
-                        dtypes = dtypes_by_count[len(inputs)](inputs) + dtypes_by_count[len(outputs)](outputs)
+                    if (inputs.__class__ is list and outputs.__class__ is list and (n := len(inputs)) <= max_unrolled
+                            and (m := len(outputs)) <= max_unrolled):
+                        # One unrolled getter for both lists: no second call, no concatenation.
+                        getter = pair_getters[n][m]
+                        if getter is None:
+                            getter = pair_getter(n, m, inputs, outputs)
+                        try:
+                            dtypes = getter(inputs, outputs)
+                        except AttributeError:  # an argument without a dtype where the first had one
+                            dtypes = pair_getter(n, m)(inputs, outputs)
                     else:
                         dtypes = dtypes_of(inputs) + dtypes_of(outputs)
                 elif len(inputs) == 1:
                     dtypes = getattr(inputs[0], "dtype", None)
-                elif inputs.__class__ is list and len(inputs) <= max_unrolled:
-                    dtypes = dtypes_by_count[len(inputs)](inputs)
+                elif inputs.__class__ is list and (n := len(inputs)) <= max_unrolled:
+                    getter = pair_getters[n][0]
+                    if getter is None:
+                        getter = pair_getter(n, 0, inputs)
+                    try:
+                        dtypes = getter(inputs, None)
+                    except AttributeError:
+                        dtypes = pair_getter(n, 0)(inputs, None)
                 else:
                     dtypes = dtypes_of(inputs)
                 kid = id(kernel)
@@ -434,10 +460,28 @@ def install(probe, warp, ctx, config):
 
         def launch_tiled(*args, **kwargs):
             # Marks its thread with the caller's kwargs while Warp runs: Warp's launch_tiled calls
-            # launch() (the wrapper above), which counts it and marks it done. Anything else
+            # launch() (the wrapper above), which counts it and takes the mark. Anything else
             # (a tape, record_cmd, capture, a Warp that does not call launch()) is counted here.
             tid = get_ident()
-            outer = tiled_threads.get(tid)
+            if tid in tiled_threads:
+                return launch_tiled_nested(tid, args, kwargs)
+            tiled_threads[tid] = kwargs
+            try:
+                result = tiled_original(*args, **kwargs)
+            except BaseException as error:
+                tiled_threads.pop(tid, None)
+                probe.fail_pending(error)
+                raise
+            if tid not in tiled_threads:  # counted by launch(), which took the mark
+                if finished_loads:
+                    drain_tiled()
+                return result
+            tiled_threads.pop(tid, None)
+            return count_tiled(result, args, kwargs)
+
+        def launch_tiled_nested(tid, args, kwargs):
+            # A launch_tiled inside another on the same thread: the outer call's mark put back.
+            outer = tiled_threads[tid]
             tiled_threads[tid] = kwargs
             try:
                 result = tiled_original(*args, **kwargs)
@@ -446,13 +490,23 @@ def install(probe, warp, ctx, config):
                 raise
             finally:
                 mark = tiled_threads.pop(tid, None)
-                if outer is not None:
-                    tiled_threads[tid] = outer
+                tiled_threads[tid] = outer
+            if mark is None:
+                if finished_loads:
+                    drain_tiled()
+                return result
+            return count_tiled(result, args, kwargs)
+
+        def drain_tiled():
+            try:
+                probe.drain()
+            except Exception as e:
+                count_unrecorded("launches via warp.launch_tiled (probe error: %s)" % type(e).__name__)
+
+        def count_tiled(result, args, kwargs):
             try:
                 if finished_loads:
                     probe.drain()
-                if mark is tiled_done:
-                    return result
                 kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
                 if result is not None:
                     remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
