@@ -3,6 +3,9 @@
 # .venv-warp-old for the instrumentation's adapter tests), NVRTC where there is no CUDA toolkit,
 # and the build (build/).
 # Idempotent: a second run installs nothing new and rebuilds incrementally.
+# Output: at most one `setup: …` line per step (a step with nothing to do prints none, except the
+# build, which always prints one); the configure and build output goes to build/setup.log, and
+# only when a command there fails is the log's tail printed (to stderr) and its status returned.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -19,7 +22,7 @@ for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}"
+  echo "setup: packages: installing ${missing[*]}"
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
@@ -31,18 +34,28 @@ fi
 # when grep stops reading early).
 ensure_venv() {
   local venv="$1" requirements="$2"
-  if [ ! -x "$venv/bin/python" ]; then
-    echo "setup: creating $venv"
-    python3 -m venv "$venv"
+  local installed="" needs_create=0 needs_install=0
+  if [ -x "$venv/bin/python" ]; then
+    installed="$("$venv/bin/python" -m pip freeze 2>/dev/null || true)"
+  else
+    needs_create=1
   fi
-  local installed needs_install=0
-  installed="$("$venv/bin/python" -m pip freeze 2>/dev/null || true)"
   while read -r requirement; do
     [[ -z "$requirement" || "$requirement" == \#* ]] && continue
     grep -qxF "$requirement" <<<"$installed" || needs_install=1
   done < "$requirements"
+  # One line for the step, before the work (a pip install can take minutes).
+  if ((needs_create && needs_install)); then
+    echo "setup: $venv: creating, installing $requirements"
+  elif ((needs_create)); then
+    echo "setup: $venv: creating"
+  elif ((needs_install)); then
+    echo "setup: $venv: installing $requirements"
+  fi
+  if ((needs_create)); then
+    python3 -m venv "$venv"
+  fi
   if ((needs_install)); then
-    echo "setup: installing $requirements into $venv"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$requirements"
   fi
 }
@@ -75,7 +88,7 @@ system_nvrtc_found() {
   return 1
 }
 if [ -n "${WCP_NVRTC:-}" ]; then
-  echo "setup: NVRTC named by WCP_NVRTC=$WCP_NVRTC"
+  echo "setup: NVRTC: named by WCP_NVRTC=$WCP_NVRTC"
 elif system_nvrtc_found; then
   :  # the toolkit's NVRTC; nothing to install
 else
@@ -89,7 +102,29 @@ fi
 # and rebuild one file at a time: cmake -B build -DCMAKE_UNITY_BUILD=OFF.
 # WCP_REQUIRE_NVRTC: NVRTC is there now (above), so the tests that need it fail rather than
 # skip when the tool cannot find it.
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+# Configure and build write to build/setup.log (this run's only), not the terminal: the step prints
+# one line, `setup: build … ok (N s)`. When a command fails, the line ends in `failed`, the log's
+# last 200 lines go to stderr with its path, and setup exits with that command's status.
+log=build/setup.log
+mkdir -p build
+: >"$log"
+logged() {
+  local status=0
+  "$@" >>"$log" 2>&1 || status=$?
+  if ((status)); then
+    echo "failed ($((SECONDS - build_start)) s)"
+    {
+      echo "setup: '$*' failed with status $status; the last 200 lines of $root/$log:"
+      tail -n 200 "$log"
+      echo "setup: failed; the whole log is $root/$log"
+    } >&2
+    exit "$status"
+  fi
+}
+build_start=$SECONDS
+printf 'setup: build … '
+logged cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DCMAKE_UNITY_BUILD=ON -DWCP_PYTHON="$root/.venv/bin/python" \
-  -DWCP_PYTHON_WARP_OLD="$root/.venv-warp-old/bin/python" -DWCP_REQUIRE_NVRTC=ON >/dev/null
-cmake --build build -j"$(nproc)"
+  -DWCP_PYTHON_WARP_OLD="$root/.venv-warp-old/bin/python" -DWCP_REQUIRE_NVRTC=ON
+logged cmake --build build -j"$(nproc)"
+echo "ok ($((SECONDS - build_start)) s; log $log)"
