@@ -10,8 +10,9 @@ namespace wcp::measure {
 namespace {
 
 // From the instrumentation's records of the probed pass: its processes, and per process the
-// threads that loaded modules.
-ConcurrentWriters writers_of(const instrument::InstrumentationEvents& events) {
+// threads that loaded modules. Without records nothing is known, so no reordering is excused.
+std::optional<ConcurrentWriters> writers_of(const instrument::InstrumentationEvents& events) {
+  if (!events.attached()) return std::nullopt;
   ConcurrentWriters writers;
   writers.processes = std::max<int>(1, static_cast<int>(events.processes.size()));
   std::map<int, std::set<long long>> threads;

@@ -44,10 +44,10 @@ struct PassOutputCheck {
   std::uint64_t ignored_lines = 0;  // left out by --ignore-output, both streams, both sides
   std::optional<OutputDifference> stdout_difference;
   std::optional<OutputDifference> stderr_difference;
-  ConcurrentWriters writers;
+  std::optional<ConcurrentWriters> writers;  // unknown where the instrumentation did not attach
   // A stream that differs only in the order of its lines, where several writers ran at once.
   bool only_reordered(const std::optional<OutputDifference>& difference) const {
-    return difference && difference->reordered && writers.several();
+    return difference && difference->reordered && writers && writers->several();
   }
   bool stream_same(const std::optional<OutputDifference>& difference) const {
     return !difference || only_reordered(difference);

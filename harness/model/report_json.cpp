@@ -373,7 +373,9 @@ json output_check_to_json(const OutputCheck& check) {
                       {"ignored_lines", pass.ignored_lines},
                       {"stdout_difference", difference_to_json(pass.stdout_difference)},
                       {"stderr_difference", difference_to_json(pass.stderr_difference)},
-                      {"writers", {{"processes", pass.writers.processes}, {"load_threads", pass.writers.load_threads}}}});
+                      {"writers", pass.writers ? json{{"processes", pass.writers->processes},
+                                                      {"load_threads", pass.writers->load_threads}}
+                                               : json(nullptr)}});
   }
   return json{{"same", check.same()},
               {"passes", passes},
@@ -399,8 +401,7 @@ OutputCheck output_check_from_json(const json& in) {
     pass.stdout_difference = difference_from_json(item, "stdout_difference");
     pass.stderr_difference = difference_from_json(item, "stderr_difference");
     if (const auto writers = item.find("writers"); writers != item.end() && writers->is_object()) {
-      pass.writers.processes = get<int>(*writers, "processes", 1);
-      pass.writers.load_threads = get<int>(*writers, "load_threads", 1);
+      pass.writers = ConcurrentWriters{get<int>(*writers, "processes", 1), get<int>(*writers, "load_threads", 1)};
     }
     check.passes.push_back(std::move(pass));
   });

@@ -77,7 +77,7 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   const bool all_named = std::all_of(group.members.begin(), group.members.end(),
                                      [](const analysis::GroupMember& member) { return !member.module.empty(); });
   const std::string lead = all_named ? fmt::format("{} module(s): ", group.members.size()) : std::string();
-  print_wrapped(fmt::format("{}{}{}", lead, fmt::join(members, ", "), "; " + group_cost_text(group)),
+  print_wrapped(fmt::format("{}{}; {}", lead, fmt::join(members, ", "), group_cost_text(group)),
                 "  ", "    ", out);
   // A long fix stays in --explain: the screen shows its start, and the evidence line says where
   // the rest is.

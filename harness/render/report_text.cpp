@@ -147,7 +147,7 @@ void render_output_check(const Report& report, std::ostream& out) {
                                    pass.stderr_lines, pass.bare_exit_code,
                                    pass.only_reordered(pass.stdout_difference) || pass.only_reordered(pass.stderr_difference)
                                        ? fmt::format("; lines in another order, written by {} at once",
-                                                     writers_text(pass.writers))
+                                                     writers_text(*pass.writers))
                                        : ""));
     }
     out << fmt::format("\nOutput check: the same with and without the probe: {} (stdout + stderr; durations and "
