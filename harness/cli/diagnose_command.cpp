@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "analysis/diagnose.h"
-#include "errors.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
+#include "errors.h"
 #include "io/file_io.h"
 #include "model/report_json.h"
 #include "render/diagnosis_text.h"

@@ -19,7 +19,8 @@ std::optional<ConcurrentWriters> writers_of(const instrument::InstrumentationEve
   for (const auto& load : events.loads) {
     if (load.detail.thread) threads[load.detail.pid].insert(*load.detail.thread);
   }
-  for (const auto& [pid, ids] : threads) writers.load_threads = std::max<int>(writers.load_threads, static_cast<int>(ids.size()));
+  for (const auto& [pid, ids] : threads)
+    writers.load_threads = std::max<int>(writers.load_threads, static_cast<int>(ids.size()));
   return writers;
 }
 

@@ -77,8 +77,7 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   const bool all_named = std::all_of(group.members.begin(), group.members.end(),
                                      [](const analysis::GroupMember& member) { return !member.module.empty(); });
   const std::string lead = all_named ? fmt::format("{} module(s): ", group.members.size()) : std::string();
-  print_wrapped(fmt::format("{}{}; {}", lead, fmt::join(members, ", "), group_cost_text(group)),
-                "  ", "    ", out);
+  print_wrapped(fmt::format("{}{}; {}", lead, fmt::join(members, ", "), group_cost_text(group)), "  ", "    ", out);
   // A long fix stays in --explain: the screen shows its start, and the evidence line says where
   // the rest is.
   constexpr std::size_t kFixLines = 2;
@@ -96,7 +95,9 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   out << evidence_lines.front() << (evidence_lines.size() > 1 ? "…" : "") << pointer << '\n';
 }
 
-std::string id_list(const std::vector<std::string_view>& ids) { return fmt::format("{}", fmt::join(ids, ", ")); }
+std::string id_list(const std::vector<std::string_view>& ids) {
+  return fmt::format("{}", fmt::join(ids, ", "));
+}
 
 }  // namespace
 
@@ -106,9 +107,9 @@ void render_diagnosis_summary_text(const analysis::Diagnosis& diagnosis, std::os
   if (diagnosis.finding_groups.empty()) {
     out << "  No compile-cost mechanism found.\n";
   } else {
-    const auto others = static_cast<std::size_t>(
-        std::count_if(diagnosis.finding_groups.begin(), diagnosis.finding_groups.end(),
-                      [](const analysis::FindingGroup& group) { return !group.yours(); }));
+    const auto others =
+        static_cast<std::size_t>(std::count_if(diagnosis.finding_groups.begin(), diagnosis.finding_groups.end(),
+                                               [](const analysis::FindingGroup& group) { return !group.yours(); }));
     print_wrapped(fmt::format("{} thing(s) to do, from {} finding(s){}:", diagnosis.finding_groups.size(),
                               diagnosis.findings.size(),
                               others > 0 ? fmt::format("; {} in code you do not own", others) : std::string()),
@@ -133,9 +134,10 @@ void render_diagnosis_summary_text(const analysis::Diagnosis& diagnosis, std::os
   ids.clear();
   for (const auto& entry : diagnosis.not_checked) ids.push_back(code(entry.mechanism));
   if (!ids.empty()) print_wrapped(id_list(ids), "Not checked: ", "  ", out);
-  print_wrapped("`diagnose --verbose` shows every finding's evidence, limits and behaviour, the option receipts, "
-                "facts and why each mechanism was ruled out or not checked; `--explain ID` shows one.",
-                "", "  ", out);
+  print_wrapped(
+      "`diagnose --verbose` shows every finding's evidence, limits and behaviour, the option receipts, "
+      "facts and why each mechanism was ruled out or not checked; `--explain ID` shows one.",
+      "", "  ", out);
 }
 
 void render_mechanism_text(const analysis::Diagnosis& diagnosis, Mechanism mechanism, std::ostream& out) {

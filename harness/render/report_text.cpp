@@ -143,12 +143,12 @@ void render_output_check(const Report& report, std::ostream& out) {
   if (check.same()) {
     std::vector<std::string> passes;
     for (const auto& pass : check.passes) {
-      passes.push_back(fmt::format("{} ({} + {} lines, exit {}{})", to_string(pass.pass), pass.stdout_lines,
-                                   pass.stderr_lines, pass.bare_exit_code,
-                                   pass.only_reordered(pass.stdout_difference) || pass.only_reordered(pass.stderr_difference)
-                                       ? fmt::format("; lines in another order, written by {} at once",
-                                                     writers_text(*pass.writers))
-                                       : ""));
+      passes.push_back(
+          fmt::format("{} ({} + {} lines, exit {}{})", to_string(pass.pass), pass.stdout_lines, pass.stderr_lines,
+                      pass.bare_exit_code,
+                      pass.only_reordered(pass.stdout_difference) || pass.only_reordered(pass.stderr_difference)
+                          ? fmt::format("; lines in another order, written by {} at once", writers_text(*pass.writers))
+                          : ""));
     }
     out << fmt::format("\nOutput check: the same with and without the probe: {} (stdout + stderr; durations and "
                        "private paths masked{})\n",

@@ -119,8 +119,8 @@ TEST(OutputDigest, AnOverlongLineIsComparedButNotKeptWhole) {
 }
 
 TEST(OutputDigest, TheSameLinesInAnotherOrderAreMarkedReordered) {
-  const auto difference = first_difference(digest_of("worker 1\nworker 2\nresult\n"),
-                                           digest_of("worker 2\nworker 1\nresult\n"));
+  const auto difference =
+      first_difference(digest_of("worker 1\nworker 2\nresult\n"), digest_of("worker 2\nworker 1\nresult\n"));
   ASSERT_TRUE(difference.has_value());
   EXPECT_TRUE(difference->reordered);
   EXPECT_EQ(difference->line, 1u);
