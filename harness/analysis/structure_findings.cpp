@@ -12,7 +12,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "model/rebuilds.h"
-#include "model/stats.h"
+#include "stats/summary.h"
 
 namespace wcp::analysis {
 namespace {

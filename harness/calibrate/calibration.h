@@ -13,7 +13,7 @@
 
 #include "calibrate/machine_info.h"
 #include "model/reference.h"
-#include "model/stats.h"
+#include "stats/summary.h"
 
 namespace wcp::calibrate {
 

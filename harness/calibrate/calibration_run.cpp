@@ -8,7 +8,7 @@
 #include "calibrate/compile_options.h"
 #include "calibrate/linear_fit.h"
 #include "calibrate/nvrtc_compiler.h"
-#include "model/stats.h"
+#include "stats/summary.h"
 #include "run/interrupt_watch.h"
 #include "run/scratch_dir.h"
 

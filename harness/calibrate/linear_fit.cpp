@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "model/stats.h"
+#include "stats/summary.h"
 
 namespace wcp::calibrate {
 

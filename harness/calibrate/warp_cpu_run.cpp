@@ -6,7 +6,7 @@
 #include "calibrate/warp_cpu_app.h"
 #include "errors.h"
 #include "measure/sample_runner.h"
-#include "model/stats.h"
+#include "stats/summary.h"
 #include "run/interrupt_watch.h"
 #include "run/scratch_dir.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "model/stats.h"
+#include "stats/summary.h"
 
 namespace wcp::history {
 

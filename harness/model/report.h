@@ -17,7 +17,7 @@
 #include "model/output_check.h"
 #include "model/process.h"
 #include "model/reference.h"
-#include "model/stats.h"
+#include "stats/summary.h"
 
 namespace wcp {
 

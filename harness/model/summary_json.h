@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "model/stats.h"
+#include "stats/summary.h"
 
 namespace wcp {
 

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "model/stats.h"
+#include "stats/summary.h"
 #include "results/results_report.h"
 #include "verdict/judge.h"
 
