@@ -17,7 +17,7 @@
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/ab.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "render/format.h"
 #include "render/judgement_json.h"
 #include "render/progress_line.h"

@@ -23,7 +23,7 @@
 #include "errors.h"
 #include "io/environment.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "render/judgement_text.h"
 #include "run/process_runner.h"
 #include "run/scratch_dir.h"

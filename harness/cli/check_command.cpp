@@ -20,7 +20,7 @@
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "reference/measure_with_reference.h"
 #include "reference/reference_python.h"
 #include "render/budget_ctest.h"

@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "render/format.h"
 #include "verdict/normalised.h"
 

@@ -12,7 +12,7 @@
 #include "cli/fixed_cost_input.h"
 #include "errors.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "render/diagnosis_text.h"
 #include "render/format.h"
 

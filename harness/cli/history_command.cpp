@@ -16,7 +16,7 @@
 #include "history/trend.h"
 #include "io/environment.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "render/history_html.h"
 #include "render/history_svg.h"
 #include "render/history_text.h"

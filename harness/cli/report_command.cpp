@@ -8,7 +8,7 @@
 #include "cli/fixed_cost_input.h"
 #include "errors.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "render/format.h"
 #include "results/ledger.h"
 #include "results/results_report.h"

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "io/json_fields.h"
-#include "model/launch_record_json.h"
-#include "model/report_json.h"
+#include "codec/launch_record_json.h"
+#include "codec/report_json.h"
 
 namespace wcp::instrument {
 namespace {

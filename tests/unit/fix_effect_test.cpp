@@ -13,7 +13,7 @@
 
 #include "analysis/diagnose.h"
 #include "model/mechanism.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 
 namespace wcp {
 namespace {

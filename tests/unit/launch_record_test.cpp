@@ -10,7 +10,7 @@
 
 #include "io/json_fields.h"
 #include "model/launch_record.h"
-#include "model/launch_record_json.h"
+#include "codec/launch_record_json.h"
 #include "model/report.h"
 #include "verdict/workload.h"
 

@@ -7,9 +7,9 @@
 
 #include "calibrate/warp_native_dir.h"
 #include "io/json_fields.h"
-#include "model/reference_json.h"
-#include "model/reference_units.h"
-#include "model/report_json.h"
+#include "codec/reference_json.h"
+#include "facts/reference_units.h"
+#include "codec/report_json.h"
 #include "reference/warp_cpu_reference.h"
 #include "report_fixtures.h"
 

@@ -1,7 +1,7 @@
-#include "model/reference_json.h"
+#include "codec/reference_json.h"
 
 #include "io/json_fields.h"
-#include "model/summary_json.h"
+#include "codec/summary_json.h"
 
 namespace wcp {
 namespace {
