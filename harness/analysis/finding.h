@@ -9,9 +9,9 @@
 
 #include "analysis/boundaries.h"
 #include "facts/kernel_usage.h"
-#include "model/mechanism.h"
 #include "facts/option_receipts.h"
 #include "facts/ownership.h"
+#include "model/mechanism.h"
 
 namespace wcp::analysis {
 

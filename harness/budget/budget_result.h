@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "budget/budget_file.h"
+#include "facts/rebuilds.h"
 #include "model/mechanism.h"
 #include "model/reference.h"
-#include "facts/rebuilds.h"
 #include "verdict/judge.h"
 
 namespace wcp::budget {

@@ -9,9 +9,9 @@
 #include "budget/budget_keys.h"
 #include "budget/offenders.h"
 #include "facts/queries.h"
+#include "facts/rebuilds.h"
 #include "facts/reference_units.h"
 #include "verdict/normalised.h"
-#include "facts/rebuilds.h"
 
 namespace wcp::budget {
 namespace {

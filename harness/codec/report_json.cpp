@@ -403,10 +403,6 @@ OutputCheck output_check_from_json(const json& in) {
   return check;
 }
 
-
-
-
-
 HashChange hash_change_from_json(const json& item) {
   if (item.is_string()) return hash_change_from_schema_1(item.get<std::string>());
   return {get<std::string>(item, "module", ""), get<std::string>(item, "old_hash", ""),

@@ -117,7 +117,6 @@ bool loads_on_cpu(const Report& report);
 Backend backend_of(const Report& report);             // cuda when any load was on a CUDA device
 bool uses_precompiled_headers(const Report& report);  // Warp's default (on) when unknown
 
-
 // The generated source of one compiled identity ("wp_<name>_<hash>" in the kernel cache).
 const ModuleSource* source_of(const Report& report, const std::string& name, const std::string& hash);
 

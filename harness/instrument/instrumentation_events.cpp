@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "io/json_fields.h"
 #include "codec/launch_record_json.h"
 #include "codec/report_json.h"
+#include "io/json_fields.h"
 
 namespace wcp::instrument {
 namespace {

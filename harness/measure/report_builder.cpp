@@ -1,8 +1,8 @@
 #include "measure/report_builder.h"
 
+#include "facts/queries.h"
 #include "measure/interop_launches.h"
 #include "measure/load_events.h"
-#include "facts/queries.h"
 
 #include <fmt/format.h>
 

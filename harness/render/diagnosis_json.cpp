@@ -1,7 +1,7 @@
 #include "render/diagnosis_json.h"
 
-#include "io/json_fields.h"
 #include "codec/report_json.h"
+#include "io/json_fields.h"
 
 namespace wcp::render {
 namespace {
