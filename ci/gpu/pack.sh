@@ -127,8 +127,8 @@ EOF
 chmod +x "$out/p1/cli/warp-compile-probe" "$out/p1/cli/list-libraries.sh"
 
 # --- the tree the checks run from: what travels is what was packed ----------------------------
-tree_paths=(ci/gpu fixtures harness/instrument/python tests/cuda_device.py tests/neutrality.py
-            tests/launch_sequence.py tests/integration/probe_testlib.py tests/integration/gpu_catalogue.py
+tree_paths=(ci/gpu fixtures harness/instrument/python tests/cuda_device.py tests/helpers/neutrality.py
+            tests/helpers/launch_sequence.py tests/integration/probe_testlib.py tests/integration/gpu_catalogue.py
             tests/data/cuda-recorded/README.md docs/gpu-check.md)
 # Tracked and untracked-not-ignored files (a source tree that is not a git checkout: every file).
 list_files() {

@@ -1,6 +1,6 @@
 """What the probe adds to Warp's own load timers, cold and warm (run via ci/bench.sh).
 
-The program of tests/neutrality.py (three modules loaded one after another, three in
+The program of tests/helpers/neutrality.py (three modules loaded one after another, three in
 parallel) in an environment with --distributions installed distributions; bare runs and
 `measure --samples 1` alternate --rounds times. Prints, per module and pass, the bare median of
 Warp's "took N ms", the probe's median and the difference, and the probe's own time inside the
@@ -13,7 +13,7 @@ import statistics
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
+sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "helpers")))  # tests/helpers/neutrality.py
 import neutrality  # noqa: E402
 
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/launch_sequence.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "helpers"))  # tests/helpers/launch_sequence.py
 from launch_sequence import expand  # noqa: E402
 
 CLI = os.environ.get("WCP_CLI", "")

@@ -1,7 +1,7 @@
 """Measuring must not change the measurement: Warp's own timer of each warm load reads the same
 with and without the probe, on both Warp versions, with 2,000 installed distributions.
 
-The program (tests/neutrality.py) loads three modules one after another and three in parallel.
+The program (tests/helpers/neutrality.py) loads three modules one after another and three in parallel.
 Bare runs and `measure` runs alternate five times; for the loads made one after another and for
 the parallel ones, the median warm "took N ms" under the probe must be within max(1 ms, 5 %) of
 the bare median (for the parallel loads, that times the number of threads: a load's timer keeps
@@ -25,7 +25,7 @@ import unittest
 
 from probe_testlib import CLI, PYTHON, SOURCE_DIR, measure
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "helpers"))  # tests/helpers/neutrality.py
 import neutrality  # noqa: E402
 
 OLD_PYTHON = os.environ.get("WCP_PYTHON_WARP_OLD", os.path.join(SOURCE_DIR, ".venv-warp-old", "bin", "python"))

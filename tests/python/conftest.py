@@ -23,7 +23,7 @@ PROBE_DIR = os.path.join(ROOT, "harness", "instrument", "python")
 PROBE_FILE = os.path.join(PROBE_DIR, "sitecustomize.py")
 PROBE_PACKAGE = os.path.join(PROBE_DIR, "_wcp_probe")
 sys.path.insert(0, os.path.dirname(__file__))
-sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))  # tests/launch_sequence.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "helpers"))  # tests/helpers/launch_sequence.py
 
 from launch_sequence import expand  # noqa: E402  (re-exported for the tests)
 

@@ -106,6 +106,50 @@ print("INVOKED " + json.dumps(INVOKED))
     assert last_launches(run.main)["unrecorded"] == {}
 
 
+
+def test_launch_tiled_records_the_same_through_warps_copy_and_through_the_thread_mark(tmp_path, warp_cache):
+    # The launch_tiled wrapper calls a copy of Warp's launch_tiled that reaches Warp's launch();
+    # where no copy can be made it marks the thread instead. Both record what ran, identically,
+    # with a tape's caller read as without the probe.
+    body = """
+import os
+if os.environ.get("FORCE_MARK"):
+    import _wcp_probe.launches as launches
+    launches.reading_global_as = lambda *args: None
+""" + PRELUDE + KERNELS + """
+x = wp.zeros(8, dtype=float, device="cpu")
+for _ in range(3):
+    wp.launch_tiled(tiled, dim=[8], inputs=[x], device="cpu", block_dim=64)
+wp.launch(fill, dim=8, inputs=[x])
+wp.launch_tiled(tiled, dim=(4,), inputs=[x], block_dim=None)
+cmd = wp.launch_tiled(tiled, dim=[8], inputs=[x], device="cpu", block_dim=8, record_cmd=True)
+cmd.launch()
+cmd.launch()
+tape = wp.Tape()
+with tape:
+    wp.launch_tiled(tiled, dim=[8], inputs=[x], device="cpu", block_dim=1)
+caller = tape.launches[-1][-1]["caller"] if isinstance(tape.launches[-1], list) else {}
+print("CALLER " + json.dumps([os.path.basename(caller.get("file", "")), caller.get("func")]))
+print("COPY " + json.dumps(hasattr(ctx, "_wcp_probe_original_launch")))
+print("INVOKED " + json.dumps(INVOKED))
+"""
+    records = {}
+    for mode, env in (("copy", {}), ("mark", {"FORCE_MARK": "1"})):
+        run = run_script(tmp_path, body, cache=warp_cache, env=env)
+        assert run.proc.returncode == 0, run.proc.stderr
+        out = run.proc.stdout
+        assert json.loads(out.split("COPY ", 1)[1].split("\n", 1)[0]) == (mode == "copy")
+        assert json.loads(out.split("CALLER ", 1)[1].split("\n", 1)[0]) == ["context.py", "launch_tiled"]
+        invoked = json.loads(out.split("INVOKED ", 1)[1])
+        final = last_launches(run.main)
+        assert final["total"] == len(invoked) and final["unrecorded"] == {}
+        records[mode] = (final["signatures"], final["sequence"])
+    assert records["copy"] == records["mark"]
+    signatures = records["copy"][0]
+    assert [(s["entry"], s["dim"], s["block_dim"]) for s in signatures] == [
+        ("launch_tiled", [8], 64), ("launch", [8], 0), ("launch_tiled", [4], 0), ("cmd", [8], 8),
+        ("launch_tiled", [8], 1)]
+
 def test_loads_match_warps_own_log(tmp_path):
     body = PRELUDE + KERNELS + """
 x = wp.zeros(8, dtype=float, device="cpu")

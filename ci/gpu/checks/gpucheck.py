@@ -24,7 +24,8 @@ import time
 
 SOURCE_DIR = os.environ.get("WCP_SOURCE_DIR",
                             os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")))
-for folder in (os.path.join(SOURCE_DIR, "tests"), os.path.join(SOURCE_DIR, "tests", "integration")):
+for folder in (os.path.join(SOURCE_DIR, "tests"), os.path.join(SOURCE_DIR, "tests", "helpers"),
+               os.path.join(SOURCE_DIR, "tests", "integration")):
     if folder not in sys.path:
         sys.path.insert(0, folder)
 

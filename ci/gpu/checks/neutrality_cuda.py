@@ -1,6 +1,6 @@
 """Neutrality on CUDA: Warp's own per-load timer reads the same bare and under `measure`.
 
-The program and the interleaved arms of tests/neutrality.py (integration/test_neutrality runs
+The program and the interleaved arms of tests/helpers/neutrality.py (integration/test_neutrality runs
 them on the CPU), on the CUDA device: three modules loaded one after another, three preloaded
 with `wp.force_load(..., max_workers=3)`, in an environment with 2,000 installed distributions.
 Bare runs and `measure --samples 1` runs alternate --rounds times. Warm loads must read within
@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpucheck  # noqa: E402
-import neutrality  # noqa: E402  (tests/neutrality.py)
+import neutrality  # noqa: E402  (tests/helpers/neutrality.py)
 
 DISTRIBUTIONS = 2000
 

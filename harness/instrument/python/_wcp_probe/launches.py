@@ -5,10 +5,13 @@
 # field-by-field compare with the previous one and a counter increment under the lock: no
 # container is allocated (allocations drive Python's garbage collector, which then costs more
 # than the compare). Loads that a launch caused are written after it returns (loads.py).
+import dis
 import inspect
 import itertools
+import sys
 import threading
 import time
+import types
 import weakref
 
 from .events import injected_fault, is_probe_file, wrap_like
@@ -53,21 +56,63 @@ def dtypes_of(args):
     return tuple(map(getattr, args, DTYPE_NAMES, NONES))
 
 
-def dim_key(dim):
-    # A launch dim as a hashable value that cannot change under us (the caller may reuse a list).
-    try:
-        return tuple(dim)
-    except TypeError:
-        return dim
+def launch_dtypes(inputs, outputs):
+    """Every argument's dtype (None for a Python scalar), inputs then outputs, as one tuple."""
+    return dtypes_of(inputs) + dtypes_of(outputs) if outputs else dtypes_of(inputs)
 
 
-def launch_dims(bounds):
-    # Warp's launch bounds: the dims padded or folded to the kernel's dimensionality.
+def launch_dims(dim):
+    """The one dim normaliser: a launch's dims as a tuple of ints, hashable and safe from a caller
+    who changes its list later. From an int, a sequence or Warp's launch bounds (a ctypes
+    structure: its shape up to its ndim); anything else as its string, no bounds as ()."""
+    if isinstance(dim, int):
+        return (dim,)
     try:
-        shape = bounds.shape
-        return tuple(int(x) for x in shape[:getattr(bounds, "ndim", len(shape))])
+        return tuple(int(x) for x in dim)
     except Exception:
-        return ()
+        pass
+    shape = getattr(dim, "shape", None)
+    if shape is not None:
+        try:
+            return tuple(int(x) for x in shape[:getattr(dim, "ndim", len(shape))])
+        except Exception:
+            return ()
+    return () if dim is None else (str(dim),)
+
+
+def takes_exactly(function, names, required):
+    """Whether `function` has exactly these positional-or-keyword parameters, all after the first
+    `required` with a default, and nothing else: a wrapper with the same list binds in C."""
+    try:
+        params = list(inspect.signature(function).parameters.values())
+        return ([p.name for p in params] == names and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
+                and len(function.__defaults__ or ()) == len(names) - required and not function.__kwdefaults__)
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+def reading_global_as(function, name, target):
+    """A copy of `function` (its code, globals, defaults) whose global `name` is `target`, or None
+    where its code uses `name` other than as a global it reads. Warp's launch_tiled forwards to
+    its module's launch(), the probe's wrapper: its copy calling Warp's launch() lets the
+    launch_tiled wrapper count the launch itself, without a second wrapper in between (issue
+    27.4). `target` is kept in the module under a probe name; the module is otherwise unchanged."""
+    code = getattr(function, "__code__", None)
+    module = inspect.getmodule(function)
+    if code is None or module is None or function.__globals__ is not vars(module) or name not in code.co_names:
+        return None
+    if any(isinstance(const, types.CodeType) for const in code.co_consts):
+        return None  # a nested function or comprehension could read the name too
+    if any(op.argval == name and op.opname != "LOAD_GLOBAL" for op in dis.get_instructions(code)):
+        return None
+    alias = "_wcp_probe_original_" + name
+    setattr(module, alias, target)
+    renamed = code.replace(co_names=tuple(alias if n == name else n for n in code.co_names))
+    copy = types.FunctionType(renamed, function.__globals__, function.__name__, function.__defaults__,
+                              function.__closure__)
+    copy.__kwdefaults__ = function.__kwdefaults__
+    copy.__qualname__ = function.__qualname__
+    return copy
 
 
 def binder_for(function, fallback=None):
@@ -107,199 +152,196 @@ def binder_for(function, fallback=None):
     return bind
 
 
-def install(probe, warp, ctx, config):
-    monotonic = time.monotonic
-    get_ident = threading.get_ident
-    getframe = __import__("sys")._getframe
-    finished_loads = probe.finished_loads  # loads.py's queue: written after the launch returns
 
-    # ---- state (reset in a fork child) ---------------------------------------------------------
-    lock = probe.lock
-    record = LaunchRecord()
-    signatures = []  # index -> signature dict
-    sig_by_value = {}  # value key -> index
-    sig_cache = {}  # fast key (with id(kernel)) -> index
-    kernel_refs = {}  # id(kernel) -> weakref, so a dead kernel's id is never reused in sig_cache
-    dead_ids = []
-    unrecorded = {}
-    last_key = None
-    # The previous launch's key as separate values, for the fast wrapper's allocation-free compare.
-    l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = l_entry = None
-    open_sig = -1
-    open_n = 0
-    total = 0
-    snap_total = 0
-    snap_t = 0.0
-    snap_interval = 0.5
-    idle_interval = 0.0  # between eager snapshots: 20x the last snapshot's cost
-    capturing = 0
-    capture_counts = {}
-    tiled_threads = {}  # thread id -> the kwargs of the launch_tiled call it is inside, until counted
+class Launches:
+    """This process's launch record and the wrappers that count into it.
 
-    def reset():
-        nonlocal lock, record, signatures, sig_by_value, sig_cache, last_key, open_sig, open_n, total, snap_total
-        nonlocal snap_t, snap_interval, unrecorded, capturing, l_kid
-        lock = probe.lock
-        record = LaunchRecord()
-        signatures, sig_by_value, sig_cache = [], {}, {}
-        last_key, open_sig, open_n, total, l_kid = None, -1, 0, 0, None
-        snap_total, snap_t, snap_interval = 0, 0.0, 0.5
-        unrecorded = {}
-        capturing = 0
-        capture_counts.clear()
-        tiled_threads.clear()
+    The record is attributes, reset in a fork child. The wp.launch fast path keeps the previous
+    launch's fields in its own closure for an allocation-free compare; they hold while
+    self.last_key is the key that path set, so any other path that counts a launch (or a kernel
+    that dies) invalidates them by replacing last_key."""
 
-    def dims_of(dim):
-        if isinstance(dim, int):
-            return [dim]
-        try:
-            return [int(x) for x in dim]
-        except Exception:
-            return [str(dim)]
+    def __init__(self, probe, warp, ctx):
+        self.probe, self.warp, self.ctx = probe, warp, ctx
+        self.kernel_refs = {}  # id(kernel) -> weakref, so a dead kernel's id is never reused in sig_cache
+        self.dead_ids = []
+        self.idle_interval = 0.0  # between eager snapshots: 20x the last snapshot's cost
+        self.capture_counts = {}
+        self.tiled_threads = {}  # thread id -> launch_tiled calls it is inside (the fallback's mark)
+        # id(Launch) -> [kernel, dim, dtypes, block_dim, adjoint, bounds, weakref, cached key]; the
+        # weakref's callback drops the entry when the Launch dies, before its id can be reused. The
+        # cached key (with the device and bounds it was built for) makes a repeat .launch() an
+        # identity compare with the previous launch's key.
+        self.cmd_info = {}
+        self.graph_numbers = weakref.WeakKeyDictionary()
+        self.graph_counts = weakref.WeakKeyDictionary()
+        self.graph_serial = 0
+        self.reset()
+        if "record" in probe.faults:
+            self.new_signature = injected_fault
+        probe.snapshot = self.eager_snapshot
+        probe.on_fork.append(self.reset)
 
-    def kernel_gone(kid):
+    def reset(self):
+        self.lock = self.probe.lock
+        self.record = LaunchRecord()
+        self.signatures = []  # index -> signature dict
+        self.sig_by_value = {}  # value key -> index
+        self.sig_cache = {}  # fast key (with id(kernel)) -> index
+        self.last_key = None
+        self.open_sig, self.open_n, self.total = -1, 0, 0
+        self.snap_total, self.snap_t, self.snap_interval = 0, 0.0, 0.5
+        self.unrecorded = {}
+        self.capturing = 0
+        self.capture_counts.clear()
+        self.tiled_threads.clear()
+
+    # ---- the record ------------------------------------------------------------------------------
+    def kernel_gone(self, kid):
         # Weakref callback (any thread, maybe inside GC): no lock, just note it.
-        nonlocal last_key, l_kid
-        dead_ids.append(kid)
-        last_key = l_kid = None
+        self.dead_ids.append(kid)
+        self.last_key = None
 
-    def purge_dead():
-        while dead_ids:
-            kid = dead_ids.pop()
-            kernel_refs.pop(kid, None)
-            for key in [k for k in sig_cache if k[0] == kid]:
-                del sig_cache[key]
+    def purge_dead(self):
+        while self.dead_ids:
+            kid = self.dead_ids.pop()
+            self.kernel_refs.pop(kid, None)
+            for key in [k for k in self.sig_cache if k[0] == kid]:
+                del self.sig_cache[key]
 
-    def new_signature(key, kernel, name, module, dim, dev, dtypes, block_dim, adjoint, entry):
+    def new_signature(self, key, kernel, name, module, dim, dev, dtypes, block_dim, adjoint, entry):
         # Slow path, under the lock: a launch whose key differs from the previous one.
-        nonlocal last_key, open_sig, open_n, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry
-        if dead_ids:
-            purge_dead()
+        if self.dead_ids:
+            self.purge_dead()
         cache_key = key if (dev is None or isinstance(dev, str)) else key[:2] + (id(dev),) + key[3:]
         try:
-            index = sig_cache.get(cache_key)
+            index = self.sig_cache.get(cache_key)
         except TypeError:  # an unhashable dtype object: look the signature up by value only
             cache_key = index = None
+        kernel_refs = self.kernel_refs
         if index is None:
             if kernel is not None:
                 name = str(getattr(kernel, "key", kernel))
                 module = str(getattr(getattr(kernel, "module", None), "name", ""))
             if not isinstance(dtypes, tuple):
                 dtypes = (dtypes,)  # the fast wrapper's single-argument form
-            value = (name, module, tuple(dims_of(dim)), probe.device_name(dev),
+            value = (name, module, launch_dims(dim), self.probe.device_name(dev),
                      tuple(x if isinstance(x, str) else str(getattr(x, "__name__", x)) if x is not None else ""
                            for x in dtypes),
                      block_dim if isinstance(block_dim, int) and not isinstance(block_dim, bool) else 0,
                      bool(adjoint), entry)
-            index = sig_by_value.get(value)
+            index = self.sig_by_value.get(value)
             if index is None:
-                index = len(signatures)
-                sig_by_value[value] = index
-                signatures.append({"kernel": value[0], "module": value[1], "dim": list(value[2]), "device": value[3],
-                                   "dtypes": list(value[4]), "block_dim": value[5], "adjoint": value[6],
-                                   "entry": value[7]})
+                index = len(self.signatures)
+                self.sig_by_value[value] = index
+                self.signatures.append({"kernel": value[0], "module": value[1], "dim": list(value[2]),
+                                        "device": value[3], "dtypes": list(value[4]), "block_dim": value[5],
+                                        "adjoint": value[6], "entry": value[7]})
             if kernel is not None and key[0] not in kernel_refs:
-                kernel_refs[key[0]] = weakref.ref(kernel, lambda _ref, kid=key[0]: kernel_gone(kid))
+                kernel_refs[key[0]] = weakref.ref(kernel, lambda _ref, kid=key[0]: self.kernel_gone(kid))
             if cache_key is not None and (kernel is None or key[0] in kernel_refs):
-                sig_cache[cache_key] = index
-        if open_n:
-            record.add(open_sig, open_n)
-        open_sig = index
-        open_n = 1
-        last_key = key if kernel is None or key[0] in kernel_refs else None
-        if last_key is not None and len(key) == 7 and (entry == "launch" or entry == "launch_tiled"):
-            l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint, l_entry = key
-        else:
-            l_kid = None
-        maybe_snapshot()
+                self.sig_cache[cache_key] = index
+        if self.open_n:
+            self.record.add(self.open_sig, self.open_n)
+        self.open_sig = index
+        self.open_n = 1
+        self.last_key = key if kernel is None or key[0] in kernel_refs else None
+        self.maybe_snapshot()
 
-    if "record" in probe.faults:
-        new_signature = injected_fault  # noqa: F811
-
-    def count(key, kernel, dim, dev, dtypes, block_dim, adjoint, entry):
+    def count(self, key, kernel, dim, dev, dtypes, block_dim, adjoint, entry):
         # One launch of the general wrappers (launch_tiled, Launch.launch, capture, the tape).
-        nonlocal open_n, total
+        lock = self.lock
         lock.acquire()  # not `with`: its method lookups cost more than the compare below
         try:
-            total += 1
-            if key == last_key:
-                open_n += 1
+            total = self.total = self.total + 1
+            if key == self.last_key:
+                self.open_n += 1
                 if not total & 63:
-                    maybe_snapshot()
+                    self.maybe_snapshot()
             else:
-                new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, entry)
+                self.new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, entry)
         finally:
             lock.release()
 
-    def call_original(function, args, kwargs):
+    def count_call(self, kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, entry):
+        # A launch by its call's arguments: the device Warp launched on, hashable dims, dtypes.
+        dev = stream.device if stream is not None else (
+            self.ctx.runtime.default_device if device is None else device)
+        if dim.__class__ is not int and dim.__class__ is not tuple:
+            dim = launch_dims(dim)
+        dtypes = launch_dtypes(inputs, outputs)
+        if self.capturing:
+            entry = self.capture_entry(dev, entry)
+        self.count((id(kernel), dim, dev, dtypes, block_dim, adjoint, entry), kernel, dim, dev, dtypes, block_dim,
+                   adjoint, entry)
+
+    def count_unrecorded(self, what):
+        self.unrecorded[what] = self.unrecorded.get(what, 0) + 1
+
+    # ---- snapshots ---------------------------------------------------------------------------------
+    def write_snapshot(self, final):
+        start = time.monotonic()
+        if self.open_n:
+            self.record.add(self.open_sig, self.open_n)
+            self.open_n = 0
+        if final and self.record.open_count:
+            self.record.close_open()
+        self.probe.emit("launches", {"final": final, "total": self.total, "signatures": self.signatures,
+                                     "sequence": self.record.snapshot(), "unrecorded": dict(self.unrecorded)})
+        self.snap_total = self.total
+        self.snap_t = time.monotonic()
+        # Back off when serialising is slow (a long aperiodic record): at most ~5% of the time.
+        self.idle_interval = 20 * (self.snap_t - start)
+        self.snap_interval = max(0.5, self.idle_interval)
+
+    def maybe_snapshot(self):
+        if self.total != self.snap_total and (time.monotonic() - self.snap_t >= self.snap_interval):
+            self.write_snapshot(False)
+
+    def eager_snapshot(self, final=False):
+        # After a load's record, when a multiprocessing worker hands back work, and at exit: no
+        # 0.5 s floor, only the back-off for a record that is slow to serialise. The probe's
+        # lock, not self.lock: at exit it is replaced when another thread holds it forever.
+        with self.probe.lock:
+            if final:
+                self.write_snapshot(True)
+            elif self.total != self.snap_total and (
+                    self.idle_interval < 0.02 or time.monotonic() - self.snap_t >= self.idle_interval):
+                self.write_snapshot(False)
+
+    # ---- calling Warp ------------------------------------------------------------------------------
+    def call_original(self, function, args, kwargs):
         # Warp's own entry point. A load it started and did not finish failed with its error;
         # the records of the loads it finished are written now, outside Warp's timers.
+        probe = self.probe
         try:
             result = function(*args, **kwargs)
         except BaseException as error:
             probe.fail_pending(error)
             raise
-        if finished_loads:
+        if probe.finished_loads:
             probe.drain()
         return result
 
-    def count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, entry):
-        # A launch by its call's arguments: the device Warp launched on, hashable dims, dtypes.
-        dev = stream.device if stream is not None else (ctx.runtime.default_device if device is None else device)
-        if dim.__class__ is not int and dim.__class__ is not tuple:
-            dim = dim_key(dim)
-        dtypes = dtypes_of(inputs) + dtypes_of(outputs) if outputs else dtypes_of(inputs)
-        if capturing:
-            entry = capture_entry(dev, entry)
-        count((id(kernel), dim, dev, dtypes, block_dim, adjoint, entry), kernel, dim, dev, dtypes, block_dim, adjoint,
-              entry)
+    def call_marked(self, function, args, kwargs):
+        # Warp's launch_tiled where its copy cannot be used: the thread is marked while it runs,
+        # so the launch() it forwards to leaves the count to the launch_tiled wrapper.
+        marks, tid = self.tiled_threads, threading.get_ident()
+        marks[tid] = marks.get(tid, 0) + 1
+        try:
+            return self.call_original(function, args, kwargs)
+        finally:
+            depth = marks.get(tid, 1) - 1
+            if depth:
+                marks[tid] = depth
+            else:
+                marks.pop(tid, None)
 
-    def flush_open():
-        nonlocal open_n
-        if open_n:
-            record.add(open_sig, open_n)
-            open_n = 0
-
-    def write_snapshot(final):
-        nonlocal snap_total, snap_t, snap_interval, idle_interval
-        start = monotonic()
-        flush_open()
-        if final and record.open_count:
-            record.close_open()
-        probe.emit("launches", {"final": final, "total": total, "signatures": signatures,
-                                "sequence": record.snapshot(), "unrecorded": dict(unrecorded)})
-        snap_total = total
-        snap_t = monotonic()
-        # Back off when serialising is slow (a long aperiodic record): at most ~5% of the time.
-        idle_interval = 20 * (snap_t - start)
-        snap_interval = max(0.5, idle_interval)
-
-    def maybe_snapshot():
-        if total != snap_total and (monotonic() - snap_t >= snap_interval):
-            write_snapshot(False)
-
-    def eager_snapshot(final=False):
-        # After a load's record, when a multiprocessing worker hands back work, and at exit: no
-        # 0.5 s floor, only the back-off for a record that is slow to serialise. The probe's
-        # lock, not this closure's: at exit it is replaced when another thread holds it forever.
-        with probe.lock:
-            if final:
-                write_snapshot(True)
-            elif total != snap_total and (idle_interval < 0.02 or monotonic() - snap_t >= idle_interval):
-                write_snapshot(False)
-
-    def count_unrecorded(what):
-        unrecorded[what] = unrecorded.get(what, 0) + 1
-
-    probe.snapshot = eager_snapshot
-    probe.on_fork.append(reset)
-
-    # ---- wp.launch ----------------------------------------------------------------------------
-    def fix_tape_caller(frame):
+    def fix_tape_caller(self, frame):
         # Warp's launch records its caller's frame on an active tape; through the wrapper that
         # frame would be ours, so put back the frame Warp would have seen.
         try:
-            tape = ctx.runtime.tape
+            tape = self.ctx.runtime.tape
             last = tape.launches[-1] if tape is not None and tape.launches else None
             if isinstance(last, list) and isinstance(last[-1], dict):
                 caller = last[-1].get("caller")
@@ -309,7 +351,9 @@ def install(probe, warp, ctx, config):
         except Exception:
             pass
 
-    def hook_launches():
+    # ---- wp.launch -------------------------------------------------------------------------------
+    def hook_launches(self):
+        probe, warp, ctx, state = self.probe, self.warp, self.ctx, self
         original = getattr(warp, "launch", None) or getattr(ctx, "launch", None)
         if original is None:
             probe.note_missing("launches via warp.launch (not found)")
@@ -324,81 +368,66 @@ def install(probe, warp, ctx, config):
             default_block_dim = None
         if not isinstance(default_block_dim, int):
             default_block_dim = None
+        finished_loads = probe.finished_loads  # loads.py's queue: written after the launch returns
+        tiled_threads = self.tiled_threads  # never replaced (reset clears it)
+        getframe, get_ident = sys._getframe, threading.get_ident
 
         def record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape, result,
                           caller):
             # The general path: any call shape the fast wrapper below does not take.
             if block_dim == default_block_dim:
                 block_dim = None
-            runtime = ctx.runtime
-            if runtime.tape is not None and record_tape:
-                fix_tape_caller(caller)
+            if ctx.runtime.tape is not None and record_tape:
+                state.fix_tape_caller(caller)
             if tiled_threads and get_ident() in tiled_threads:
-                return  # the launch_tiled wrapper records this launch
+                return  # the launch_tiled wrapper counts this launch
             if result is not None:
-                remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
+                state.remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
                 return
-            count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, "launch")
+            state.count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, "launch")
 
         def launch_any(*args, **kwargs):
-            result = call_original(original, args, kwargs)
+            result = state.call_original(original, args, kwargs)
             try:
                 kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape = bind(args, kwargs)
                 record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape, result,
                               getframe(1))
             except Exception as e:
-                count_unrecorded("launches via warp.launch (probe error: %s)" % type(e).__name__)
+                state.count_unrecorded("launches via warp.launch (probe error: %s)" % type(e).__name__)
             return result
 
         # Fast path: when launch() has the signature this probe knows (Warp 1.9 to 1.19 do), a
         # wrapper with the same parameters and the very same default objects lets Python bind
         # the call in C (no *args/**kwargs repacking) and passes Warp identical arguments.
-        try:
-            params = list(inspect.signature(original).parameters.values())
-            explicit = ([p.name for p in params] == KNOWN_LAUNCH_PARAMETERS
-                        and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
-                        and len(original.__defaults__ or ()) == len(KNOWN_LAUNCH_PARAMETERS) - 2
-                        and not original.__kwdefaults__)
-        except (TypeError, ValueError, AttributeError):
-            explicit = False
-
         max_unrolled, pair_getters = MAX_UNROLLED, PAIR_DTYPES_OF
+        # The previous fast-path launch's fields, valid while state.last_key is l_key.
+        l_key = l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = None
 
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
-            nonlocal open_n, total
+            nonlocal l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint
             try:
                 result = original(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device, stream, adjoint,
                                   record_tape, record_cmd, max_blocks, block_dim)
             except BaseException as error:
                 probe.fail_pending(error)
                 raise
+            # Inlined, not shared with the general path: a Python call costs 0.1-0.2 us here.
             try:
                 if finished_loads:
                     probe.drain()
                 runtime = ctx.runtime
-                entry = "launch"
                 if block_dim == default_block_dim:
                     block_dim = None
-                if runtime.tape is not None and record_tape or result is not None or capturing:
-                    # A tape, record_cmd or a capture: inside launch_tiled, record_launch leaves it
-                    # to the launch_tiled wrapper (the thread's mark stays).
+                if runtime.tape is not None and record_tape or result is not None or state.capturing or tiled_threads:
+                    # A tape, record_cmd, a capture or inside launch_tiled's fallback: the general path.
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
                     return result
-                if tiled_threads:
-                    mark = tiled_threads.pop(get_ident(), None)
-                    if mark is not None:
-                        # launch_tiled's own launch: counted here as the launch_tiled call it is, with
-                        # the dim and block_dim that call was given (`mark` is its kwargs, which Warp
-                        # requires to hold both); taking the mark tells the wrapper it is counted.
-                        entry = "launch_tiled"
-                        dim = mark["dim"]
-                        block_dim = mark["block_dim"]
                 dev = (runtime.default_device if device is None else device) if stream is None else stream.device
                 if dim.__class__ is not int and dim.__class__ is not tuple:
                     # A list the caller may change later: a tuple of its values.
-                    dim = tuple(dim) if dim.__class__ is list else dim_key(dim)
+                    dim = tuple(dim) if dim.__class__ is list else launch_dims(dim)
                 # Every argument's dtype (None for a Python scalar): a tuple, a lone input's bare.
                 if outputs:
                     if (inputs.__class__ is list and outputs.__class__ is list and (n := len(inputs)) <= max_unrolled
@@ -426,172 +455,201 @@ def install(probe, warp, ctx, config):
                 else:
                     dtypes = dtypes_of(inputs)
                 kid = id(kernel)
+                lock = state.lock
                 lock.acquire()  # not `with`: its method lookups cost more than the compare below
                 try:
-                    total += 1
+                    total = state.total = state.total + 1
                     # A device named by a string that is equal but not the same object (built per
                     # call, e.g. f"cuda:{i}") is the same device: compare strings by value.
-                    if (kid == l_kid and dim == l_dim and dtypes == l_dtypes
+                    if (l_key is state.last_key and kid == l_kid and dim == l_dim and dtypes == l_dtypes
                             and (dev is l_dev or dev.__class__ is str and dev == l_dev)
-                            and block_dim == l_block_dim and adjoint == l_adjoint and entry is l_entry):
-                        open_n += 1
+                            and block_dim == l_block_dim and adjoint == l_adjoint):
+                        state.open_n += 1
                         if not total & 63:
-                            maybe_snapshot()
+                            state.maybe_snapshot()
                     else:
-                        new_signature((kid, dim, dev, dtypes, block_dim, adjoint, entry), kernel, None, None, dim,
-                                      dev, dtypes, block_dim, adjoint, entry)
+                        key = (kid, dim, dev, dtypes, block_dim, adjoint, "launch")
+                        state.new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, "launch")
+                        if state.last_key is key:
+                            l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint = (
+                                key, kid, dim, dev, dtypes, block_dim, adjoint)
                 finally:
                     lock.release()
             except Exception as e:
-                count_unrecorded("launches via warp.launch (probe error: %s)" % type(e).__name__)
+                state.count_unrecorded("launches via warp.launch (probe error: %s)" % type(e).__name__)
             return result
 
-        if explicit:
+        if takes_exactly(original, KNOWN_LAUNCH_PARAMETERS, 2):
             launch.__defaults__ = original.__defaults__
         else:
             launch = launch_any
         probe.replace((warp, ctx), "launch", original, launch)
+        self.hook_tiled(original, launch)
 
+    # ---- wp.launch_tiled ---------------------------------------------------------------------------
+    def hook_tiled(self, launch_original, launch_wrapper):
+        probe, warp, ctx, state = self.probe, self.warp, self.ctx, self
         tiled_original = getattr(warp, "launch_tiled", None) or getattr(ctx, "launch_tiled", None)
         if tiled_original is None:
             probe.note_missing("launches via warp.launch_tiled (not found)")
             return
-        tiled_bind = binder_for(tiled_original, original)
+        tiled_bind = binder_for(tiled_original, launch_original)
+        try:  # what Warp's launch() takes for inputs and outputs not given
+            parameters = inspect.signature(launch_original).parameters
+            inputs_default, outputs_default = parameters["inputs"].default, parameters["outputs"].default
+        except (TypeError, ValueError, KeyError):
+            inputs_default = outputs_default = ()
+        # Warp's launch_tiled with its launch() reaching Warp's original, used while Warp's
+        # module still points launch at this probe's wrapper (else Warp's own, marked).
+        direct = reading_global_as(tiled_original, "launch", launch_original)
+        warp_globals = getattr(tiled_original, "__globals__", {})
+        finished_loads = probe.finished_loads
+        max_unrolled, dtypes_of_list = MAX_UNROLLED, DTYPES_OF
+        # The previous launch_tiled's fields, valid while state.last_key is l_key (as wp.launch's).
+        l_key = l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = None
 
         def launch_tiled(*args, **kwargs):
-            # Marks its thread with the caller's kwargs while Warp runs: Warp's launch_tiled calls
-            # launch() (the wrapper above), which counts it and takes the mark. Anything else
-            # (a tape, record_cmd, capture, a Warp that does not call launch()) is counted here.
-            tid = get_ident()
-            if tid in tiled_threads:
-                return launch_tiled_nested(tid, args, kwargs)
-            tiled_threads[tid] = kwargs
-            try:
-                result = tiled_original(*args, **kwargs)
-            except BaseException as error:
-                tiled_threads.pop(tid, None)
-                probe.fail_pending(error)
-                raise
-            if tid not in tiled_threads:  # counted by launch(), which took the mark
-                if finished_loads:
-                    drain_tiled()
-                return result
-            tiled_threads.pop(tid, None)
-            return count_tiled(result, args, kwargs)
-
-        def launch_tiled_nested(tid, args, kwargs):
-            # A launch_tiled inside another on the same thread: the outer call's mark put back.
-            outer = tiled_threads[tid]
-            tiled_threads[tid] = kwargs
-            try:
-                result = tiled_original(*args, **kwargs)
-            except BaseException as error:
-                probe.fail_pending(error)
-                raise
-            finally:
-                mark = tiled_threads.pop(tid, None)
-                tiled_threads[tid] = outer
-            if mark is None:
-                if finished_loads:
-                    drain_tiled()
-                return result
-            return count_tiled(result, args, kwargs)
-
-        def drain_tiled():
-            try:
-                probe.drain()
-            except Exception as e:
-                count_unrecorded("launches via warp.launch_tiled (probe error: %s)" % type(e).__name__)
-
-        def count_tiled(result, args, kwargs):
-            try:
+            # Counted here, once, with the dim and block_dim its caller gave (Warp's launch_tiled
+            # appends the block to the dim and resolves block_dim before it calls launch()).
+            nonlocal l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint
+            if direct is not None and warp_globals.get("launch") is launch_wrapper:
+                try:
+                    result = direct(*args, **kwargs)
+                except BaseException as error:
+                    probe.fail_pending(error)
+                    raise
                 if finished_loads:
                     probe.drain()
-                kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
-                if result is not None:
-                    remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
+            else:
+                result = state.call_marked(tiled_original, args, kwargs)
+            # The count inlined as in wp.launch's fast path: each Python call here costs 0.1-0.2 us.
+            try:
+                if len(args) == 1:  # the usual call: launch_tiled(kernel, dim=..., block_dim=..., ...)
+                    # `in` and [] rather than kwargs.get(): a method call each, 0.1 us more for five.
+                    kernel, dim, block_dim = args[0], kwargs["dim"], kwargs["block_dim"]  # Warp requires both
+                    inputs = kwargs["inputs"] if "inputs" in kwargs else inputs_default
+                    outputs = kwargs["outputs"] if "outputs" in kwargs else outputs_default
+                    device = kwargs["device"] if "device" in kwargs else None
+                    stream = kwargs["stream"] if "stream" in kwargs else None
+                    adjoint = kwargs["adjoint"] if "adjoint" in kwargs else False
+                else:
+                    kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
+                if result is not None or state.capturing:
+                    if result is not None:
+                        state.remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
+                    else:
+                        state.count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim,
+                                         "launch_tiled")
                     return result
-                count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, "launch_tiled")
+                dev = (ctx.runtime.default_device if device is None else device) if stream is None else stream.device
+                if dim.__class__ is not int and dim.__class__ is not tuple:
+                    dim = tuple(dim) if dim.__class__ is list else launch_dims(dim)
+                if outputs:
+                    dtypes = launch_dtypes(inputs, outputs)
+                elif len(inputs) == 1:
+                    dtypes = getattr(inputs[0], "dtype", None)  # bare, as wp.launch's fast path has it
+                elif inputs.__class__ is list and len(inputs) <= max_unrolled:
+                    dtypes = dtypes_of_list[len(inputs)](inputs)
+                else:
+                    dtypes = launch_dtypes(inputs, outputs)
+                kid = id(kernel)
+                lock = state.lock
+                lock.acquire()
+                try:
+                    total = state.total = state.total + 1
+                    if (l_key is state.last_key and kid == l_kid and dim == l_dim and dtypes == l_dtypes
+                            and (dev is l_dev or dev.__class__ is str and dev == l_dev)
+                            and block_dim == l_block_dim and adjoint == l_adjoint):
+                        state.open_n += 1
+                        if not total & 63:
+                            state.maybe_snapshot()
+                    else:
+                        key = (kid, dim, dev, dtypes, block_dim, adjoint, "launch_tiled")
+                        state.new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint,
+                                            "launch_tiled")
+                        if state.last_key is key:
+                            l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint = (
+                                key, kid, dim, dev, dtypes, block_dim, adjoint)
+                finally:
+                    lock.release()
             except Exception as e:
-                count_unrecorded("launches via warp.launch_tiled (probe error: %s)" % type(e).__name__)
+                state.count_unrecorded("launches via warp.launch_tiled (probe error: %s)" % type(e).__name__)
             return result
 
         probe.replace((warp, ctx), "launch_tiled", tiled_original, launch_tiled)
 
-    # ---- record_cmd launches replayed with Launch.launch() ---------------------------------------
-    # id(Launch) -> [kernel, dim, dtypes, block_dim, adjoint, bounds, weakref, cached key]; the
-    # weakref's callback drops the entry when the Launch dies, before its id can be reused. The
-    # cached key (with the device and bounds it was built for) makes a repeat .launch() an
-    # identity compare with the previous launch's key.
-    cmd_info = {}
-
-    def keep_cmd(launch_object, known):
+    # ---- record_cmd launches replayed with Launch.launch() -------------------------------------------
+    def keep_cmd(self, launch_object, known):
         kid = id(launch_object)
+        cmd_info = self.cmd_info
         entry = cmd_info[kid] = [*known, weakref.ref(launch_object, lambda _ref: cmd_info.pop(kid, None)), None]
         return entry
 
-    def remember_cmd(launch_object, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim):
+    def remember_cmd(self, launch_object, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim):
         # record_cmd=True runs nothing: keep the signature for each later .launch().
         try:
-            dtypes = dtypes_of(inputs) + dtypes_of(outputs or ())
-            keep_cmd(launch_object, (kernel, dim_key(dim) if dim.__class__ is not int else dim, dtypes, block_dim,
-                                     adjoint, getattr(launch_object, "bounds", None)))
+            self.keep_cmd(launch_object, (kernel, launch_dims(dim) if dim.__class__ is not int else dim,
+                                          launch_dtypes(inputs, outputs), block_dim, adjoint,
+                                          getattr(launch_object, "bounds", None)))
         except Exception as e:
-            probe.fail("record_cmd launches", e)
+            self.probe.fail("record_cmd launches", e)
 
-    def count_cmd(launch_object):
+    def count_cmd(self, launch_object):
         # One .launch() of a Launch object.
-        nonlocal open_n, total
-        known = cmd_info.get(id(launch_object))
+        known = self.cmd_info.get(id(launch_object))
         if known is None:
             # Built without wp.launch(record_cmd=True): rebuild from its fields.
             bounds = getattr(launch_object, "bounds", None)
-            known = keep_cmd(launch_object, (
+            known = self.keep_cmd(launch_object, (
                 launch_object.kernel, launch_dims(bounds), dtypes_of(getattr(launch_object, "fwd_args", None) or ()),
                 getattr(launch_object, "block_dim", None), getattr(launch_object, "adjoint", False), bounds))
         kernel = known[0]
         dev = launch_object.device
         bounds = getattr(launch_object, "bounds", known[5])
         cached = known[7]
-        if cached is not None and cached[0] is dev and cached[1] is bounds and not capturing:
+        if cached is not None and cached[0] is dev and cached[1] is bounds and not self.capturing:
             key = cached[2]
         else:
             dim = known[1]
             if known[5] is not None and bounds is not known[5]:
                 dim = launch_dims(bounds)  # set_dim() since it was recorded
-            entry = capture_entry(dev, "cmd") if capturing else "cmd"
+            entry = self.capture_entry(dev, "cmd") if self.capturing else "cmd"
             key = (id(kernel), dim, dev, known[2], known[3], known[4], entry)
             if entry == "cmd":
                 known[7] = (dev, bounds, key)
+        lock = self.lock
         lock.acquire()
         try:
-            if key is last_key:
-                total += 1
-                open_n += 1
+            if key is self.last_key:
+                total = self.total = self.total + 1
+                self.open_n += 1
                 if not total & 63:
-                    maybe_snapshot()
+                    self.maybe_snapshot()
             else:
-                count(key, kernel, key[1], dev, key[3], key[4], key[5], key[6])
+                self.count(key, kernel, key[1], dev, key[3], key[4], key[5], key[6])
         finally:
             lock.release()
 
-    def hook_cmd():
-        launch_class = getattr(ctx, "Launch", None)
+    def hook_cmd(self):
+        probe, state = self.probe, self
+        launch_class = getattr(self.ctx, "Launch", None)
         original = getattr(launch_class, "launch", None)
         if original is None:
             probe.note_missing("launches via Launch.launch (not found)")
             return
+        finished_loads = probe.finished_loads
 
         def launch_any(self, *args, **kwargs):
-            result = call_original(original, (self,) + args, kwargs)
+            result = state.call_original(original, (self,) + args, kwargs)
             try:
-                count_cmd(self)
+                state.count_cmd(self)
             except Exception as e:
-                count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
+                state.count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
             return result
 
         def launch(self, stream=None):
-            # launch(self, stream=None) as in Warp 1.9 to 1.19, bound in C, Warp's default object.
+            # launch(self, stream=None) as in Warp 1.9 to 1.19, bound in C, Warp's default object;
+            # call_original inlined: a replay is a hot path too.
             try:
                 result = original(self, stream)
             except BaseException as error:
@@ -600,19 +658,12 @@ def install(probe, warp, ctx, config):
             try:
                 if finished_loads:
                     probe.drain()
-                count_cmd(self)
+                state.count_cmd(self)
             except Exception as e:
-                count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
+                state.count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
             return result
 
-        try:
-            params = list(inspect.signature(original).parameters.values())
-            explicit = ([p.name for p in params] == ["self", "stream"]
-                        and all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params)
-                        and len(original.__defaults__ or ()) == 1 and not original.__kwdefaults__)
-        except (TypeError, ValueError, AttributeError):
-            explicit = False
-        if explicit:
+        if takes_exactly(original, ["self", "stream"], 1):
             launch.__defaults__ = original.__defaults__
         else:
             launch = launch_any
@@ -620,23 +671,20 @@ def install(probe, warp, ctx, config):
         probe.hooks.append("Launch.launch")
 
     # ---- graph capture and replay ------------------------------------------------------------------
-    graph_numbers = weakref.WeakKeyDictionary()
-    graph_counts = weakref.WeakKeyDictionary()
-    graph_serial = [0]
-
-    def capture_entry(dev, entry):
+    def capture_entry(self, dev, entry):
         try:
             if isinstance(dev, str) or dev is None:
-                dev = ctx.runtime.get_device(dev)
+                dev = self.ctx.runtime.get_device(dev)
             if dev.is_capturing:
                 name = str(dev)
-                capture_counts[name] = capture_counts.get(name, 0) + 1
+                self.capture_counts[name] = self.capture_counts.get(name, 0) + 1
                 return "capture"
         except Exception:
             pass
         return entry
 
-    def hook_capture():
+    def hook_capture(self):
+        probe, warp, ctx, state = self.probe, self.warp, self.ctx, self
         begin = getattr(ctx, "capture_begin", None)
         end = getattr(ctx, "capture_end", None)
         replay = getattr(ctx, "capture_launch", None)
@@ -644,22 +692,20 @@ def install(probe, warp, ctx, config):
             probe.note_missing("launches during graph capture (capture_begin/capture_end not found)")
         else:
             def capture_begin(*args, **kwargs):
-                nonlocal capturing
                 result = begin(*args, **kwargs)
                 try:
-                    with lock:
-                        capturing += 1
+                    with state.lock:
+                        state.capturing += 1
                 except Exception:
                     pass
                 return result
 
             def capture_end(*args, **kwargs):
-                nonlocal capturing
                 graph = end(*args, **kwargs)
                 try:
-                    with lock:
-                        capturing = max(0, capturing - 1)
-                        graph_counts[graph] = capture_counts.pop(str(getattr(graph, "device", "")), 0)
+                    with state.lock:
+                        state.capturing = max(0, state.capturing - 1)
+                        state.graph_counts[graph] = state.capture_counts.pop(str(getattr(graph, "device", "")), 0)
                 except Exception as e:
                     probe.fail("graph capture", e)
                 return graph
@@ -671,26 +717,31 @@ def install(probe, warp, ctx, config):
             return
 
         def capture_launch(graph, *args, **kwargs):
-            nonlocal open_n, total
             result = replay(graph, *args, **kwargs)
             try:
-                with lock:
-                    number = graph_numbers.get(graph)
-                    if number is None:
-                        graph_serial[0] += 1
-                        number = graph_numbers[graph] = graph_serial[0]
-                    key = ("graph", number)
-                    total += 1
-                    if key == last_key:
-                        open_n += 1
-                    else:
-                        new_signature(key, None, "graph#%d" % number, "", (graph_counts.get(graph, 0),),
-                                      str(getattr(graph, "device", "")), (), 0, False, "graph")
+                with state.lock:
+                    state.count_replay(graph)
             except Exception as e:
-                count_unrecorded("graph replays via warp.capture_launch (probe error: %s)" % type(e).__name__)
+                state.count_unrecorded("graph replays via warp.capture_launch (probe error: %s)" % type(e).__name__)
             return result
 
         probe.replace((warp, ctx), "capture_launch", replay, capture_launch)
 
-    return [hook_launches, hook_cmd, hook_capture]
+    def count_replay(self, graph):
+        # One replay of a captured graph, under the lock: a signature per graph, numbered in order.
+        number = self.graph_numbers.get(graph)
+        if number is None:
+            self.graph_serial += 1
+            number = self.graph_numbers[graph] = self.graph_serial
+        key = ("graph", number)
+        self.total += 1
+        if key == self.last_key:
+            self.open_n += 1
+        else:
+            self.new_signature(key, None, "graph#%d" % number, "", (self.graph_counts.get(graph, 0),),
+                               str(getattr(graph, "device", "")), (), 0, False, "graph")
 
+
+def install(probe, warp, ctx, config):
+    launches = Launches(probe, warp, ctx)
+    return [launches.hook_launches, launches.hook_cmd, launches.hook_capture]
