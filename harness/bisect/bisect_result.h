@@ -28,7 +28,7 @@ struct DescribedCommit {
 
 struct VisitLine {
   Visit visit;
-  std::string described;  // `abc1234 subject`
+  std::string described;         // `abc1234 subject`
   bool after_bisection = false;  // checked by `bisect` itself, not visited by git
 };
 
@@ -40,7 +40,7 @@ struct EntryStructure {
 
 struct BisectResult {
   BisectEnding ending = BisectEnding::first_bad;
-  std::string good;    // full shas
+  std::string good;  // full shas
   std::string bad;
   std::string budget;  // repository-relative
   // first_bad: why that commit is bad; otherwise the one message the reader is told.

@@ -36,7 +36,8 @@ const Visit* find_visit(const std::vector<Visit>& visits, const std::string& sha
 }
 
 // Each entry measured at both commits, judged parent -> first bad; only the structure is shown.
-std::vector<EntryStructure> structure_between(const fs::path& state, const std::string& parent, const std::string& bad) {
+std::vector<EntryStructure> structure_between(const fs::path& state, const std::string& parent,
+                                              const std::string& bad) {
   std::vector<EntryStructure> structures;
   std::error_code ignored;
   std::vector<fs::path> reports;
@@ -93,8 +94,8 @@ class Bisection {
   // git's output is kept whole to read how it ended; its progress lines are shown as they come.
   std::string run_git_bisect() {
     RunRequest run;
-    run.argv = {"git", "bisect", "run", fs::read_symlink("/proc/self/exe").string(), "bisect-step",
-                setup_.budget.string()};
+    run.argv = {
+        "git", "bisect", "run", fs::read_symlink("/proc/self/exe").string(), "bisect-step", setup_.budget.string()};
     if (!request_.only.empty()) run.argv.insert(run.argv.end(), {"--only", request_.only});
     run.argv.insert(run.argv.end(), {"--state", state_.string()});
     run.environment = current_environment();

@@ -20,8 +20,8 @@ struct BisectRequest {
   BisectSetup setup;
   std::string good_spec;  // GOOD and BAD as the user typed them, for messages
   std::string bad_spec;
-  std::string only;       // check --only, when set
-  bool quiet = false;     // no progress
+  std::string only;    // check --only, when set
+  bool quiet = false;  // no progress
 };
 
 // Progress (git's "Bisecting:" lines, each step's line, commits checked by hand) goes to

@@ -48,9 +48,9 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
   const history::HistoryStore store(path, history::HistoryStore::Mode::read);
   const auto series = history::build_series(store.results(), arguments.name, arguments.host);
   const render::HistoryView shown{series, path.string()};
-  for (const auto& [destination, format] :
-       {std::pair{arguments.json_path, render::Format::json}, std::pair{arguments.markdown_path, render::Format::markdown},
-        std::pair{arguments.html_path, render::Format::html}}) {
+  for (const auto& [destination, format] : {std::pair{arguments.json_path, render::Format::json},
+                                            std::pair{arguments.markdown_path, render::Format::markdown},
+                                            std::pair{arguments.html_path, render::Format::html}}) {
     if (destination.empty()) continue;
     std::ostringstream rendered;
     render::write(shown, format, rendered);

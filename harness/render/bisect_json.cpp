@@ -8,11 +8,16 @@ using nlohmann::json;
 // The words of the JSON's "result"; an aborted bisection writes no JSON.
 const char* ending_word(bisect::BisectEnding ending) {
   switch (ending) {
-    case bisect::BisectEnding::first_bad: return "first_bad";
-    case bisect::BisectEnding::only_skipped: return "only_skipped";
-    case bisect::BisectEnding::bad_is_not_bad: return "bad_is_not_bad";
-    case bisect::BisectEnding::good_is_not_good: return "good_is_not_good";
-    case bisect::BisectEnding::aborted: return "aborted";
+    case bisect::BisectEnding::first_bad:
+      return "first_bad";
+    case bisect::BisectEnding::only_skipped:
+      return "only_skipped";
+    case bisect::BisectEnding::bad_is_not_bad:
+      return "bad_is_not_bad";
+    case bisect::BisectEnding::good_is_not_good:
+      return "good_is_not_good";
+    case bisect::BisectEnding::aborted:
+      return "aborted";
   }
   return "";
 }

@@ -84,18 +84,31 @@ void write(const results::ResultsReport& results, Format format, std::ostream& o
 
 void write(const HistoryView& history, Format format, std::ostream& out) {
   switch (format) {
-    case Format::text: render_history_text(history.series, out); return;
-    case Format::json: out << history_to_json(history.series).dump(2) << '\n'; return;
-    case Format::markdown: render_history_markdown(history.series, out); return;
-    case Format::html: out << render_history_html(history.series, history.source_path); return;
+    case Format::text:
+      render_history_text(history.series, out);
+      return;
+    case Format::json:
+      out << history_to_json(history.series).dump(2) << '\n';
+      return;
+    case Format::markdown:
+      render_history_markdown(history.series, out);
+      return;
+    case Format::html:
+      out << render_history_html(history.series, history.source_path);
+      return;
   }
 }
 
 void write(const bisect::BisectResult& result, Format format, std::ostream& out) {
   switch (format) {
-    case Format::text: render_bisect_text(result, out); return;
-    case Format::json: out << bisect_to_json(result).dump(2) << '\n'; return;
-    default: unsupported("a bisection", format);
+    case Format::text:
+      render_bisect_text(result, out);
+      return;
+    case Format::json:
+      out << bisect_to_json(result).dump(2) << '\n';
+      return;
+    default:
+      unsupported("a bisection", format);
   }
 }
 

@@ -18,10 +18,10 @@ void render_history_markdown(const std::vector<Series>& all, std::ostream& out) 
     out << "| commit | cold module work | change | identities | built more than once | verdict | step | note |\n";
     out << "|---|---|---|---|---|---|---|---|\n";
     for (const auto& point : series.points) {
-      out << fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit),
-                         point_clock_text(point), point_change_cell(point), point_identities_cell(point), point_rebuilt_cell(point),
-                         point_verdict_cell(point),
-                         point.step ? "**" + point.step->summary + "**" : point_clock_mark(point), point_note_text(point));
+      out << fmt::format(
+          "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", history::short_sha(point.commit), point_clock_text(point),
+          point_change_cell(point), point_identities_cell(point), point_rebuilt_cell(point), point_verdict_cell(point),
+          point.step ? "**" + point.step->summary + "**" : point_clock_mark(point), point_note_text(point));
     }
     out << "\n";
   }

@@ -48,8 +48,7 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
       out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {}{:>10}  {:<20} {:<13} {}\n", history::short_sha(point.commit),
                          point.results, point_clock_text(point), point_change_cell(point),
                          units ? fmt::format("{:<14}", point_units_cell(point)) : "", point_identities_cell(point),
-                         point_rebuilt_cell(point), point_verdict_cell(point),
-                         mark_cell(point));
+                         point_rebuilt_cell(point), point_verdict_cell(point), mark_cell(point));
     }
     bool any_step = false;
     for (const auto& point : series.points) {

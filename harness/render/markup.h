@@ -16,9 +16,15 @@ struct Span {
 };
 using Text = std::vector<Span>;
 
-inline Span plain(std::string text) { return {Span::Style::plain, std::move(text)}; }
-inline Span code(std::string text) { return {Span::Style::code, std::move(text)}; }
-inline Span strong(std::string text) { return {Span::Style::strong, std::move(text)}; }
+inline Span plain(std::string text) {
+  return {Span::Style::plain, std::move(text)};
+}
+inline Span code(std::string text) {
+  return {Span::Style::code, std::move(text)};
+}
+inline Span strong(std::string text) {
+  return {Span::Style::strong, std::move(text)};
+}
 
 struct Heading {
   int level = 2;

@@ -10,9 +10,15 @@ std::string html_text(const Text& text) {
   for (const auto& span : text) {
     const std::string body = escape_xml(span.text);
     switch (span.style) {
-      case Span::Style::plain: out += body; break;
-      case Span::Style::code: out += "<code>" + body + "</code>"; break;
-      case Span::Style::strong: out += "<strong>" + body + "</strong>"; break;
+      case Span::Style::plain:
+        out += body;
+        break;
+      case Span::Style::code:
+        out += "<code>" + body + "</code>";
+        break;
+      case Span::Style::strong:
+        out += "<strong>" + body + "</strong>";
+        break;
     }
   }
   return out;

@@ -11,9 +11,15 @@ std::string markdown_text(const Text& text, bool in_table) {
   for (const auto& span : text) {
     const std::string body = in_table ? markdown_cell(span.text) : span.text;
     switch (span.style) {
-      case Span::Style::plain: out += body; break;
-      case Span::Style::code: out += "`" + body + "`"; break;
-      case Span::Style::strong: out += "**" + body + "**"; break;
+      case Span::Style::plain:
+        out += body;
+        break;
+      case Span::Style::code:
+        out += "`" + body + "`";
+        break;
+      case Span::Style::strong:
+        out += "**" + body + "**";
+        break;
     }
   }
   return out;

@@ -23,13 +23,8 @@ markup::List mechanism_list(const char* title, const std::vector<results::Mechan
 }
 
 markup::Table clock_table(const verdict::Judgement& judgement) {
-  markup::Table table{{{"clock"},
-                       {"before (median ± MAD)"},
-                       {"after (median ± MAD)"},
-                       {"change"},
-                       {"noise band"},
-                       {"judged"}},
-                      {}};
+  markup::Table table{
+      {{"clock"}, {"before (median ± MAD)"}, {"after (median ± MAD)"}, {"change"}, {"noise band"}, {"judged"}}, {}};
   for (const auto* clock : {&judgement.module_work, &judgement.compile_elapsed}) {
     table.rows.push_back({{plain(std::string(verdict::to_string(clock->clock)))},
                           {plain(summary_cell(clock->baseline))},
@@ -80,18 +75,17 @@ markup::Document results_document(const results::ResultsReport& results) {
   const std::string verdict_word(verdict::to_string(judgement.verdict));
   markup::Document document{"Compile-time results", {}};
   auto& blocks = document.blocks;
-  blocks.push_back(markup::Lines{{{plain("before: "), code(results.baseline_command)},
-                                  {plain("after: "), code(results.candidate_command)}}});
+  blocks.push_back(markup::Lines{
+      {{plain("before: "), code(results.baseline_command)}, {plain("after: "), code(results.candidate_command)}}});
   blocks.push_back(markup::Paragraph{{strong("Verdict: " + verdict_word), plain(" — " + judgement.reason)},
                                      "verdict " + verdict_word});
   for (const auto& note : judgement.notes) blocks.push_back(markup::Note{note});
   blocks.push_back(clock_table(judgement));
   const auto& workload = judgement.workload;
-  blocks.push_back(markup::Paragraph{{plain(fmt::format("Workload: {} (launches {} → {}).",
-                                                        verdict::to_string(workload.status),
-                                                        launches_text(workload.baseline_launches),
-                                                        launches_text(workload.candidate_launches)))},
-                                     ""});
+  blocks.push_back(markup::Paragraph{
+      {plain(fmt::format("Workload: {} (launches {} → {}).", verdict::to_string(workload.status),
+                         launches_text(workload.baseline_launches), launches_text(workload.candidate_launches)))},
+      ""});
 
   blocks.push_back(markup::Heading{2, "What compiling still costs"});
   blocks.push_back(markup::Paragraph{{plain(residual_sentence(results.residual))}, ""});
