@@ -8,7 +8,7 @@
 #include <set>
 
 #include "analysis/diagnose_support.h"
-#include "model/ownership.h"
+#include "facts/ownership.h"
 
 namespace wcp::analysis {
 namespace {

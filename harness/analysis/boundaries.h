@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "model/kernel_usage.h"
-#include "model/queries.h"
+#include "facts/kernel_usage.h"
+#include "facts/queries.h"
 #include "model/report.h"
 
 namespace wcp::analysis {

@@ -1,5 +1,5 @@
 // CS-2: the kernel cache is not reused. The warm pass runs in the cache the cold pass just
-// filled; CS-2 fires only on evidence that it compiled anyway (model/queries.h:
+// filled; CS-2 fires only on evidence that it compiled anyway (facts/queries.h:
 // warm_compile_evidence: a warm load Warp logged "(compiled)", or a counted warm compile).
 // Warm milliseconds are the cost, never the trigger: on CUDA a cached first load can read
 // hundreds of ms while compiling nothing. The finding names the cause from what was seen, and
@@ -17,7 +17,7 @@
 #include <set>
 
 #include "analysis/diagnose_support.h"
-#include "model/rebuilds.h"
+#include "facts/rebuilds.h"
 
 namespace wcp::analysis {
 namespace {

@@ -12,7 +12,7 @@
 #include <tuple>
 
 #include "analysis/diagnose_support.h"
-#include "model/rebuilds.h"
+#include "facts/rebuilds.h"
 
 namespace wcp::analysis {
 namespace {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose_support.h"
-#include "model/ownership.h"
+#include "facts/ownership.h"
 
 namespace wcp::analysis {
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "analysis/finding.h"
-#include "model/queries.h"
+#include "facts/queries.h"
 #include "model/report.h"
 
 namespace wcp::analysis {

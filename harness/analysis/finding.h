@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "analysis/boundaries.h"
-#include "model/kernel_usage.h"
+#include "facts/kernel_usage.h"
+#include "facts/option_receipts.h"
+#include "facts/ownership.h"
 #include "model/mechanism.h"
-#include "model/option_receipts.h"
-#include "model/ownership.h"
 
 namespace wcp::analysis {
 
@@ -89,12 +89,12 @@ struct Diagnosis {
   std::vector<RuledOut> ruled_out;
   std::vector<NotChecked> not_checked;
   std::vector<std::string> facts;  // informational (precompiled header, toolkit), never a finding
-  // Compiled versus launched per module (model/kernel_usage.h); empty without a launch record.
+  // Compiled versus launched per module (facts/kernel_usage.h); empty without a launch record.
   std::vector<ModuleUse> kernel_usage;
   // How the user's own kernels could be grouped into modules (analysis/boundaries.h); absent
   // without kernel usage.
   std::optional<BoundaryProposal> boundaries;
-  // What each option the program set reached (model/option_receipts.h); absent when the report
+  // What each option the program set reached (facts/option_receipts.h); absent when the report
   // has no option record. Warp's own writes are here too, marked by_warp: context only.
   std::optional<std::vector<OptionReceipt>> option_receipts;
 

@@ -1,5 +1,5 @@
 // option-never-arrived and config-deadline: every option the application set gets a receipt
-// (model/option_receipts.h: the builds it reached, or why none), and a write of the
+// (facts/option_receipts.h: the builds it reached, or why none), and a write of the
 // application's that reached nothing is a finding with its call site and the fix. One rule
 // decides both mechanisms: config-deadline is the receipt of a warp.config write that modules
 // copy at creation, set after an application module was created.

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "analysis/diagnose_support.h"
+#include "facts/queries.h"
 
 namespace wcp::analysis {
 namespace {
@@ -20,13 +21,6 @@ struct Build {
   const ModuleEvent* event;
   const ProcessRecord* process;  // null when the report does not know it
 };
-
-const ProcessRecord* process_of(const Report& report, int pid) {
-  for (const auto& process : report.processes) {
-    if (process.pid == pid) return &process;
-  }
-  return nullptr;
-}
 
 std::string who(const Build& build) {
   if (build.process == nullptr) return fmt::format("pid {}", build.event->detail->pid);

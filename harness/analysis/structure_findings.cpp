@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "analysis/diagnose_support.h"
-#include "model/rebuilds.h"
+#include "facts/rebuilds.h"
 #include "stats/summary.h"
 
 namespace wcp::analysis {

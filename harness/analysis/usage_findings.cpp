@@ -1,6 +1,6 @@
 // never-launched: every kernel of a loaded module is code-generated and compiled, launched or
 // not. Per module, the kernels it was built with against the kernels this run launched, with
-// an estimate of the build time the never-launched ones cost (model/kernel_usage.h).
+// an estimate of the build time the never-launched ones cost (facts/kernel_usage.h).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 

@@ -13,9 +13,10 @@
 #include "bisect/bisect_step.h"
 #include "bisect/git.h"
 #include "bisect/scratch_worktree.h"
+#include "bisect/visit_log.h"
+#include "codec/report_json.h"
 #include "errors.h"
 #include "io/environment.h"
-#include "model/report_json.h"
 #include "run/process_runner.h"
 #include "run/scratch_dir.h"
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "budget/budget_file.h"
+#include "facts/rebuilds.h"
 #include "model/mechanism.h"
 #include "model/reference.h"
-#include "model/rebuilds.h"
 #include "verdict/judge.h"
 
 namespace wcp::budget {
@@ -42,7 +42,7 @@ struct ReferenceUse {
   std::string source;    // "this run", or the calibration file and its date
   Summary cost_ms;       // the reference's median and MAD
   Summary units;         // cold units, one value per sample (per pair when same_run)
-  double band_units = 0.0;  // the units' noise band (model/reference_units.h)
+  double band_units = 0.0;  // the units' noise band (facts/reference_units.h)
   // The calibration's stored reference of the same name, and this run's distance from it
   // (run / stored − 1); absent when there is nothing to cross-check against.
   std::optional<double> stored_ms;

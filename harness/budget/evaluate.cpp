@@ -8,10 +8,10 @@
 #include "analysis/diagnose.h"
 #include "budget/budget_keys.h"
 #include "budget/offenders.h"
-#include "model/queries.h"
-#include "model/reference_units.h"
+#include "facts/queries.h"
+#include "facts/rebuilds.h"
+#include "facts/reference_units.h"
 #include "verdict/normalised.h"
-#include "model/rebuilds.h"
 
 namespace wcp::budget {
 namespace {
@@ -273,7 +273,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   }
   if (budgets.cold_units) outcomes.push_back(cold_units(*budgets.cold_units, report, options, result.notes));
   if (budgets.compile_elapsed_seconds) {
-    // Only credited samples: a warm wall not below its cold wall is no compile time (model/queries.h).
+    // Only credited samples: a warm wall not below its cold wall is no compile time (facts/queries.h).
     const auto elapsed = credited_compile_elapsed(report);
     const auto left_out = elapsed_left_out(report);
     outcomes.push_back(

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp::budget {
 namespace {

@@ -1,13 +1,13 @@
 #pragma once
 // The modules a failed budget points at, each with what explains it. Built on the rebuild
-// analysis (model/rebuilds.h), the report's structure and, when something failed, the
+// analysis (facts/rebuilds.h), the report's structure and, when something failed, the
 // diagnosis' findings.
 #include <string>
 #include <vector>
 
 #include "analysis/finding.h"
 #include "budget/budget_result.h"
-#include "model/rebuilds.h"
+#include "facts/rebuilds.h"
 #include "model/report.h"
 
 namespace wcp::budget {

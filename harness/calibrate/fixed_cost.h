@@ -7,7 +7,7 @@
 #include <string>
 
 #include "calibrate/calibration.h"
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp::calibrate {
 

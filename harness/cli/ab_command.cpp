@@ -11,13 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "codec/report_json.h"
 #include "errors.h"
 #include "history/recorder.h"
 #include "history/result_from_report.h"
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/ab.h"
-#include "model/report_json.h"
 #include "render/format.h"
 #include "render/judgement_json.h"
 #include "render/progress_line.h"

@@ -3,8 +3,8 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "codec/report_json.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
 #include "render/format.h"
 #include "verdict/normalised.h"
 

@@ -10,9 +10,9 @@
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
+#include "codec/report_json.h"
 #include "errors.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
 #include "render/diagnosis_text.h"
 #include "render/format.h"
 

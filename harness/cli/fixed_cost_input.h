@@ -6,7 +6,7 @@
 
 #include "analysis/diagnose.h"
 #include "cli/cli_context.h"
-#include "model/queries.h"
+#include "facts/queries.h"
 #include "model/report.h"
 
 namespace wcp::cli {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "codec/report_json.h"
 #include "errors.h"
 #include "history/git_commit.h"
 #include "history/history_store.h"
@@ -16,7 +17,6 @@
 #include "history/trend.h"
 #include "io/environment.h"
 #include "io/file_io.h"
-#include "model/report_json.h"
 #include "render/format.h"
 #include "render/history_svg.h"
 

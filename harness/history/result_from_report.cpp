@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <set>
 
-#include "model/queries.h"
-#include "model/rebuilds.h"
+#include "facts/queries.h"
+#include "facts/rebuilds.h"
 
 namespace wcp::history {
 

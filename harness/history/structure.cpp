@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp::history {
 namespace {

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "codec/launch_record_json.h"
+#include "codec/report_json.h"
 #include "io/json_fields.h"
-#include "model/launch_record_json.h"
-#include "model/report_json.h"
 
 namespace wcp::instrument {
 namespace {

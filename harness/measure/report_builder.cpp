@@ -1,8 +1,8 @@
 #include "measure/report_builder.h"
 
+#include "facts/queries.h"
 #include "measure/interop_launches.h"
 #include "measure/load_events.h"
-#include "model/queries.h"
 
 #include <fmt/format.h>
 
@@ -289,7 +289,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
       result.warm_failure = describe_failure(sample.warm->run, options.timeout);
     }
     // Never credit a warm run that was not faster than its cold run: that difference is no
-    // compile time (model/queries.h, docs/measurement.md).
+    // compile time (facts/queries.h, docs/measurement.md).
     const SampleElapsed credited = sample_compile_elapsed(result);
     result.compile_elapsed_ms = credited.ms;
     result.compile_elapsed_left_out = credited.left_out;

@@ -1,6 +1,7 @@
 #include "model/module_event.h"
 
 #include <filesystem>
+#include <regex>
 
 namespace wcp {
 
@@ -54,6 +55,23 @@ std::string short_file(const std::string& path) {
 
 std::string short_location(const SourceLocation& location) {
   return short_file(location.file) + ":" + std::to_string(location.line);
+}
+
+std::optional<std::string> unique_module_kernel(std::string_view module_name) {
+  // A kernel key is an identifier, so a dotted name (a Python module's, warp.fem's generated
+  // "<module>.<key>") is never a unique module's.
+  if (module_name.find('.') != std::string_view::npos) return std::nullopt;
+  static const std::regex pattern(R"((.+)_[0-9a-f]{8})");
+  std::match_results<std::string_view::const_iterator> match;
+  if (!std::regex_match(module_name.begin(), module_name.end(), match, pattern)) return std::nullopt;
+  return match[1].str();
+}
+
+std::string unique_kernel_factory(std::string_view kernel_key) {
+  constexpr std::string_view kLocals = "__locals__";
+  const auto at = kernel_key.rfind(kLocals);
+  if (at == std::string_view::npos || at == 0 || at + kLocals.size() == kernel_key.size()) return "";
+  return std::string(kernel_key.substr(0, at));
 }
 
 }  // namespace wcp

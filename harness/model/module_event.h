@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/pass.h"
@@ -73,6 +74,18 @@ struct SourceLocation {
 // apart the many app.py of the fixtures and of real projects).
 std::string short_location(const SourceLocation& location);
 std::string short_file(const std::string& path);
+
+// `@wp.kernel(module="unique")` names each module "<kernel key>_<8 hex of its content hash>":
+// the kernel key for such a name, nullopt otherwise.
+// Warp 1.9 and 1.19 alike: the key is the function's __qualname__ with "." as "__" and every other
+// character that is not a letter, digit or "_" dropped, so a kernel made inside `make_k()` is
+// "make_k__locals__k" and its module "make_k__locals__k_<8 hex>"; a generic kernel keeps one
+// module name for all its instances (the hash after the name changes as they are added); a
+// closure re-made with other captured values gets another name. `name=` (1.19) replaces the key.
+std::optional<std::string> unique_module_kernel(std::string_view module_name);
+// The function that made a kernel, from its key: "make_k" for "make_k__locals__k" (the innermost
+// one when factories nest); "" for a kernel defined outside any function.
+std::string unique_kernel_factory(std::string_view kernel_key);
 
 // What the instrumentation knows about a load that Warp's log does not say.
 struct LoadDetail {

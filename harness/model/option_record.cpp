@@ -1,7 +1,5 @@
 #include "model/option_record.h"
 
-#include "model/queries.h"
-
 #include <fmt/format.h>
 
 #include <array>

@@ -3,7 +3,7 @@
 // warp.config attribute (with the line that made it), and every Warp module it created (with
 // the warp.config values the module copied then). The instrumentation records both
 // (docs/instrumentation.md, `option_write` and `module_created`); the option receipts
-// (model/option_receipts.h) match them against the per-load snapshots.
+// (facts/option_receipts.h) match them against the per-load snapshots.
 #include <map>
 #include <optional>
 #include <string>

@@ -28,7 +28,7 @@ namespace wcp {
 // version-2 field keeps its meaning, and version-2 reports read as before. Version 4 adds
 // per-sample `compile_elapsed_ms` and `compile_elapsed_left_out`, and leaves a sample whose warm
 // wall is not below its cold wall out of `compile_elapsed_ms_*`; earlier reports are read the
-// same way (model/queries.h: credited_compile_elapsed). It also adds each load's `hook_ms` (the
+// same way (facts/queries.h: credited_compile_elapsed). It also adds each load's `hook_ms` (the
 // instrumentation's own time inside Warp's load timer) and `thread`, and the report's
 // `overlapping_loads`; kernels' `package` now comes from the dist-info folders. Version 5 adds
 // the original probe's flat `launches` list back (the main process's launches, one object per
@@ -114,7 +114,7 @@ struct SampleResult {
   std::optional<int> warm_compiled_events;
   std::string warm_failure;
   // Cold wall - warm wall of this sample (schema 4); absent when it is not credited, with the
-  // reason: a failed warm run, or a warm wall not below the cold wall (model/queries.h).
+  // reason: a failed warm run, or a warm wall not below the cold wall (facts/queries.h).
   std::optional<double> compile_elapsed_ms;
   std::string compile_elapsed_left_out;
   // The distinct "<module> <hash>" this sample's cold run loaded (schema 5), sorted: whether a

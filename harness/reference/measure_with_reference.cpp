@@ -3,11 +3,11 @@
 #include <memory>
 
 #include "errors.h"
+#include "facts/reference_units.h"
 #include "io/environment.h"
 #include "io/executable.h"
 #include "measure/measure.h"
 #include "measure/report_builder.h"
-#include "model/reference_units.h"
 #include "reference/warp_cpu_reference.h"
 #include "run/interrupt_watch.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // `measure` with the machine reference interleaved: command sample 1, reference sample 1,
 // command sample 2, reference sample 2, … so each pair runs back to back under the same load,
-// and cold units are taken pair by pair (model/reference_units.h). Which reference is decided
+// and cold units are taken pair by pair (facts/reference_units.h). Which reference is decided
 // by the first command sample that succeeded (NVRTC when it loaded modules on CUDA, else
 // Warp's CPU backend), unless the caller fixes it.
 #include <optional>

@@ -1,7 +1,7 @@
 #include "render/format.h"
 
-#include "model/rebuilds.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
+#include "facts/rebuilds.h"
 #include "render/bisect_json.h"
 #include "render/bisect_text.h"
 #include "render/budget_json.h"

@@ -1,7 +1,7 @@
 #include "render/judgement_json.h"
 
+#include "codec/report_json.h"
 #include "io/json_fields.h"
-#include "model/report_json.h"
 
 namespace wcp::render {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "model/option_receipts.h"
+#include "facts/option_receipts.h"
 
 namespace wcp::render {
 

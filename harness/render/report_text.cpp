@@ -5,8 +5,8 @@
 
 #include <ostream>
 
-#include "model/load_overlap.h"
-#include "model/queries.h"
+#include "facts/load_overlap.h"
+#include "facts/queries.h"
 
 namespace wcp::render {
 namespace {

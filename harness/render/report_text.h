@@ -3,7 +3,7 @@
 #include <iosfwd>
 #include <vector>
 
-#include "model/rebuilds.h"
+#include "facts/rebuilds.h"
 #include "model/report.h"
 
 namespace wcp::render {

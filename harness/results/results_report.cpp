@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "model/queries.h"
-#include "model/rebuilds.h"
+#include "facts/queries.h"
+#include "facts/rebuilds.h"
 
 namespace wcp::results {
 namespace {
@@ -23,7 +23,7 @@ std::string first_evidence(const analysis::Finding& finding) {
 Residual residual_of(const Report& candidate) {
   Residual residual;
   if (candidate.cold_module_ms) residual.module_ms = candidate.cold_module_ms->median;
-  // Only credited samples: a warm wall not below its cold wall is no compile time (model/queries.h).
+  // Only credited samples: a warm wall not below its cold wall is no compile time (facts/queries.h).
   if (const auto elapsed = credited_compile_elapsed(candidate)) residual.elapsed_ms = elapsed->median;
   if (candidate.cold_wall_ms) residual.cold_wall_ms = candidate.cold_wall_ms->median;
   // Summed module work overstates the wait when builds overlapped; elapsed then is the cost.

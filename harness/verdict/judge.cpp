@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp::verdict {
 namespace {

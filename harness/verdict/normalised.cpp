@@ -1,6 +1,6 @@
 #include "verdict/normalised.h"
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 #include <fmt/format.h>
 

@@ -7,7 +7,7 @@
 #include <set>
 #include <tuple>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp::verdict {
 namespace {

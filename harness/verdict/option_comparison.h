@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "model/option_receipts.h"
+#include "facts/option_receipts.h"
 #include "model/report.h"
 
 namespace wcp::verdict {

@@ -8,7 +8,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp::verdict {
 namespace {

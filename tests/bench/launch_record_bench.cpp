@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "verdict/workload.h"
 
 namespace {

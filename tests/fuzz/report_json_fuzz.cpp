@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "errors.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose.h"
-#include "model/rebuilds.h"
+#include "facts/rebuilds.h"
 #include "report_fixtures.h"
 #include "verdict/judge.h"
 

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose.h"
-#include "model/kernel_usage.h"
+#include "facts/kernel_usage.h"
 #include "report_fixtures.h"
 
 namespace wcp::analysis {

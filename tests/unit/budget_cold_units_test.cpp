@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "budget/evaluate.h"
-#include "model/reference_units.h"
+#include "facts/reference_units.h"
 
 namespace wcp::budget {
 namespace {

@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "analysis/diagnose.h"
-#include "model/queries.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
+#include "facts/queries.h"
 #include "parse/log_scanner.h"
 #include "render/diagnosis_json.h"
 

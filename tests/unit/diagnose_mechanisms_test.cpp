@@ -9,7 +9,7 @@
 #include <functional>
 
 #include "analysis/diagnose.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
 
 namespace wcp::analysis {
 namespace {

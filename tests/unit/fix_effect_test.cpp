@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "analysis/diagnose.h"
+#include "codec/report_json.h"
 #include "model/mechanism.h"
-#include "model/report_json.h"
 
 namespace wcp {
 namespace {

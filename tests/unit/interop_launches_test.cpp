@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "model/report_json.h"
+#include "codec/report_json.h"
 #include "report_fixtures.h"
 
 namespace wcp::measure {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "errors.h"
-#include "model/queries.h"
+#include "facts/queries.h"
 #include "report_fixtures.h"
 #include "verdict/judge_fault.h"
 

@@ -8,9 +8,9 @@
 
 #include <random>
 
+#include "codec/launch_record_json.h"
 #include "io/json_fields.h"
 #include "model/launch_record.h"
-#include "model/launch_record_json.h"
 #include "model/report.h"
 #include "verdict/workload.h"
 

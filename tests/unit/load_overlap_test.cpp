@@ -1,5 +1,5 @@
 // Which loads ran at the same time: separate threads, overlapping spans, one process and pass.
-#include "model/load_overlap.h"
+#include "facts/load_overlap.h"
 
 #include <gtest/gtest.h>
 

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "analysis/diagnose.h"
-#include "model/option_receipts.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
+#include "facts/option_receipts.h"
 #include "render/format.h"
 #include "report_fixtures.h"
 #include "verdict/judge.h"

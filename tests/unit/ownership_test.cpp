@@ -1,7 +1,7 @@
 // Whose code a module or a loading stack is: the user's, a dependency's, Warp's, and whether
 // Warp generated it from the user's code (warp.fem integrands). Reports shaped like the real
 // ones of `python -m warp.examples.fem.example_diffusion` and of an app using a library.
-#include "model/ownership.h"
+#include "facts/ownership.h"
 
 #include <gtest/gtest.h>
 

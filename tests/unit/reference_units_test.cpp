@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "calibrate/warp_native_dir.h"
+#include "codec/reference_json.h"
+#include "codec/report_json.h"
+#include "facts/reference_units.h"
 #include "io/json_fields.h"
-#include "model/reference_json.h"
-#include "model/reference_units.h"
-#include "model/report_json.h"
 #include "reference/warp_cpu_reference.h"
 #include "report_fixtures.h"
 

@@ -1,5 +1,5 @@
-#include "model/report_json.h"
-#include "model/queries.h"
+#include "codec/report_json.h"
+#include "facts/queries.h"
 
 #include <gtest/gtest.h>
 

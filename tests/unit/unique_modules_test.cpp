@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "analysis/diagnose.h"
-#include "model/queries.h"
-#include "model/report_json.h"
+#include "codec/report_json.h"
+#include "facts/queries.h"
 #include "report_fixtures.h"
 
 namespace wcp::analysis {

@@ -2,7 +2,7 @@
 // its meaning on a faster or slower one, and nothing is scaled that cannot be.
 #include <gtest/gtest.h>
 
-#include "model/reference_units.h"
+#include "facts/reference_units.h"
 #include "report_fixtures.h"
 #include "verdict/normalised.h"
 

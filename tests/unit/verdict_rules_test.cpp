@@ -4,7 +4,7 @@
 // one judgement engine, and this pins it.
 #include <gtest/gtest.h>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 #include <functional>
 

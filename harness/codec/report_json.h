@@ -1,7 +1,8 @@
 #pragma once
 // The report's JSON form (docs/report-schema.md). Reading accepts this tool's reports of
 // schema 1 and 2 and those of the original Python probe, which share the contract field names
-// but lack our additions (and mark missing values as null, or 0.0 where noted).
+// but lack our additions (and mark missing values as null, or 0.0 where noted). What only old
+// writers wrote is read by codec/report_json_legacy.h.
 #include <string>
 #include <string_view>
 

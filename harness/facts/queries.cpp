@@ -1,7 +1,6 @@
-#include "model/queries.h"
+#include "facts/queries.h"
 
 #include <algorithm>
-#include <regex>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -217,6 +216,13 @@ const ProcessRecord* main_process(const Report& report) {
   return nullptr;
 }
 
+const ProcessRecord* process_of(const Report& report, int pid) {
+  for (const auto& process : report.processes) {
+    if (process.pid == pid) return &process;
+  }
+  return nullptr;
+}
+
 bool loads_on_cuda(const Report& report) {
   return std::any_of(report.module_events.begin(), report.module_events.end(),
                      [](const ModuleEvent& event) { return event.device.starts_with("cuda"); });
@@ -233,23 +239,6 @@ Backend backend_of(const Report& report) {
 
 bool uses_precompiled_headers(const Report& report) {
   return report.instrumentation.use_precompiled_headers.value_or(true);
-}
-
-std::optional<std::string> unique_module_kernel(std::string_view module_name) {
-  // A kernel key is an identifier, so a dotted name (a Python module's, warp.fem's generated
-  // "<module>.<key>") is never a unique module's.
-  if (module_name.find('.') != std::string_view::npos) return std::nullopt;
-  static const std::regex pattern(R"((.+)_[0-9a-f]{8})");
-  std::match_results<std::string_view::const_iterator> match;
-  if (!std::regex_match(module_name.begin(), module_name.end(), match, pattern)) return std::nullopt;
-  return match[1].str();
-}
-
-std::string unique_kernel_factory(std::string_view kernel_key) {
-  constexpr std::string_view kLocals = "__locals__";
-  const auto at = kernel_key.rfind(kLocals);
-  if (at == std::string_view::npos || at == 0 || at + kLocals.size() == kernel_key.size()) return "";
-  return std::string(kernel_key.substr(0, at));
 }
 
 const ModuleSource* source_of(const Report& report, const std::string& name, const std::string& hash) {

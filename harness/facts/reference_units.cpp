@@ -1,6 +1,6 @@
-#include "model/reference_units.h"
+#include "facts/reference_units.h"
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp {
 namespace {

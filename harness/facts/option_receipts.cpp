@@ -1,9 +1,9 @@
-#include "model/option_receipts.h"
+#include "facts/option_receipts.h"
 
 #include <algorithm>
 #include <map>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp {
 namespace {
@@ -18,13 +18,6 @@ std::vector<const ModuleEvent*> snapshot_loads(const Report& report) {
     return a->detail->start_s < b->detail->start_s;
   });
   return loads;
-}
-
-const ProcessRecord* process_of(const Report& report, int pid) {
-  for (const auto& process : report.processes) {
-    if (process.pid == pid) return &process;
-  }
-  return nullptr;
 }
 
 // Whether a process holds what `writer` wrote at `t`: the writer itself, or a descendant whose

@@ -13,8 +13,4 @@ void from_json(const nlohmann::json& in, LaunchSignature& signature);
 void to_json(nlohmann::json& out, const LaunchRecord& record);
 void from_json(const nlohmann::json& in, LaunchRecord& record);
 
-// A flat launch list, one object per launch or per run (the original probe's `launches`, and
-// schema 1's with `count`), as a record.
-LaunchRecord record_from_flat_list(const nlohmann::json& list);
-
 }  // namespace wcp

@@ -1,4 +1,4 @@
-#include "model/summary_json.h"
+#include "codec/summary_json.h"
 
 #include "io/json_fields.h"
 

@@ -1,10 +1,10 @@
-#include "model/kernel_usage.h"
+#include "facts/kernel_usage.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp {
 namespace {

@@ -1,4 +1,4 @@
-#include "model/launch_record_json.h"
+#include "codec/launch_record_json.h"
 
 #include "io/json_fields.h"
 
@@ -191,21 +191,6 @@ void from_json(const json& in, LaunchRecord& record) {
                     [&](const json& item, std::size_t) { record.sequence.push_back(item_from_json(item, false)); });
   record.unrecorded = get<std::map<std::string, std::uint64_t>>(in, "unrecorded", {});
   if (const auto problem = check_record(record)) throw FieldError(*problem);
-}
-
-LaunchRecord record_from_flat_list(const json& list) {
-  LaunchRecord record;
-  if (!list.is_array()) throw FieldError("'launches' must be a list");
-  std::size_t index = 0;
-  for (const auto& item : list) {
-    try {
-      record.append(item.get<LaunchSignature>(), get<std::uint64_t>(item, "count", 1));
-    } catch (const FieldError& error) {
-      throw FieldError("launches[" + std::to_string(index) + "]: " + error.what());
-    }
-    ++index;
-  }
-  return record;
 }
 
 }  // namespace wcp

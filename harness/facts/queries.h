@@ -108,24 +108,14 @@ bool has_launch_record(const Report& report);
 std::uint64_t total_launches(const Report& report);
 // The main process, when the report has one.
 const ProcessRecord* main_process(const Report& report);
+// The process with this pid; null when the report does not know it.
+const ProcessRecord* process_of(const Report& report, int pid);
 
 enum class Backend { cpu, cuda };
 bool loads_on_cuda(const Report& report);
 bool loads_on_cpu(const Report& report);
 Backend backend_of(const Report& report);             // cuda when any load was on a CUDA device
 bool uses_precompiled_headers(const Report& report);  // Warp's default (on) when unknown
-
-// `@wp.kernel(module="unique")` names each module "<kernel key>_<8 hex of its content hash>":
-// the kernel key for such a name, nullopt otherwise.
-// Warp 1.9 and 1.19 alike: the key is the function's __qualname__ with "." as "__" and every other
-// character that is not a letter, digit or "_" dropped, so a kernel made inside `make_k()` is
-// "make_k__locals__k" and its module "make_k__locals__k_<8 hex>"; a generic kernel keeps one
-// module name for all its instances (the hash after the name changes as they are added); a
-// closure re-made with other captured values gets another name. `name=` (1.19) replaces the key.
-std::optional<std::string> unique_module_kernel(std::string_view module_name);
-// The function that made a kernel, from its key: "make_k" for "make_k__locals__k" (the innermost
-// one when factories nest); "" for a kernel defined outside any function.
-std::string unique_kernel_factory(std::string_view kernel_key);
 
 // The generated source of one compiled identity ("wp_<name>_<hash>" in the kernel cache).
 const ModuleSource* source_of(const Report& report, const std::string& name, const std::string& hash);

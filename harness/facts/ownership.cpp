@@ -1,11 +1,11 @@
-#include "model/ownership.h"
+#include "facts/ownership.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp {
 namespace {

@@ -1,14 +1,14 @@
-#include "model/report_json.h"
+#include "codec/report_json.h"
 
-#include <regex>
-
+#include "codec/launch_record_json.h"
+#include "codec/reference_json.h"
+#include "codec/report_json_legacy.h"
+#include "codec/summary_json.h"
 #include "errors.h"
+#include "facts/load_overlap.h"
+#include "facts/queries.h"
 #include "io/file_io.h"
 #include "io/json_fields.h"
-#include "model/launch_record_json.h"
-#include "model/load_overlap.h"
-#include "model/reference_json.h"
-#include "model/summary_json.h"
 
 namespace wcp {
 
@@ -166,12 +166,7 @@ void from_json(const json& in, ModuleEvent& event) {
   event.name = get<std::string>(in, "name", "");
   event.hash = get<std::string>(in, "hash", "");
   const std::string label = get<std::string>(in, "label", "");
-  if (event.name.empty() && !label.empty()) {
-    // The original probe's label is "<name> <hash>"; older ones may lack `name`.
-    const auto space = label.rfind(' ');
-    event.name = space == std::string::npos ? label : label.substr(0, space);
-    if (event.hash.empty() && space != std::string::npos) event.hash = label.substr(space + 1);
-  }
+  if (event.name.empty() && !label.empty()) name_from_original_label(label, event);
   event.device = get<std::string>(in, "device", "");
   event.block_dim = get_optional<int>(in, "block_dim");
   event.ms = get<double>(in, "ms", 0.0);
@@ -225,7 +220,7 @@ void from_json(const json& in, SampleResult& sample) {
   sample.warm_module_ms = get_optional<double>(in, "warm_module_ms");
   sample.warm_compiled_events = get_optional<int>(in, "warm_compiled_events");
   sample.warm_failure = get<std::string>(in, "warm_failure", "");
-  // Schema 4; earlier reports leave them to model/queries.h, which recomputes from the walls.
+  // Schema 4; earlier reports leave them to facts/queries.h, which recomputes from the walls.
   sample.compile_elapsed_ms = get_optional<double>(in, "compile_elapsed_ms");
   sample.compile_elapsed_left_out = get<std::string>(in, "compile_elapsed_left_out", "");
   // Schema 5; absent (not recorded) in earlier reports.
@@ -409,70 +404,14 @@ OutputCheck output_check_from_json(const json& in) {
 }
 
 HashChange hash_change_from_json(const json& item) {
-  if (item.is_string()) {  // schema 1: "<module> (<old> -> <new>)"
-    static const std::regex form(R"((.*) \((\S*) -> (\S*)\))");
-    std::smatch match;
-    const std::string text = item.get<std::string>();
-    if (std::regex_match(text, match, form)) return {match[1].str(), match[2].str(), match[3].str()};
-    return {text, "", ""};
-  }
+  if (item.is_string()) return hash_change_from_schema_1(item.get<std::string>());
   return {get<std::string>(item, "module", ""), get<std::string>(item, "old_hash", ""),
           get<std::string>(item, "new_hash", "")};
 }
 
 CacheClear cache_clear_from_json(const json& item) {
-  if (item.is_string()) {  // schema 1: "clear_kernel_cache at app.py:12"
-    const std::string text = item.get<std::string>();
-    const auto at = text.find(" at ");
-    CacheClear clear{text.substr(0, at), std::nullopt};
-    if (at != std::string::npos) {
-      const std::string place = text.substr(at + 4);
-      const auto colon = place.rfind(':');
-      SourceLocation site{place.substr(0, colon), 0, ""};
-      if (colon != std::string::npos) {
-        try {
-          site.line = std::stoi(place.substr(colon + 1));
-        } catch (const std::exception&) {
-          site.file = place;
-        }
-      }
-      clear.site = site;
-    }
-    return clear;
-  }
+  if (item.is_string()) return cache_clear_from_schema_1(item.get<std::string>());
   return {get<std::string>(item, "what", ""), get_optional<SourceLocation>(item, "site")};
-}
-
-// Schema 1 wrote 0.0 for values it did not measure: an empty list of per-sample values is the
-// only sure sign of "nothing measured", and an overlap factor of 0 meant "no elapsed time".
-void apply_schema_1_conventions(Report& report) {
-  for (auto* summary : {&report.cold_module_ms, &report.native_compile_ms, &report.warm_module_ms, &report.cold_wall_ms,
-                        &report.warm_wall_ms, &report.compile_elapsed_ms}) {
-    if (*summary && (*summary)->values.empty()) summary->reset();
-  }
-  if (report.overlap_factor && (*report.overlap_factor <= 0.0 || !report.compile_elapsed_ms)) {
-    report.overlap_factor.reset();
-  }
-  // Schema 1 had one launch list: a record exists when launches were listed or the
-  // instrumentation attached (and then recorded them at exit).
-  if (!report.processes.empty()) {
-    report.processes.front().launches_recorded =
-        report.instrumentation.attached || !report.processes.front().launches.sequence.empty();
-  }
-}
-
-// The original probe: per-sample values only for cold module work and cold wall, warm and
-// elapsed medians without values (null when no warm run succeeded), native compile 0.0 on
-// CPU runs whose compiler timer it does not recognise, only cold-run events, and launches
-// written one per launch with only the dtype-carrying arguments.
-void apply_original_probe_conventions(Report& report) {
-  report.origin = ReportOrigin::original_probe;
-  if (report.native_compile_ms && report.native_compile_ms->median == 0.0 && report.compiled_events > 0) {
-    report.native_compile_ms.reset();  // 0.0 there means "not recognised", not "no native compile"
-  }
-  const bool recorded = !report.processes.empty() && !report.processes.front().launches.sequence.empty();
-  report.instrumentation.attached = recorded;
-  if (!report.processes.empty()) report.processes.front().launches_recorded = recorded;
 }
 
 void read_document(const json& document, Report& report) {
@@ -624,7 +563,7 @@ json report_to_json(const Report& report) {
   put_summary(out, "warm_wall_ms", report.warm_wall_ms);
   put_summary(out, "compile_elapsed_ms", report.compile_elapsed_ms);
   out["overlap_factor"] = or_null(report.overlap_factor);
-  // Derived from the loads' spans and threads (model/load_overlap.h); written for readers of
+  // Derived from the loads' spans and threads (facts/load_overlap.h); written for readers of
   // the JSON, never read back.
   json overlapping = json::array();
   for (const auto& group : overlapping_loads(report.module_events)) {
@@ -668,9 +607,7 @@ json report_to_json(const Report& report) {
   json processes = json::array();
   for (const auto& process : report.processes) processes.push_back(process_to_json(process));
   out["processes"] = processes;
-  std::uint64_t launch_count = 0;
-  for (const auto& process : report.processes) launch_count += total_launches(process.launches);
-  out["launch_count"] = launch_count;
+  out["launch_count"] = total_launches(report);  // derived (facts/queries.h), never read back
   if (report.interop_launches) {
     json flat = json::array();
     for (const auto& launch : *report.interop_launches) flat.push_back(interop_launch_to_json(launch));

@@ -1,4 +1,4 @@
-#include "model/load_overlap.h"
+#include "facts/load_overlap.h"
 
 #include <algorithm>
 #include <map>

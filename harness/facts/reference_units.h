@@ -28,7 +28,7 @@ void finish_reference(MachineReference& reference, const std::vector<SampleResul
 // compiles CUDA modules with NVRTC), else Warp's CPU backend. The same rule as backend_of().
 ReferenceKind reference_kind_for(const Report& report);
 
-// The noise band of a units summary, by the one rule every clock uses (model/stats.h):
+// The noise band of a units summary, by the one rule every clock uses (stats/summary.h):
 // max(1 % of the median, 2 × MAD).
 double units_band(const Summary& units);
 

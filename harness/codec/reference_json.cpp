@@ -1,16 +1,16 @@
-#include "model/reference_json.h"
+#include "codec/reference_json.h"
 
+#include "codec/summary_json.h"
 #include "io/json_fields.h"
-#include "model/summary_json.h"
 
 namespace wcp {
 namespace {
 
-using nlohmann::json;
 using json_fields::FieldError;
 using json_fields::get;
 using json_fields::get_optional;
 using json_fields::or_null;
+using nlohmann::json;
 
 // The values are the truth; a median without values is not something this tool writes.
 std::optional<Summary> read_summary(const json& in, const std::string& stem) {

@@ -1,9 +1,9 @@
-#include "model/rebuilds.h"
+#include "facts/rebuilds.h"
 
 #include <algorithm>
 #include <map>
 
-#include "model/queries.h"
+#include "facts/queries.h"
 
 namespace wcp {
 
