@@ -17,9 +17,8 @@
 #include "history/trend.h"
 #include "io/environment.h"
 #include "io/file_io.h"
-#include "render/history_html.h"
+#include "render/format.h"
 #include "render/history_svg.h"
-#include "render/history_text.h"
 
 namespace wcp::cli {
 namespace {
@@ -48,16 +47,14 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
   const auto path = history_path(arguments.history);
   const history::HistoryStore store(path, history::HistoryStore::Mode::read);
   const auto series = history::build_series(store.results(), arguments.name, arguments.host);
-  if (!arguments.json_path.empty()) {
-    write_file_atomically(arguments.json_path, render::history_to_json(series).dump(2) + "\n");
-  }
-  if (!arguments.markdown_path.empty()) {
-    std::ostringstream markdown;
-    render::render_history_markdown(series, markdown);
-    write_file_atomically(arguments.markdown_path, markdown.str());
-  }
-  if (!arguments.html_path.empty()) {
-    write_file_atomically(arguments.html_path, render::render_history_html(series, path.string()));
+  const render::HistoryView shown{series, path.string()};
+  for (const auto& [destination, format] : {std::pair{arguments.json_path, render::Format::json},
+                                            std::pair{arguments.markdown_path, render::Format::markdown},
+                                            std::pair{arguments.html_path, render::Format::html}}) {
+    if (destination.empty()) continue;
+    std::ostringstream rendered;
+    render::write(shown, format, rendered);
+    write_file_atomically(destination, rendered.str());
   }
   if (!arguments.svg_path.empty()) {
     // One file holds one chart: the clock of the first series (choose it with --command/--host).
@@ -70,7 +67,7 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
     }
     write_file_atomically(arguments.svg_path, render::history_clock_svg(series.front()));
   }
-  render::render_history_text(series, context.out);
+  render::write(shown, render::Format::text, context.out);
   return kOk;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cold_start_clocks.h"
 #include "stats/summary.h"
 
 namespace wcp::history {
@@ -48,7 +49,8 @@ struct ModuleBuilds {
   bool operator==(const ModuleBuilds&) const = default;
 };
 
-struct Result {
+// The clocks are the report's own type (model/cold_start_clocks.h), as the report measured them.
+struct Result : ColdStartClocks {
   std::int64_t id = 0;      // the store's row id; 0 before it is stored
   std::string recorded_at;  // ISO 8601 UTC
   Source source = Source::measure;
@@ -59,10 +61,7 @@ struct Result {
   std::string cwd;
   int samples = 0;
   int failed_samples = 0;
-  std::optional<Summary> cold_module_ms;
-  std::optional<Summary> cold_wall_ms;
-  std::optional<Summary> warm_wall_ms;
-  std::optional<Summary> compile_elapsed_ms;
+  // cold_module_ms, cold_wall_ms, warm_wall_ms, compile_elapsed_ms: the ColdStartClocks base.
   std::optional<Summary> cold_units;  // when a machine reference was measured beside it
   std::string reference;              // that reference's name; "" without one
   std::optional<std::uint64_t> identities;

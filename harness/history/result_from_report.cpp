@@ -43,10 +43,7 @@ Result result_from_report(const Report& report, const ResultContext& context) {
   result.verdict = context.verdict;
   if (!report.measured()) return result;  // nothing measured: clocks and structure stay absent
 
-  result.cold_module_ms = report.cold_module_ms;
-  result.cold_wall_ms = report.cold_wall_ms;
-  result.warm_wall_ms = report.warm_wall_ms;
-  result.compile_elapsed_ms = report.compile_elapsed_ms;
+  static_cast<ColdStartClocks&>(result) = report;  // the clocks, as the report measured them
   if (report.reference && report.reference->cold_units) {
     result.cold_units = report.reference->cold_units;
     result.reference = report.reference->name;

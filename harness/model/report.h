@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cold_start_clocks.h"
 #include "model/interop_launch.h"
 #include "model/launch_record.h"
 #include "model/module_event.h"
@@ -123,7 +124,7 @@ struct SampleResult {
   bool operator==(const SampleResult&) const = default;
 };
 
-struct Report {
+struct Report : ColdStartClocks {
   int schema_version = kReportSchemaVersion;  // of the document it was read from
   ReportOrigin origin = ReportOrigin::this_tool;
   std::string tool_version;
@@ -137,13 +138,10 @@ struct Report {
   int timed_out_samples = 0;
   std::vector<SampleResult> sample_results;
 
-  std::optional<Summary> cold_module_ms;
+  // cold_module_ms, cold_wall_ms, warm_wall_ms, compile_elapsed_ms: the ColdStartClocks base.
   std::optional<Summary> native_compile_ms;
   std::optional<Summary> warm_module_ms;
-  std::optional<Summary> cold_wall_ms;
-  std::optional<Summary> warm_wall_ms;
-  std::optional<Summary> compile_elapsed_ms;  // per sample: cold wall - warm wall
-  std::optional<double> overlap_factor;       // cold module work / compile elapsed (medians)
+  std::optional<double> overlap_factor;  // cold module work / compile elapsed (medians)
 
   // Whether the first successful sample's cold run could see its module loads at all: the
   // instrumentation's load hooks ran, or Warp's log printed load timers. When not, the counts

@@ -2,11 +2,17 @@
 
 #include "codec/report_json.h"
 #include "facts/rebuilds.h"
+#include "render/bisect_json.h"
+#include "render/bisect_text.h"
 #include "render/budget_json.h"
 #include "render/budget_markdown.h"
 #include "render/budget_text.h"
 #include "render/diagnosis_json.h"
 #include "render/diagnosis_text.h"
+#include "render/history_html.h"
+#include "render/history_json.h"
+#include "render/history_markdown.h"
+#include "render/history_text.h"
 #include "render/judgement_json.h"
 #include "render/judgement_text.h"
 #include "render/report_text.h"
@@ -73,6 +79,36 @@ void write(const results::ResultsReport& results, Format format, std::ostream& o
     case Format::markdown: out << render_results_markdown(results); return;
     case Format::html: out << render_results_html(results); return;
     default: unsupported("a results report", format);
+  }
+}
+
+void write(const HistoryView& history, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text:
+      render_history_text(history.series, out);
+      return;
+    case Format::json:
+      out << history_to_json(history.series).dump(2) << '\n';
+      return;
+    case Format::markdown:
+      render_history_markdown(history.series, out);
+      return;
+    case Format::html:
+      out << render_history_html(history.series, history.source_path);
+      return;
+  }
+}
+
+void write(const bisect::BisectResult& result, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text:
+      render_bisect_text(result, out);
+      return;
+    case Format::json:
+      out << bisect_to_json(result).dump(2) << '\n';
+      return;
+    default:
+      unsupported("a bisection", format);
   }
 }
 

@@ -5,7 +5,9 @@
 // Renderers never compute: every number they show is already in the result.
 #include <ostream>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace wcp {
 struct Report;
@@ -21,11 +23,23 @@ struct CheckResult;
 namespace results {
 struct ResultsReport;
 }
+namespace history {
+struct Series;
+}
+namespace bisect {
+struct BisectResult;
+}
 }  // namespace wcp
 
 namespace wcp::render {
 
 enum class Format { text, json, markdown, html };
+
+// `history show`'s result: the series, and the history file they were read from (the page names it).
+struct HistoryView {
+  const std::vector<history::Series>& series;
+  std::string source_path;
+};
 std::string_view to_string(Format format);
 
 // Throws std::invalid_argument for a format that kind of result has no writer for (a bug:
@@ -35,5 +49,7 @@ void write(const analysis::Diagnosis& diagnosis, Format format, std::ostream& ou
 void write(const verdict::Judgement& judgement, Format format, std::ostream& out);
 void write(const budget::CheckResult& result, Format format, std::ostream& out);
 void write(const results::ResultsReport& results, Format format, std::ostream& out);  // text is the Markdown
+void write(const HistoryView& history, Format format, std::ostream& out);
+void write(const bisect::BisectResult& result, Format format, std::ostream& out);
 
 }  // namespace wcp::render

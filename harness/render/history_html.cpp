@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/history_svg.h"
+#include "render/markup_html.h"
 #include "render/results_cells.h"
 #include "render/svg_charts.h"
 
@@ -11,7 +12,7 @@ namespace {
 
 // The results report's look; a step row is tinted and a failed row greyed, and both also say so
 // in text.
-constexpr const char* kStyle = R"(
+constexpr const char* kHistoryStyle = R"(
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1040px; color: #1d1d1f; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; } h3 { font-size: 1em; }
 table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ccc; padding: .25em .5em; text-align: left; }
@@ -134,14 +135,10 @@ void series_section(std::string& out, const history::Series& series) {
 }  // namespace
 
 std::string render_history_html(const std::vector<history::Series>& series, const std::string& source_path) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  out += "<title>Compile-time history</title>\n<style>" + std::string(kStyle) + "</style>\n</head>\n<body>\n";
-  out += "<h1>Compile-time history</h1>\n";
-  out += fmt::format("<p>history: <code>{}</code></p>\n", escape(source_path));
-  if (series.empty()) out += "<p class=\"unavailable\">The history holds no results.</p>\n";
-  for (const auto& one : series) series_section(out, one);
-  out += "</body>\n</html>\n";
-  return out;
+  std::string body = fmt::format("<p>history: <code>{}</code></p>\n", escape(source_path));
+  if (series.empty()) body += "<p class=\"unavailable\">The history holds no results.</p>\n";
+  for (const auto& one : series) series_section(body, one);
+  return markup::html_page("Compile-time history", kHistoryStyle, body);
 }
 
 }  // namespace wcp::render

@@ -26,15 +26,15 @@ std::string band_cell(const verdict::ClockComparison& clock) {
 
 std::string ms_cell(const std::optional<double>& ms) { return ms ? fmt::format("{:.1f}", *ms) : "—"; }
 
-std::string residual_sentence(const results::ResultsReport& results) {
-  if (!results.residual_module_ms || !results.candidate_cold_wall_ms) {
+std::string residual_sentence(const results::Residual& residual) {
+  if (!residual.module_ms || !residual.cold_wall_ms) {
     return "The residual is unavailable: the candidate's module work or cold wall time was not measured.";
   }
   return fmt::format(
       "After the change, the cold start of {:.0f} ms still spends {:.0f} ms of module work on compiling{}{}.",
-      *results.candidate_cold_wall_ms, *results.residual_module_ms,
-      results.residual_elapsed_ms ? fmt::format(" ({:.0f} ms of elapsed time)", *results.residual_elapsed_ms) : "",
-      results.residual_share ? fmt::format(": {:.0f}% of the cold start", 100.0 * *results.residual_share) : "");
+      *residual.cold_wall_ms, *residual.module_ms,
+      residual.elapsed_ms ? fmt::format(" ({:.0f} ms of elapsed time)", *residual.elapsed_ms) : "",
+      residual.share ? fmt::format(": {:.0f}% of the cold start", 100.0 * *residual.share) : "");
 }
 
 }  // namespace wcp::render

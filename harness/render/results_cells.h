@@ -13,6 +13,6 @@ std::string summary_cell(const std::optional<Summary>& summary);  // "3632.7 ms 
 std::string change_cell(const verdict::ClockComparison& clock);  // "-227.9 ms (-6.3%)"
 std::string band_cell(const verdict::ClockComparison& clock);    // "±455.7 ms" or "—"
 std::string ms_cell(const std::optional<double>& ms);            // "1234.5" or "—"
-std::string residual_sentence(const results::ResultsReport& results);
+std::string residual_sentence(const results::Residual& residual);
 
 }  // namespace wcp::render

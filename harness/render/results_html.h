@@ -1,7 +1,7 @@
 #pragma once
-// The results report as one self-contained HTML page: the same content as the Markdown plus
-// two inline SVG charts (build time per identity before vs after, and the cold-run timelines).
-// No scripts, fonts or anything else fetched at view time.
+// The results report as one self-contained HTML page: the Markdown's document
+// (render/results_document.h) with its charts drawn as inline SVG (build time per identity before
+// vs after, and the cold-run timelines). No scripts, fonts or anything else fetched at view time.
 #include <string>
 
 #include "results/results_report.h"

@@ -20,6 +20,20 @@ std::string first_evidence(const analysis::Finding& finding) {
   return finding.evidence.empty() ? std::string() : finding.evidence.front();
 }
 
+Residual residual_of(const Report& candidate) {
+  Residual residual;
+  if (candidate.cold_module_ms) residual.module_ms = candidate.cold_module_ms->median;
+  // Only credited samples: a warm wall not below its cold wall is no compile time (facts/queries.h).
+  if (const auto elapsed = credited_compile_elapsed(candidate)) residual.elapsed_ms = elapsed->median;
+  if (candidate.cold_wall_ms) residual.cold_wall_ms = candidate.cold_wall_ms->median;
+  // Summed module work overstates the wait when builds overlapped; elapsed then is the cost.
+  const std::optional<double> cost = builds_overlapped(candidate) ? residual.elapsed_ms : residual.module_ms;
+  if (cost && residual.cold_wall_ms && *residual.cold_wall_ms > 0.0) {
+    residual.share = std::max(0.0, *cost) / *residual.cold_wall_ms;
+  }
+  return residual;
+}
+
 }  // namespace
 
 Timeline cold_timeline(const Report& report) {
@@ -59,16 +73,7 @@ ResultsReport build_results_report(const Report& baseline, const Report& candida
   results.judgement = judgement;
   results.ledger = std::move(ledger);
 
-  if (candidate.cold_module_ms) results.residual_module_ms = candidate.cold_module_ms->median;
-  // Only credited samples: a warm wall not below its cold wall is no compile time (facts/queries.h).
-  if (const auto elapsed = credited_compile_elapsed(candidate)) results.residual_elapsed_ms = elapsed->median;
-  if (candidate.cold_wall_ms) results.candidate_cold_wall_ms = candidate.cold_wall_ms->median;
-  // Summed module work overstates the wait when builds overlapped; elapsed then is the cost.
-  const std::optional<double> residual =
-      builds_overlapped(candidate) ? results.residual_elapsed_ms : results.residual_module_ms;
-  if (residual && results.candidate_cold_wall_ms && *results.candidate_cold_wall_ms > 0.0) {
-    results.residual_share = std::max(0.0, *residual) / *results.candidate_cold_wall_ms;
-  }
+  results.residual = residual_of(candidate);
 
   for (const auto& finding : before.findings) {
     if (!after.found(finding.mechanism)) results.fixed.push_back({finding.mechanism, first_evidence(finding)});

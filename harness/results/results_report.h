@@ -48,15 +48,19 @@ struct Timeline {
   std::string unavailable;       // why there is no timeline ("" when there is one)
 };
 
+// What compiling still costs after the change (the candidate's medians).
+struct Residual {
+  std::optional<double> module_ms;
+  std::optional<double> elapsed_ms;
+  std::optional<double> cold_wall_ms;
+  std::optional<double> share;  // module work (or elapsed, when builds overlapped) / cold wall
+};
+
 struct ResultsReport {
   std::string baseline_command;
   std::string candidate_command;
   verdict::Judgement judgement;
-  // What compiling still costs after the change.
-  std::optional<double> residual_module_ms;
-  std::optional<double> residual_elapsed_ms;
-  std::optional<double> candidate_cold_wall_ms;
-  std::optional<double> residual_share;  // module work (or elapsed, when builds overlapped) / cold wall
+  Residual residual;
   std::vector<MechanismLine> fixed;      // found before, not after
   std::vector<MechanismLine> remaining;  // found after
   std::vector<MechanismLine> ruled_out;  // checked after the change and ruled out

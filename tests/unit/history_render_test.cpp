@@ -1,7 +1,8 @@
 // The history charts, page and tables (render/history_svg.h, render/history_html.h,
-// render/history_text.h), drawn from series that history::build_series made of hand-made
-// results: eight commits, the third failed, the fifth changes the identity set, builds __main__
-// twice and moves the cold module work +1.2 s; in one variant, commits 2 and 7 edit the kernel.
+// render/history_text.h, history_markdown.h, history_json.h), drawn from series that
+// history::build_series made of hand-made results: eight commits, the third failed, the fifth
+// changes the identity set, builds __main__ twice and moves the cold module work +1.2 s; in one
+// variant, commits 2 and 7 edit the kernel.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -11,6 +12,8 @@
 
 #include "history/trend.h"
 #include "render/history_html.h"
+#include "render/history_json.h"
+#include "render/history_markdown.h"
 #include "render/history_svg.h"
 #include "render/history_text.h"
 
