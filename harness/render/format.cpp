@@ -1,6 +1,5 @@
 #include "render/format.h"
 
-#include "model/rebuilds.h"
 #include "model/report_json.h"
 #include "render/budget_json.h"
 #include "render/budget_markdown.h"
@@ -32,9 +31,19 @@ std::string_view to_string(Format format) {
 
 void write(const Report& report, Format format, std::ostream& out) {
   switch (format) {
-    case Format::text: render_report_text(ReportView{report, compiled_identities(report), rebuilt_modules(report)}, out); return;
     case Format::json: out << report_to_json_text(report); return;
-    default: unsupported("a report", format);
+    default:
+      unsupported("a report (text takes its ReportView)", format);
+  }
+}
+
+void write(const ReportView& view, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text:
+      render_report_text(view, out);
+      return;
+    default:
+      write(view.report, format, out);
   }
 }
 

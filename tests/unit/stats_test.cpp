@@ -1,4 +1,4 @@
-#include "model/stats.h"
+#include "stats/summary.h"
 
 #include <gtest/gtest.h>
 
