@@ -2,7 +2,6 @@
 // (A B B A …, each sample isolated) and judge the candidate on paired samples. With
 // --baseline-cwd and --candidate-cwd and no --vs, one command is measured in two checkouts.
 // Exit codes as `compare`: 1 for INVALID and REGRESSION.
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -10,7 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/command_progress.h"
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "history/recorder.h"
@@ -20,7 +21,6 @@
 #include "measure/ab.h"
 #include "render/format.h"
 #include "render/judgement_json.h"
-#include "render/progress_line.h"
 #include "render/report_text.h"
 #include "verdict/judge.h"
 
@@ -81,9 +81,8 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   const auto history =
       history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
 
-  render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
-  measure::SilentProgress silent;
-  measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
+  CommandProgress progress(context.err, arguments.quiet);
+  measure::ProgressListener& listener = progress.listener();
   const measure::AbReports reports = measure::measure_ab(a, b, arguments.samples, context.interrupts, listener);
   verdict::JudgeOptions options;
   options.paired = true;
@@ -125,9 +124,9 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_ab_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<AbArguments>();
-  CLI::App* command = root.add_subcommand(
-      "ab", "Measure a baseline and a candidate command interleaved (A B B A …) and judge them on paired samples");
+  const auto [command, arguments] = register_command<AbArguments>(
+      root, context, "ab",
+      "Measure a baseline and a candidate command interleaved (A B B A …) and judge them on paired samples", run_ab);
   command->add_option("--samples", arguments->samples, "Pairs of samples to take (default 5)")
       ->check(CLI::PositiveNumber);
   command->add_option("--json", arguments->json_path, "Write both reports and the comparison as one JSON document");
@@ -141,11 +140,9 @@ void add_ab_command(CLI::App& root, CliContext& context) {
   command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
-  command->add_option("--history", arguments->history_path,
-                      "Append both arms' results to this history file (SQLite; default: $WCP_HISTORY when set)");
+  add_history_option(*command, arguments->history_path, "both arms' results");
   command->add_option("commands", arguments->commands, "-- BASELINE_CMD... --vs CANDIDATE_CMD...")->required();
   command->positionals_at_end(true);
-  command->callback([arguments, &context] { context.exit_code = run_ab(*arguments, context); });
 }
 
 }  // namespace wcp::cli

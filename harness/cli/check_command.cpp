@@ -3,7 +3,6 @@
 // run because every selected command needs a device this machine lacks (CTest SKIP_RETURN_CODE).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -14,7 +13,9 @@
 #include "budget/cuda_device.h"
 #include "budget/evaluate.h"
 #include "calibrate/calibration.h"
+#include "cli/command_progress.h"
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "history/recorder.h"
@@ -22,13 +23,12 @@
 #include "io/file_io.h"
 #include "measure/measure.h"
 #include "reference/measure_with_reference.h"
-#include "reference/reference_python.h"
 #include "render/budget_ctest.h"
 #include "render/budget_json.h"
 #include "render/budget_markdown.h"
+#include "render/budget_summary_text.h"
 #include "render/budget_text.h"
 #include "render/format.h"
-#include "render/progress_line.h"
 
 namespace wcp::cli {
 namespace {
@@ -48,6 +48,7 @@ struct CheckArguments {
   bool ctest_measurements = false;
   bool list = false;
   bool quiet = false;
+  bool verbose = false;
 };
 
 // `name;samples;timeout_seconds;device` per entry, read by cmake/WarpCompileBudget.cmake.
@@ -188,9 +189,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   // Each entry's reference runs with its own command's interpreter unless one is given.
   const auto reference_setup_for = [&arguments](const budget::CommandEntry& entry) {
     reference::ReferenceSetup setup;
-    setup.python = reference::reference_python_for(
-        arguments.reference_python.empty() ? std::nullopt : std::optional<std::string>(arguments.reference_python),
-        entry.command, entry.cwd);
+    setup.python = reference_python_of(arguments.reference_python, entry.command, entry.cwd);
     setup.kind = reference_kind_of(entry);
     return setup;
   };
@@ -203,6 +202,13 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   budget::CheckResult result;
   result.file = file.path;
   render::render_budget_header(file.path, context.out);
+  const auto render_command = [&arguments, &context](const budget::CommandResult& command_result) {
+    if (arguments.verbose) {
+      render::render_command_result(command_result, context.out);
+    } else {
+      render::render_command_summary(command_result, context.out);
+    }
+  };
   for (const auto* entry : selected) {
     if (entry->device == budget::DeviceRequirement::cuda && !has_cuda) {
       budget::CommandResult skipped;
@@ -210,14 +216,13 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
       skipped.line = entry->line;
       skipped.device = entry->device;
       skipped.not_run = "needs a CUDA device and this machine has none (set WCP_CUDA_DEVICE=1 to override)";
-      render::render_command_result(skipped, context.out);
+      render_command(skipped);
       result.commands.push_back(std::move(skipped));
       continue;
     }
     if (!arguments.quiet) context.err << "measuring " << entry->name << " (" << entry->samples << " sample(s))\n";
-    render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
-    measure::SilentProgress silent;
-    measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
+    CommandProgress progress(context.err, arguments.quiet);
+    measure::ProgressListener& listener = progress.listener();
     Report report;
     if (same_run_reference && wants_reference(*entry, baselines)) {
       report = reference::measure_with_reference(measure_options_for(*entry), reference_setup_for(*entry),
@@ -236,12 +241,13 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
       history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});
     // `bisect` compares two commits' structure from these, without measuring either again.
     if (!report_dir.empty()) write_file_atomically(report_dir / (entry->name + ".json"), report_to_json_text(report));
-    render::render_command_result(command_result, context.out);
+    render_command(command_result);
     if (arguments.ctest_measurements) render::render_ctest_measurements(command_result, context.out);
     context.out.flush();
     result.commands.push_back(std::move(command_result));
   }
   render::render_budget_summary(result, context.out);
+  if (!arguments.verbose) render::render_budget_summary_pointer(context.out);
 
   for (const auto& [path, format] : {std::pair{arguments.json_path, render::Format::json},
                                      std::pair{arguments.markdown_path, render::Format::markdown}}) {
@@ -258,9 +264,9 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_check_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<CheckArguments>();
-  CLI::App* command =
-      root.add_subcommand("check", "Measure the commands of a budget file and gate them on their compile budgets");
+  const auto [command, arguments] = register_command<CheckArguments>(
+      root, context, "check", "Measure the commands of a budget file and gate them on their compile budgets",
+      run_check);
   command->add_option("budget_file", arguments->budget_file, "The budget file (YAML, see docs/budgets.md)")->required();
   command->add_option("--only", arguments->only, "Check only the command entry with this name");
   command->add_flag("--update-baseline", arguments->update_baseline,
@@ -281,19 +287,15 @@ void add_check_command(CLI::App& root, CliContext& context) {
                    "its samples) or calibration (the stored one; faster, blind to this run's load)")
       ->check(CLI::IsMember({"run", "calibration"}))
       ->capture_default_str();
-  command->add_option(
-      "--reference-python", arguments->reference_python,
-      "Interpreter with warp-lang that builds the Warp CPU reference (default: each command's own interpreter "
-      "when it starts with one, else $WCP_PYTHON, else python3)");
-  command->add_option("--history", arguments->history_path,
-                      "Append each command's result to this history file (SQLite; default: $WCP_HISTORY when set)");
+  add_reference_python_option(*command, arguments->reference_python, "each command's");
+  add_history_option(*command, arguments->history_path, "each command's result");
   command->add_flag("--ctest-measurements", arguments->ctest_measurements,
                     "Also print each budget's measured value and limit as <CTestMeasurement> lines (CTest/CDash "
                     "charts them; warp_add_compile_budgets passes this)");
   command->add_flag("--list", arguments->list,
                     "Validate the file and print name;samples;timeout;device per entry, run nothing");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
-  command->callback([arguments, &context] { context.exit_code = run_check(*arguments, context); });
+  add_verbose_flag(*command, arguments->verbose, "every note, reference and offender of each budget");
 }
 
 }  // namespace wcp::cli

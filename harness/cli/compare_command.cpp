@@ -1,11 +1,13 @@
-// `compare BASELINE.json CANDIDATE.json [--json OUT]`: did the change help, for the same work?
+// `compare BASELINE.json CANDIDATE.json [--verbose] [--json OUT]`: did the change help, for the same work?
 // Exit 1 for INVALID and REGRESSION (docs/cli.md), 0 otherwise.
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "codec/report_json.h"
 #include "io/file_io.h"
 #include "render/format.h"
+#include "render/judgement_summary_text.h"
 #include "verdict/normalised.h"
 
 namespace wcp::cli {
@@ -15,6 +17,7 @@ struct CompareArguments {
   std::string baseline_path;
   std::string candidate_path;
   std::string json_path;
+  bool verbose = false;
 };
 
 int run_compare(const CompareArguments& arguments, CliContext& context) {
@@ -24,7 +27,11 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   verdict::JudgeOptions options;
   options.forced_verdict = context.judge_fault;
   const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate, options);
-  render::write(judgement, render::Format::text, context.out);
+  if (arguments.verbose) {
+    render::write(judgement, render::Format::text, context.out);
+  } else {
+    render::render_judgement_summary_text(judgement, context.out);
+  }
   if (!arguments.json_path.empty()) {
     std::ostringstream json;
     render::write(judgement, render::Format::json, json);
@@ -36,8 +43,8 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_compare_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<CompareArguments>();
-  CLI::App* command = root.add_subcommand("compare", "Compare a candidate report against a baseline report");
+  const auto [command, arguments] = register_command<CompareArguments>(
+      root, context, "compare", "Compare a candidate report against a baseline report", run_compare);
   command->add_option("baseline", arguments->baseline_path, "The report before the change")
       ->required()
       ->check(CLI::ExistingFile);
@@ -45,7 +52,7 @@ void add_compare_command(CLI::App& root, CliContext& context) {
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("--json", arguments->json_path, "Also write the comparison as JSON to this path");
-  command->callback([arguments, &context] { context.exit_code = run_compare(*arguments, context); });
+  add_verbose_flag(*command, arguments->verbose, "the full comparison (every count, module hash, option and note)");
 }
 
 }  // namespace wcp::cli

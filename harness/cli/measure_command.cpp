@@ -1,23 +1,26 @@
 // `measure [OPTIONS] -- COMMAND...`: run COMMAND cold and warm in private caches, print the
-// report and its diagnosis, optionally save the report as JSON.
-#include <unistd.h>
+// report and its diagnosis (one screen each; the full texts with --verbose), optionally save the
+// report as JSON.
 
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
 #include "analysis/diagnose.h"
+#include "cli/command_progress.h"
 #include "cli/commands.h"
-#include "errors.h"
+#include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "errors.h"
 #include "history/recorder.h"
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
+#include "facts/rebuilds.h"
 #include "reference/measure_with_reference.h"
-#include "reference/reference_python.h"
+#include "render/diagnosis_text.h"
 #include "render/format.h"
-#include "render/progress_line.h"
+#include "render/report_summary_text.h"
 #include "render/trace_json.h"
 
 namespace wcp::cli {
@@ -32,6 +35,7 @@ struct MeasureArguments {
   double timeout_s = 900;
   bool warm = false;  // accepted for compatibility: the warm pass always runs
   bool quiet = false;
+  bool verbose = false;
   bool reference = false;
   std::string reference_python;
   std::string history_path;
@@ -58,9 +62,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   measure::validate(options);
   reference::ReferenceSetup setup;
   if (arguments.reference) {
-    setup.python = reference::reference_python_for(
-        arguments.reference_python.empty() ? std::nullopt : std::optional<std::string>(arguments.reference_python),
-        options.command, options.cwd);
+    setup.python = reference_python_of(arguments.reference_python, options.command, options.cwd);
     reference::validate(setup);
   }
 
@@ -68,9 +70,8 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   const auto history =
       history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
 
-  render::ProgressLine progress(context.err, ::isatty(STDERR_FILENO) == 1);
-  measure::SilentProgress silent;
-  measure::ProgressListener& listener = arguments.quiet ? static_cast<measure::ProgressListener&>(silent) : progress;
+  CommandProgress progress(context.err, arguments.quiet);
+  measure::ProgressListener& listener = progress.listener();
   const measure::Measurement measurement =
       arguments.reference ? reference::measure_with_reference(options, setup, context.interrupts, listener)
                           : measure::measure_with_trace(options, context.interrupts, listener);
@@ -86,13 +87,23 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
     write_file_atomically(arguments.trace_path, render::trace_to_json(measurement.trace).dump() + "\n");
   }
   if (history) history->record(report, {history::Source::measure, options.cwd, "", ""});
-  render::write(report, render::Format::text, context.out);
+  const render::ReportView view{report, compiled_identities(report), rebuilt_modules(report)};
+  if (arguments.verbose) {
+    render::write(view, render::Format::text, context.out);
+  } else {
+    render::render_report_summary_text(view, context.out);
+  }
   if (report.measured()) {
     // The measured process inherited this environment, so what it says about the CUDA driver
     // cache is known here and only here (a saved report does not record it).
     analysis::DiagnoseInputs inputs = calibrated_inputs(report, context);
     inputs.cuda_cache_disabled_env = flag_set(process_environment(), "CUDA_CACHE_DISABLE");
-    render::write(analysis::diagnose(report, inputs), render::Format::text, context.out);
+    const analysis::Diagnosis diagnosis = analysis::diagnose(report, inputs);
+    if (arguments.verbose) {
+      render::write(diagnosis, render::Format::text, context.out);
+    } else {
+      render::render_diagnosis_summary_text(diagnosis, context.out);
+    }
   }
   if (!report.measured()) {
     context.err << "warp-compile-probe: every sample failed; nothing was measured\n";
@@ -120,9 +131,9 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_measure_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<MeasureArguments>();
-  CLI::App* command =
-      root.add_subcommand("measure", "Measure what Warp compiles for COMMAND, cold and warm, in private caches");
+  const auto [command, arguments] = register_command<MeasureArguments>(
+      root, context, "measure", "Measure what Warp compiles for COMMAND, cold and warm, in private caches",
+      run_measure);
   command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")
       ->check(CLI::PositiveNumber);
   command->add_option("--json", arguments->json_path, "Also write the report as JSON to this path");
@@ -135,15 +146,12 @@ void add_measure_command(CLI::App& root, CliContext& context) {
       ->check(CLI::PositiveNumber);
   command->add_flag("--warm", arguments->warm, "Accepted for compatibility; the warm pass always runs");
   command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
+  add_verbose_flag(*command, arguments->verbose, "the full report and the full diagnosis (`diagnose --verbose`)");
   command->add_flag("--reference", arguments->reference,
                     "Interleave a machine reference sample after each sample and report cold units (kept in the "
                     "JSON, so baselines in units carry over between machines)");
-  command->add_option(
-      "--reference-python", arguments->reference_python,
-      "Interpreter with warp-lang for the Warp CPU reference (default: the command's own interpreter when it starts "
-      "with one, else $WCP_PYTHON, else python3)");
-  command->add_option("--history", arguments->history_path,
-                      "Append the result to this history file (SQLite; default: $WCP_HISTORY when set)");
+  add_reference_python_option(*command, arguments->reference_python, "the command's");
+  add_history_option(*command, arguments->history_path, "the result");
   command->add_flag("--check-output", arguments->check_output,
                     "Also run the command without the probe (cold and warm) and check that its stdout, stderr and exit "
                     "status are the same as under the probe (exit 1 when not)");
@@ -152,7 +160,6 @@ void add_measure_command(CLI::App& root, CliContext& context) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->add_option("command", arguments->command, "The command to measure, after --")->required();
   command->positionals_at_end(true);
-  command->callback([arguments, &context] { context.exit_code = run_measure(*arguments, context); });
 }
 
 }  // namespace wcp::cli

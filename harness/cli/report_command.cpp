@@ -1,15 +1,18 @@
 // `report BASELINE.json CANDIDATE.json | report AB.json  [--ledger L.yaml] [--markdown OUT.md] [--html OUT.html]`:
-// the results report a reviewer needs (the seed's step 6). Prints the Markdown; exits like
+// the results report a reviewer needs (the seed's step 6). Prints one screen of it (the Markdown
+// with --verbose); exits like
 // `compare` (1 for INVALID and REGRESSION), since the verdict is part of the result.
 #include <sstream>
 
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "io/file_io.h"
 #include "render/format.h"
+#include "render/results_summary_text.h"
 #include "results/ledger.h"
 #include "results/results_report.h"
 #include "verdict/judge.h"
@@ -23,6 +26,7 @@ struct ReportArguments {
   std::string ledger_path;
   std::string markdown_path;
   std::string html_path;
+  bool verbose = false;
 };
 
 int run_report(const ReportArguments& arguments, CliContext& context) {
@@ -60,16 +64,20 @@ int run_report(const ReportArguments& arguments, CliContext& context) {
     render::write(results, format, text);
     write_file_atomically(path, text.str());
   }
-  render::write(results, render::Format::text, context.out);
+  if (arguments.verbose) {
+    render::write(results, render::Format::text, context.out);
+  } else {
+    render::render_results_summary_text(results, context.out);
+  }
   return judgement.exit_code;
 }
 
 }  // namespace
 
 void add_report_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<ReportArguments>();
-  CLI::App* command = root.add_subcommand(
-      "report", "Write the results of a change for a reviewer: clocks, residual, mechanisms, ledger, charts");
+  const auto [command, arguments] = register_command<ReportArguments>(
+      root, context, "report",
+      "Write the results of a change for a reviewer: clocks, residual, mechanisms, ledger, charts", run_report);
   command->add_option("baseline", arguments->baseline_path, "The report before the change (or an `ab --json` document)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -78,7 +86,7 @@ void add_report_command(CLI::App& root, CliContext& context) {
       ->check(CLI::ExistingFile);
   command->add_option("--markdown", arguments->markdown_path, "Also write the report as Markdown here");
   command->add_option("--html", arguments->html_path, "Also write a self-contained HTML page with charts here");
-  command->callback([arguments, &context] { context.exit_code = run_report(*arguments, context); });
+  add_verbose_flag(*command, arguments->verbose, "the full report (the Markdown)");
 }
 
 }  // namespace wcp::cli

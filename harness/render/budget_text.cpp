@@ -43,6 +43,16 @@ std::string offender_explanation(const budget::Offender& offender) {
   return text;
 }
 
+std::string budget_line(const budget::BudgetOutcome& outcome) {
+  std::string line = fmt::format("  {:<16} {:<27} {}", to_string(outcome.verdict), outcome.budget,
+                                 format_budget_value(outcome.measured, outcome.unit));
+  if (outcome.limit) {
+    line += fmt::format(" {} {}", comparison_sign(outcome), format_budget_value(outcome.limit, outcome.unit));
+  }
+  if (!outcome.note.empty()) line += "  (" + outcome.note + ")";
+  return line;
+}
+
 void render_budget_header(const std::filesystem::path& file, std::ostream& out) {
   out << "compile budgets: " << file.string() << "\n";
 }
@@ -59,13 +69,7 @@ void render_command_result(const budget::CommandResult& result, std::ostream& ou
   }
   for (const auto& note : result.notes) out << "  note: " << note << "\n";
   for (const auto& outcome : result.outcomes) {
-    std::string line = fmt::format("  {:<16} {:<27} {}", to_string(outcome.verdict), outcome.budget,
-                                   format_budget_value(outcome.measured, outcome.unit));
-    if (outcome.limit) {
-      line += fmt::format(" {} {}", comparison_sign(outcome), format_budget_value(outcome.limit, outcome.unit));
-    }
-    if (!outcome.note.empty()) line += "  (" + outcome.note + ")";
-    out << line << "\n";
+    out << budget_line(outcome) << "\n";
     if (outcome.judgement) {
       for (const auto& note : outcome.judgement->notes) out << "      note: " << note << "\n";
     }

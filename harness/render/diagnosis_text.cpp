@@ -45,10 +45,6 @@ void render_boundary_pointer(const analysis::BoundaryProposal& proposal, std::os
       ms ? fmt::format(" and ≈ {} (estimate)", ms_text(*ms)) : std::string());
 }
 
-void print_wrapped(std::string_view text, std::string_view first_prefix, std::string_view prefix, std::ostream& out) {
-  for (const auto& line : wrap(text, kScreenColumns, first_prefix, prefix)) out << line << '\n';
-}
-
 std::string member_text(const analysis::GroupMember& member) {
   std::string text = member.module.empty() ? std::string("several modules") : member.module;
   // As --verbose writes a finding's cost, so the two texts show the same figure.

@@ -1,7 +1,6 @@
 #include "render/format.h"
 
 #include "codec/report_json.h"
-#include "facts/rebuilds.h"
 #include "render/bisect_json.h"
 #include "render/bisect_text.h"
 #include "render/budget_json.h"
@@ -38,9 +37,19 @@ std::string_view to_string(Format format) {
 
 void write(const Report& report, Format format, std::ostream& out) {
   switch (format) {
-    case Format::text: render_report_text(ReportView{report, compiled_identities(report), rebuilt_modules(report)}, out); return;
     case Format::json: out << report_to_json_text(report); return;
-    default: unsupported("a report", format);
+    default:
+      unsupported("a report (text takes its ReportView)", format);
+  }
+}
+
+void write(const ReportView& view, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text:
+      render_report_text(view, out);
+      return;
+    default:
+      write(view.report, format, out);
   }
 }
 

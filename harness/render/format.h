@@ -44,7 +44,9 @@ std::string_view to_string(Format format);
 
 // Throws std::invalid_argument for a format that kind of result has no writer for (a bug:
 // the CLI only offers the formats that exist).
-void write(const Report& report, Format format, std::ostream& out);
+void write(const Report& report, Format format, std::ostream& out);  // json; its text needs a ReportView
+struct ReportView;
+void write(const ReportView& view, Format format, std::ostream& out);  // the report with the tables its text shows
 void write(const analysis::Diagnosis& diagnosis, Format format, std::ostream& out);
 void write(const verdict::Judgement& judgement, Format format, std::ostream& out);
 void write(const budget::CheckResult& result, Format format, std::ostream& out);

@@ -9,7 +9,6 @@
 #include "facts/queries.h"
 
 namespace wcp::render {
-namespace {
 
 std::string median_mad(const std::optional<Summary>& summary, std::string_view unavailable) {
   if (!summary) return fmt::format("{:>10}    ({})", "unavailable", unavailable);
@@ -17,6 +16,8 @@ std::string median_mad(const std::optional<Summary>& summary, std::string_view u
   return fmt::format("{:>10.1f} ms ± {:.1f} (median ± MAD of {})", summary->median, summary->mad.value_or(0.0),
                      summary->values.size());
 }
+
+namespace {
 
 std::string block_dim_text(const std::optional<int>& block_dim) {
   return block_dim ? std::to_string(*block_dim) : "-";
@@ -261,8 +262,7 @@ std::string format_command(const std::vector<std::string>& argv) {
   return text;
 }
 
-void render_report_text(const ReportView& view, std::ostream& out) {
-  const Report& report = view.report;
+void render_report_title(const Report& report, std::ostream& out) {
   out << fmt::format("warp-compile-probe {}{}\n", report.tool_version,
                      report.label.empty() ? "" : " — " + report.label);
   out << fmt::format("Command  {}\n", format_command(report.command));
@@ -273,6 +273,11 @@ void render_report_text(const ReportView& view, std::ostream& out) {
                      report.failed_samples,
                      report.timed_out_samples > 0 ? fmt::format(" ({} timed out)", report.timed_out_samples) : "",
                      warm_failures > 0 ? fmt::format(", {} warm run(s) failed", warm_failures) : "");
+}
+
+void render_report_text(const ReportView& view, std::ostream& out) {
+  const Report& report = view.report;
+  render_report_title(report, out);
   render_output_check(report, out);
   if (!report.measured()) {
     out << "NOT MEASURED: every sample failed, so there is no measurement to report.\n";

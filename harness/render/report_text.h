@@ -1,6 +1,9 @@
 #pragma once
 // The human-readable measure report. Everything shown is computed before it gets here.
 #include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "facts/rebuilds.h"
@@ -14,7 +17,12 @@ struct ReportView {
   std::vector<RebuiltModule> rebuilt;
 };
 
+// The full text (`measure --verbose`).
 void render_report_text(const ReportView& view, std::ostream& out);
+// The lines both texts open with: the tool, the command, the cwd, Warp and the samples.
+void render_report_title(const Report& report, std::ostream& out);
+// "    1234.5 ms ± 12.3 (median ± MAD of 3)", or "unavailable" and why: a clock as both texts show it.
+std::string median_mad(const std::optional<Summary>& summary, std::string_view unavailable);
 
 std::string format_bytes(std::uint64_t bytes);
 std::string format_command(const std::vector<std::string>& argv);

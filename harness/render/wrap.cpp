@@ -1,6 +1,7 @@
 #include "render/wrap.h"
 
 #include <algorithm>
+#include <ostream>
 
 namespace wcp::render {
 namespace {
@@ -69,6 +70,18 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width, std::str
     }
   }
   return lines;
+}
+
+void print_wrapped(std::string_view text, std::string_view first_prefix, std::string_view prefix, std::ostream& out) {
+  for (const auto& line : wrap(text, kScreenColumns, first_prefix, prefix)) out << line << '\n';
+}
+
+void print_fitted(std::string_view line, std::string_view prefix, std::ostream& out) {
+  if (columns(line) <= kScreenColumns) {
+    out << line << '\n';
+  } else {
+    print_wrapped(line, "", prefix, out);
+  }
 }
 
 }  // namespace wcp::render

@@ -2,6 +2,7 @@
 // Wrapping text to a terminal's width, so a person's screen holds the output without a
 // horizontal scroll. Columns count code points: the output has "≈", "—" and "×".
 #include <cstddef>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,5 +19,11 @@ std::size_t columns(std::string_view text);
 // `prefix`. Breaks at spaces; a word longer than a line (a path, a module name) is cut.
 std::vector<std::string> wrap(std::string_view text, std::size_t width, std::string_view first_prefix,
                               std::string_view prefix);
+
+// `text` wrapped to kScreenColumns, one line each, onto `out`.
+void print_wrapped(std::string_view text, std::string_view first_prefix, std::string_view prefix, std::ostream& out);
+// A line that fits is printed as it is (its aligned columns kept); a longer one is wrapped, its
+// continuation lines starting with `prefix`.
+void print_fitted(std::string_view line, std::string_view prefix, std::ostream& out);
 
 }  // namespace wcp::render

@@ -30,7 +30,7 @@ def measure(command, samples=1, extra_args=(), env=None, timeout=600):
     """Measures `command` with --json into a temp file; returns (CompletedProcess, report or None)."""
     with tempfile.TemporaryDirectory() as out_dir:
         json_path = os.path.join(out_dir, "report.json")
-        result = run_cli(["measure", "--quiet", "--samples", str(samples), "--json", json_path, *extra_args, "--",
+        result = run_cli(["measure", "--verbose", "--quiet", "--samples", str(samples), "--json", json_path, *extra_args, "--",
                           *command], env=env, timeout=timeout)
         report = None
         if os.path.exists(json_path):

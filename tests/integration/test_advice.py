@@ -21,7 +21,7 @@ class Example:
     def __init__(self, module, args, scratch):
         env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(scratch))
         report = scratch / f"{module}.json"
-        measure = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(report), "--", PYTHON,
+        measure = subprocess.run([CLI, "measure", "--verbose", "--samples", "1", "--quiet", "--json", str(report), "--", PYTHON,
                                   "-m", module, *args], capture_output=True, text=True, cwd=scratch, env=env,
                                  timeout=1500)
         if measure.returncode != 0:

@@ -22,7 +22,7 @@ NOT_RUN = 77
 def check(budget_file, *arguments, env=None):
     environment = dict(os.environ, WCP_PYTHON=PYTHON, PYTHONDONTWRITEBYTECODE="1")
     environment.update(env or {})
-    return subprocess.run([CLI, "check", str(budget_file), "--quiet", *arguments], capture_output=True, text=True,
+    return subprocess.run([CLI, "check", str(budget_file), "--verbose", "--quiet", *arguments], capture_output=True, text=True,
                           env=environment, timeout=900)
 
 

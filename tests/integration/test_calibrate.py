@@ -55,7 +55,7 @@ class Calibrate(unittest.TestCase):
             with open(budget, "w", encoding="utf-8") as handle:
                 handle.write(f"commands:\n  - name: clean\n    command: [{PYTHON!r}, {app!r}]\n    samples: 1\n"
                              "    cold_units: 1000\n")
-            checked = run_cli(["check", budget, "--calibration", out, "--quiet"], timeout=600)
+            checked = run_cli(["check", budget, "--verbose", "--calibration", out, "--quiet"], timeout=600)
             self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
             self.assertIn("cold_units", checked.stdout)
             self.assertIn(out, checked.stdout)

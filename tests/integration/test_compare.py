@@ -58,7 +58,7 @@ class CompareTest(unittest.TestCase):
         out = self.scratch / f"{pathlib.Path(str(baseline)).stem}-{pathlib.Path(str(candidate)).stem}.json"
         base = self.reports.get(baseline, baseline)
         cand = self.reports.get(candidate, candidate)
-        result = subprocess.run([CLI, "compare", str(base), str(cand), "--json", str(out)], capture_output=True,
+        result = subprocess.run([CLI, "compare", "--verbose", str(base), str(cand), "--json", str(out)], capture_output=True,
                                 text=True, env=self.env, timeout=120)
         return result, json.loads(out.read_text()) if out.exists() else None
 

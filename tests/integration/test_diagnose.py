@@ -41,7 +41,7 @@ class Measured:
         self.path = FIXTURES / relative
         stem = relative.replace("/", "_").removesuffix(".py")
         report_path = scratch / f"{stem}.json"
-        measure = subprocess.run([CLI, "measure", "--samples", str(samples), "--quiet", "--json", str(report_path), "--",
+        measure = subprocess.run([CLI, "measure", "--verbose", "--samples", str(samples), "--quiet", "--json", str(report_path), "--",
                                   PYTHON, str(self.path)], capture_output=True, text=True, cwd=SOURCE,
                                  env=environment(scratch), timeout=900)
         if measure.returncode != 0:

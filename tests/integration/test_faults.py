@@ -208,7 +208,7 @@ class FaultTestCase(unittest.TestCase):
     def measure(self, mode, samples=1, extra=(), env=None, tracked=False, on_started=None, timeout=300,
                 json_path=None, command=None):
         json_path = json_path or os.path.join(self.root, "report.json")
-        args = ["measure", "--quiet", "--samples", str(samples), "--cwd", self.measured, *extra]
+        args = ["measure", "--verbose", "--quiet", "--samples", str(samples), "--cwd", self.measured, *extra]
         if json_path:
             args += ["--json", json_path]
         args += ["--", *(command or self.target(mode))]
@@ -498,7 +498,7 @@ class OutputPaths(FaultTestCase):
         return path
 
     def check(self, *extra):
-        args = ["check", self.budget(), "--quiet", *extra]
+        args = ["check", self.budget(), "--verbose", "--quiet", *extra]
         return run_cli(args, env=self.env, timeout=300)
 
     def test_markdown_in_a_missing_directory(self):

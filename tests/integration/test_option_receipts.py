@@ -41,7 +41,7 @@ class Measured:
     def __init__(self, name, script):
         self.path = script
         report_path = SCRATCH / f"{name}.json"
-        measure = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(report_path), "--", PYTHON,
+        measure = subprocess.run([CLI, "measure", "--verbose", "--samples", "1", "--quiet", "--json", str(report_path), "--", PYTHON,
                                   str(script)], capture_output=True, text=True, cwd=SOURCE, env=environment(),
                                  timeout=900)
         if measure.returncode != 0:
@@ -87,7 +87,7 @@ def compare(baseline, candidate):
     # One sample a side: the verdict on the clocks is noise, only the workload must hold (never
     # INVALID); the options section does not depend on the clocks at all.
     out = SCRATCH / f"{baseline.report_path.stem}-vs-{candidate.report_path.stem}.compare.json"
-    result = subprocess.run([CLI, "compare", str(baseline.report_path), str(candidate.report_path), "--json", str(out)],
+    result = subprocess.run([CLI, "compare", "--verbose", str(baseline.report_path), str(candidate.report_path), "--json", str(out)],
                             capture_output=True, text=True, env=environment(), timeout=120)
     return result, json.loads(out.read_text())
 

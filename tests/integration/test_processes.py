@@ -52,7 +52,7 @@ class ProcessesTest(unittest.TestCase):
         for name, folder, script in [("launcher", "subprocess_launcher", "app.py"),
                                      ("os_exit", "os_exit_worker", "app.py")]:
             path = cls.scratch / f"{name}.json"
-            result = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(path), "--", PYTHON,
+            result = subprocess.run([CLI, "measure", "--verbose", "--samples", "1", "--quiet", "--json", str(path), "--", PYTHON,
                                      script], capture_output=True, text=True, cwd=PROCESSES / folder, env=cls.env,
                                     timeout=900)
             if result.returncode != 0:
@@ -103,7 +103,7 @@ class ProcessesTest(unittest.TestCase):
     def compare_pool(self, env=None):
         out = self.scratch / "comparison.json"
         out.unlink(missing_ok=True)
-        result = run_cli(["compare", str(self.scratch / "pool.json"), str(self.scratch / "pool_fixed.json"), "--json",
+        result = run_cli(["compare", "--verbose", str(self.scratch / "pool.json"), str(self.scratch / "pool_fixed.json"), "--json",
                           str(out)], env=dict(self.env, **(env or {})))
         return result, json.loads(out.read_text()) if out.exists() else None
 

@@ -31,7 +31,7 @@ class ReferenceUnits(unittest.TestCase):
     def test_check_measures_the_reference_in_the_same_run_and_divides_pair_by_pair(self):
         budget = budget_file(self.work, fixture("clean/app.py"))
         out = os.path.join(self.work, "result.json")
-        result = run_cli(["check", budget, "--quiet", "--update-baseline", "--json", out], env=self.env, timeout=900)
+        result = run_cli(["check", budget, "--verbose", "--quiet", "--update-baseline", "--json", out], env=self.env, timeout=900)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertIn("reference (this run): warp_cpu", result.stdout)
         with open(out, encoding="utf-8") as handle:
@@ -57,7 +57,7 @@ class ReferenceUnits(unittest.TestCase):
             self.assertAlmostEqual(units, sample["cold_module_ms"] / sum(partner["builds_ms"]))
 
         # Checked again against that baseline, the judgement is made in reference units.
-        again = run_cli(["check", budget, "--quiet"], env=self.env, timeout=900)
+        again = run_cli(["check", budget, "--verbose", "--quiet"], env=self.env, timeout=900)
         self.assertIn("judged in reference units", again.stdout, again.stdout + again.stderr)
 
     def test_units_from_the_calibration_alone_need_one(self):
@@ -89,7 +89,7 @@ class ReferenceUnits(unittest.TestCase):
                          f"    cwd: {SOURCE_DIR!r}\n    samples: 1\n    device: cpu\n    cold_units: 1000\n")
         out = os.path.join(self.work, "result.json")
         env = dict(self.env, WCP_PYTHON="", PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
-        result = run_cli(["check", path, "--quiet", "--json", out], env=env, timeout=900, cwd=self.work)
+        result = run_cli(["check", path, "--verbose", "--quiet", "--json", out], env=env, timeout=900, cwd=self.work)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertIn("reference (this run): warp_cpu", result.stdout)
         with open(out, encoding="utf-8") as handle:

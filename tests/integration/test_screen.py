@@ -32,6 +32,7 @@ class ScreenTest(unittest.TestCase):
                                   timeout=900)
         if measured.returncode != 0:
             raise AssertionError(f"measure failed: {measured.stdout}\n{measured.stderr}")
+        cls.measure_default = measured.stdout
         diagnosis_path = cls.scratch / "diagnosis.json"
         cls.default = cls.diagnose(["--json", str(diagnosis_path)]).stdout
         cls.diagnosis = json.loads(diagnosis_path.read_text())
@@ -136,6 +137,143 @@ class ScreenTest(unittest.TestCase):
         for group in self.diagnosis["finding_groups"]:
             for member in group["members"]:
                 self.assertEqual(self.diagnosis["findings"][member["finding"]]["id"], group["id"])
+
+
+RECORDED = SOURCE / "tests" / "data" / "cuda-recorded" / "probe"
+DECIMAL = re.compile(r"\d+\.\d+")
+MECHANISM_ID = re.compile(r"\bCS-\d+\b")
+BUDGET = """version: 1
+defaults:
+  samples: 1
+  timeout: 300
+  device: cpu
+  env:
+    PYTHONDONTWRITEBYTECODE: "1"
+commands:
+  - name: unique_pipeline
+    command: {python} app.py
+    cwd: {cwd}
+    max_modules: 1
+    max_identities: 10
+    max_generated_source_bytes: 1000
+"""
+
+
+class CommandScreensTest(unittest.TestCase):
+    """`measure`, `compare`, `check` and `report` for a person (issue 29, part 2): each prints one
+    screen by default — the answer first, at most 40 lines of at most 100 columns (measure's
+    report; its diagnosis is `diagnose`'s own screen) — that says nothing its `--verbose` does not,
+    and `--verbose` is the full text the command printed before. compare and report read the
+    recorded reports (so both texts come from the same input); measure and check measure
+    unique_pipeline (twice each: default and --verbose)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_screens_"))
+        cls.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(cls.scratch))
+        cls.report = cls.scratch / "up.json"
+        app = [PYTHON, str(APP)]
+        cls.measure = {
+            "default": cls.run_cli(["measure", "--samples", "1", "--quiet", "--json", str(cls.report), "--", *app]),
+            "verbose": cls.run_cli(["measure", "--verbose", "--samples", "1", "--quiet", "--", *app]),
+        }
+        cls.diagnose_default = cls.run_cli(["diagnose", str(cls.report)]).stdout
+        recorded = [str(RECORDED / "closure_factory_app.json"), str(RECORDED / "closure_factory_fixed.json")]
+        cls.compare = {mode: cls.run_cli(["compare", *extra, *recorded]) for mode, extra in
+                       [("default", []), ("verbose", ["--verbose"])]}
+        cls.results = {mode: cls.run_cli(["report", *extra, *recorded]) for mode, extra in
+                       [("default", []), ("verbose", ["--verbose"])]}
+        budget = cls.scratch / "budget.yaml"
+        budget.write_text(BUDGET.format(python=PYTHON, cwd=APP.parent))
+        cls.check = {mode: cls.run_cli(["check", str(budget), "--quiet", *extra], expect_rc=1) for mode, extra in
+                     [("default", []), ("verbose", ["--verbose"])]}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    @classmethod
+    def run_cli(cls, args, expect_rc=0):
+        result = subprocess.run([CLI, *args], capture_output=True, text=True, cwd=SOURCE, env=cls.env, timeout=900)
+        if result.returncode != expect_rc:
+            raise AssertionError(f"{args}: exit {result.returncode}, wanted {expect_rc}\n{result.stdout}\n"
+                                 f"{result.stderr}")
+        return result
+
+    def texts(self):
+        # measure's screen is its report's; the diagnosis after it is diagnose's (ScreenTest).
+        report_part = self.measure["default"].stdout.removesuffix(self.diagnose_default)
+        return {"measure": (report_part, self.measure["verbose"].stdout),
+                "compare": (self.compare["default"].stdout, self.compare["verbose"].stdout),
+                "report": (self.results["default"].stdout, self.results["verbose"].stdout),
+                "check": (self.check["default"].stdout, self.check["verbose"].stdout)}
+
+    def test_measure_prints_the_diagnosis_screen_after_its_own(self):
+        default = self.measure["default"].stdout
+        self.assertTrue(default.endswith(self.diagnose_default), default)
+        self.assertNotIn("Checked and ruled out", default)
+        self.assertIn("Checked and ruled out", self.measure["verbose"].stdout)
+
+    def test_each_default_fits_one_screen(self):
+        for command, (default, verbose) in self.texts().items():
+            with self.subTest(command):
+                lines = default.splitlines()
+                self.assertLessEqual(len(lines), 40, default)
+                for line in lines:
+                    self.assertLessEqual(len(line), 100, line)
+                self.assertLess(len(default), len(verbose))
+                self.assertIn("--verbose", lines[-1] + (lines[-2] if len(lines) > 1 else ""))
+        for line in self.measure["default"].stdout.splitlines():
+            self.assertLessEqual(len(line), 100, line)
+
+    def test_each_default_says_nothing_verbose_does_not(self):
+        modules = re.compile(r"\b[A-Za-z_]+__locals__[A-Za-z_]+_[0-9a-f]{8}\b|__main__(?:@[a-z:0-9]+)?")
+        for command, (default, verbose) in self.texts().items():
+            with self.subTest(command):
+                for token in MECHANISM_ID.findall(default) + modules.findall(default):
+                    self.assertIn(token, verbose)
+        # compare and report render one input twice: every figure of the screen is in the full text.
+        for command in ("compare", "report"):
+            default, verbose = self.texts()[command]
+            for figure in DECIMAL.findall(default):
+                self.assertIn(figure, verbose, f"{command}: {figure} of the default text is not in --verbose")
+        # measure and check measured twice: the lines whose figures are counts match exactly.
+        default, verbose = self.texts()["measure"]
+        identities = [line for line in default.splitlines() if line.startswith("Identities ")]
+        self.assertEqual(len(identities), 1, default)
+        self.assertIn(identities[0], verbose)
+        for label in ("Cold module work", "Compile elapsed", "Warm module work"):
+            self.assertIn(label, default)
+        default, verbose = self.texts()["check"]
+        budget_lines = [line for line in default.splitlines() if re.match(r"  (PASS|FAIL) ", line)]
+        self.assertEqual(len(budget_lines), 4, default)
+        for line in budget_lines:
+            self.assertIn(line, verbose.splitlines())
+
+    def test_the_answer_comes_first(self):
+        self.assertTrue(self.compare["default"].stdout.startswith("Verdict: IMPROVED"), self.compare["default"].stdout)
+        self.assertTrue(self.results["default"].stdout.startswith("Verdict: IMPROVED"), self.results["default"].stdout)
+        self.assertTrue(self.measure["default"].stdout.startswith("warp-compile-probe "))
+        self.assertIn("Cold module work", "\n".join(self.measure["default"].stdout.splitlines()[:8]))
+        # check's failing budgets keep the line CTest output shows.
+        self.assertRegex(self.check["default"].stdout, r"FAIL +max_modules +4 > 1")
+
+    def test_verbose_is_the_full_text(self):
+        measure = self.measure["verbose"].stdout
+        for heading in ("Cold wall", "Overlap factor", "Compiled module identities (cold run, slowest first)",
+                        "\nDiagnosis\n", "Option receipts", "Not checked in this run"):
+            self.assertIn(heading, measure)
+        compare = self.compare["verbose"].stdout
+        for heading in ("warning: the two reports measured different commands", "Structure (baseline -> candidate)",
+                        "Module hashes (baseline -> candidate; * changed)", "\nVerdict: IMPROVED\n",
+                        "see: docs/measurement.md#decision-rules"):
+            self.assertIn(heading, compare)
+        self.assertTrue(self.results["verbose"].stdout.startswith("# Compile-time results\n"))
+        self.assertIn("## Builds per identity (cold run, ms)", self.results["verbose"].stdout)
+        check = self.check["verbose"].stdout
+        self.assertRegex(check, r"FAIL +max_modules +4 > 1")
+        self.assertNotIn("check --verbose", check)
+        self.assertEqual(self.compare["default"].returncode, self.compare["verbose"].returncode)
 
 
 if __name__ == "__main__":

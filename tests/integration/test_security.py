@@ -78,7 +78,7 @@ class SecurityTestCase(unittest.TestCase):
 class CommandsAreArgv(SecurityTestCase):
     def test_measure_passes_shell_syntax_literally(self):
         words = self.hostile()
-        result = run_cli(["measure", "--quiet", "--samples", "1", "--cwd", self.work, "--", PYTHON, "dump.py", *words],
+        result = run_cli(["measure", "--verbose", "--quiet", "--samples", "1", "--cwd", self.work, "--", PYTHON, "dump.py", *words],
                          env=self.env)
         self.assertEqual(result.returncode, 0, result.stderr)
         runs = self.runs()
@@ -100,7 +100,7 @@ class CommandsAreArgv(SecurityTestCase):
         command = (f"'{PYTHON}' dump.py a;b ; touch {self.pwned} && touch {self.pwned} '|' cat "
                    f"'$$(touch {self.pwned})' \"`touch {self.pwned}`\" '*' x\\ y")
         budget = self.budget(json.dumps(command))
-        result = run_cli(["check", budget, "--quiet"], env=self.env)
+        result = run_cli(["check", budget, "--verbose", "--quiet"], env=self.env)
         self.assertIn(result.returncode, (0, 1), result.stderr)
         runs = self.runs()
         self.assertGreaterEqual(len(runs), 1)
@@ -111,14 +111,14 @@ class CommandsAreArgv(SecurityTestCase):
     def test_budget_command_list_is_passed_verbatim(self):
         words = [w.replace("$", "$$") for w in self.hostile()]
         budget = self.budget(json.dumps([PYTHON, "dump.py", *words]))
-        result = run_cli(["check", budget, "--quiet"], env=self.env)
+        result = run_cli(["check", budget, "--verbose", "--quiet"], env=self.env)
         self.assertIn(result.returncode, (0, 1), result.stderr)
         self.assertEqual(self.runs()[0]["argv"], self.hostile())
         self.assertFalse(os.path.exists(self.pwned))
 
     def test_budget_bare_dollar_paren_is_rejected_not_run(self):
         budget = self.budget(json.dumps(f"{PYTHON} dump.py $(touch {self.pwned})"))
-        result = run_cli(["check", budget, "--quiet"], env=self.env)
+        result = run_cli(["check", budget, "--verbose", "--quiet"], env=self.env)
         self.assertEqual(result.returncode, 2, result.stderr)
         self.assertIn("budget.yaml:", result.stderr)
         self.assertEqual(self.runs(), [])
@@ -128,7 +128,7 @@ class CommandsAreArgv(SecurityTestCase):
 class ScratchAndEnvironment(SecurityTestCase):
     def measure_dump(self, extra_env=None):
         env = dict(self.env, **(extra_env or {}))
-        result = run_cli(["measure", "--quiet", "--samples", "2", "--cwd", self.work, "--", PYTHON, "dump.py"], env=env)
+        result = run_cli(["measure", "--verbose", "--quiet", "--samples", "2", "--cwd", self.work, "--", PYTHON, "dump.py"], env=env)
         self.assertEqual(result.returncode, 0, result.stderr)
         return self.runs()
 

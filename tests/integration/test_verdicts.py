@@ -40,7 +40,7 @@ class VerdictTest(unittest.TestCase):
         ]:
             path = cls.scratch / f"{name}.json"
             # Run from the repository root with relative paths, as the interop reports were.
-            result = subprocess.run([CLI, "measure", "--samples", str(samples), "--quiet", "--json", str(path), "--",
+            result = subprocess.run([CLI, "measure", "--verbose", "--samples", str(samples), "--quiet", "--json", str(path), "--",
                                      PYTHON, f"fixtures/{script}"], capture_output=True, text=True, cwd=SOURCE,
                                     env=cls.env, timeout=900)
             if result.returncode != 0:
@@ -58,7 +58,7 @@ class VerdictTest(unittest.TestCase):
     def compare(self, baseline, candidate):
         out = self.scratch / "comparison.json"
         out.unlink(missing_ok=True)
-        result = run_cli(["compare", str(baseline), str(candidate), "--json", str(out)], env=self.env)
+        result = run_cli(["compare", "--verbose", str(baseline), str(candidate), "--json", str(out)], env=self.env)
         return result, json.loads(out.read_text()) if out.exists() else None
 
     def diagnose(self, report_path):
@@ -111,7 +111,7 @@ commands:
     baseline: {self.reports["clean"]}
 """)
         out = self.scratch / "check.json"
-        result = run_cli(["check", str(budget), "--quiet", "--json", str(out)], env=self.env, timeout=900)
+        result = run_cli(["check", str(budget), "--verbose", "--quiet", "--json", str(out)], env=self.env, timeout=900)
         outcome = [o for o in json.loads(out.read_text())["commands"][0]["outcomes"] if o["budget"] == "baseline"][0]
         judged = outcome["judgement"]
         # The budget measured its own candidate; compare that same report with the same baseline.

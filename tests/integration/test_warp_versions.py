@@ -119,7 +119,7 @@ class CatalogueOnTwoWarpVersions(unittest.TestCase):
                 paths.append(os.path.join(directory, name + ".json"))
                 with open(paths[-1], "w", encoding="utf-8") as handle:
                     json.dump(report, handle)
-            result = run_cli(["compare", *paths])
+            result = run_cli(["compare", "--verbose", *paths])
         self.assertNotIn("INVALID", result.stdout)
         self.assertIn(result.returncode, (0, 1), result.stderr)
 

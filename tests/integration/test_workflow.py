@@ -66,7 +66,7 @@ class WorkflowTest(unittest.TestCase):
         second = self.launcher("measure", "--sam", "1", "--warm", "--js", str(candidate), "--", PYTHON,
                                "fixtures/late_kernel/fixed.py")
         self.assertEqual(second.returncode, 0, second.stderr)
-        compared = self.launcher("compare", str(baseline), str(candidate))
+        compared = self.launcher("compare", "--verbose", str(baseline), str(candidate))
         # The fix compiles less and nothing more: never a REGRESSION (rule 4), so exit 0, and at one
         # sample either credited or INCONCLUSIVE with the reason (test_compare.py and
         # test_processes.py require the credit for larger fixes).
@@ -75,7 +75,7 @@ class WorkflowTest(unittest.TestCase):
         if "Verdict: INCONCLUSIVE" in compared.stdout:
             self.assertIn("less work, not yet measurable", compared.stdout)
         # The same binary, the same answer.
-        direct = run_cli(["compare", str(baseline), str(candidate)], env=self.env)
+        direct = run_cli(["compare", "--verbose", str(baseline), str(candidate)], env=self.env)
         self.assertEqual(direct.stdout, compared.stdout)
         self.assertEqual(direct.returncode, compared.returncode)
         self.assertEqual(self.launcher("--help").returncode, 0)

@@ -1,0 +1,19 @@
+#include "render/clock_line.h"
+
+#include <fmt/format.h>
+
+#include "render/results_cells.h"
+#include "render/wrap.h"
+
+namespace wcp::render {
+
+void render_clock_lines(const verdict::ClockComparison& clock, std::ostream& out) {
+  print_wrapped(fmt::format("{}: {} → {}", verdict::to_string(clock.clock), summary_cell(clock.baseline),
+                            summary_cell(clock.candidate)),
+                "  ", "    ", out);
+  print_wrapped(
+      fmt::format("{}, noise band {}: {}", change_cell(clock), band_cell(clock), verdict::to_string(clock.direction)),
+      "    ", "    ", out);
+}
+
+}  // namespace wcp::render
