@@ -29,7 +29,7 @@ void render_results_summary_text(const results::ResultsReport& results, std::ost
     render_clock_lines(*clock, out);
   }
   out << fmt::format("Workload: {}\n", verdict::to_string(judgement.workload.status));
-  print_wrapped(residual_sentence(results), "", "  ", out);
+  print_wrapped(residual_sentence(results.residual), "", "  ", out);
   print_wrapped(titles_text(results.fixed), "Fixed by this change: ", "  ", out);
   print_wrapped(titles_text(results.remaining), "Still present: ", "  ", out);
   out << fmt::format("Checked and ruled out: {} mechanism(s); not reached by this measurement: {}\n",
