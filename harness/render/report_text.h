@@ -16,7 +16,6 @@ struct ReportView {
 
 void render_report_text(const ReportView& view, std::ostream& out);
 
-std::string format_bytes(std::uint64_t bytes);
 std::string format_command(const std::vector<std::string>& argv);
 
 }  // namespace wcp::render
