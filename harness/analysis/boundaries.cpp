@@ -9,6 +9,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "facts/ownership.h"
+#include "io/units.h"
 
 namespace wcp::analysis {
 namespace {
@@ -128,7 +129,7 @@ std::optional<CostModel> fit_cost(const Report& report, const std::set<std::stri
       "estimate: each module costs a fixed {} ({}) plus {:.2f} ms per KiB of generated source, fitted on {} build(s) "
       "of your modules in this run; verify by applying the grouping and running `compare` (the workload must stay "
       "the same)",
-      format_ms(fixed->ms), fixed->basis, model.ms_per_byte * 1024.0, fitted);
+      milliseconds_text(fixed->ms), fixed->basis, model.ms_per_byte * 1024.0, fitted);
   return model;
 }
 
@@ -266,8 +267,8 @@ BoundaryProposal propose_boundaries(const Report& report, const std::vector<Modu
     } else {
       proposal.current_ms += event->ms;
       if (event->built_pch) {
-        proposal.notes.push_back(fmt::format("{} also built the precompiled header: its {} is counted whole", event->name,
-                                             format_ms(event->ms)));
+        proposal.notes.push_back(fmt::format("{} also built the precompiled header: its {} is counted whole",
+                                             event->name, milliseconds_text(event->ms)));
       }
     }
   }

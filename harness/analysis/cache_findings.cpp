@@ -18,6 +18,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "facts/rebuilds.h"
+#include "io/units.h"
 
 namespace wcp::analysis {
 namespace {
@@ -149,9 +150,9 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
   if (warm.compiled == true && report.warm_module_ms && report.cold_module_ms) {
     const double cold = report.cold_module_ms->median;
     finding.evidence.push_back(fmt::format("warm module work {} = {:.1f}% of cold {} (context, not the trigger)",
-                                           format_ms(report.warm_module_ms->median),
+                                           milliseconds_text(report.warm_module_ms->median),
                                            cold > 0.0 ? 100.0 * report.warm_module_ms->median / cold : 0.0,
-                                           format_ms(cold)));
+                                           milliseconds_text(cold)));
   }
   for (const auto& line : rebuilt_same) finding.evidence.push_back(line);
   for (const auto& cause : causes) finding.evidence.push_back(cause.seen);

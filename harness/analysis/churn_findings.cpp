@@ -13,6 +13,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "facts/rebuilds.h"
+#include "io/units.h"
 
 namespace wcp::analysis {
 namespace {
@@ -87,7 +88,7 @@ std::string rebuild_line(const Transition& change, const CodeOwnership& ownershi
   const std::string trigger =
       change.after->detail ? trigger_text(ownership.trigger_of(*change.after->detail)) : "no stack recorded";
   return fmt::format("rebuild {} -> {} {}, cost {}", change.before->hash, change.after->hash, trigger,
-                     format_ms(change.after->ms));
+                     milliseconds_text(change.after->ms));
 }
 
 struct ModuleChurn {
@@ -99,7 +100,7 @@ struct ModuleChurn {
 
 // Consecutive builds of each module at one device and one block_dim with a different hash. On
 // CUDA block_dim is part of the module hash (Warp 1.19: Module.get_module_hash(block_dim)), so
-// builds at another block_dim are CS-5's (structure_findings.cpp), never churn.
+// builds at another block_dim are CS-5's (block_dim_findings.cpp), never churn.
 std::vector<ModuleChurn> churned_modules(const Report& report, bool& missing_detail) {
   std::map<std::tuple<std::string, std::string, std::optional<int>>, std::vector<const ModuleEvent*>> builds;
   for (const ModuleEvent* event : cold_compiled_events(report))

@@ -4,6 +4,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "analysis/finding_groups.h"
+#include "io/units.h"
 
 namespace wcp::analysis {
 namespace {
@@ -43,7 +44,7 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
     out.bottleneck = fmt::format(
         "Compilation: {} of module work in every run ({:.0f}% of the {} cold run) — the warm run compiled again "
         "(see CS-2).",
-        format_ms(work), 100.0 * share_of(work, wall), format_ms(wall));
+        milliseconds_text(work), 100.0 * share_of(work, wall), milliseconds_text(wall));
     return;
   }
   const auto elapsed_summary = credited_compile_elapsed(report);
@@ -55,20 +56,21 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
         : !warm.compiled             ? "no successful warm run to subtract"
         : elapsed_left_out(report).empty() ? "no successful warm run to subtract"
                                            : "no sample's warm wall was below its cold wall";
-    out.bottleneck = fmt::format(
-        "Compilation: {} of module work in the {} cold run ({:.0f}%); compile elapsed unavailable ({}).",
-        format_ms(work), format_ms(wall), 100.0 * share_of(work, wall), why);
+    out.bottleneck =
+        fmt::format("Compilation: {} of module work in the {} cold run ({:.0f}%); compile elapsed unavailable ({}).",
+                    milliseconds_text(work), milliseconds_text(wall), 100.0 * share_of(work, wall), why);
     return;
   }
   const double elapsed = elapsed_summary->median;
   const double share = share_of(elapsed, wall);
   out.compile_is_bottleneck = share >= kBottleneckShare;
   out.bottleneck = out.compile_is_bottleneck
-                       ? fmt::format("Compilation takes {} of the {} cold run ({:.0f}%).", format_ms(elapsed),
-                                     format_ms(wall), 100.0 * share)
-                       : fmt::format("Compilation is not the bottleneck: {} of the {} cold run ({:.0f}%); look "
-                                     "elsewhere first.",
-                                     format_ms(std::max(0.0, elapsed)), format_ms(wall), 100.0 * share);
+                       ? fmt::format("Compilation takes {} of the {} cold run ({:.0f}%).", milliseconds_text(elapsed),
+                                     milliseconds_text(wall), 100.0 * share)
+                       : fmt::format(
+                             "Compilation is not the bottleneck: {} of the {} cold run ({:.0f}%); look "
+                             "elsewhere first.",
+                             milliseconds_text(std::max(0.0, elapsed)), milliseconds_text(wall), 100.0 * share);
   if (builds_overlapped(report)) {
     out.bottleneck += fmt::format(" BUILDS OVERLAPPED (overlap factor {:.2f}): judge changes on compile elapsed.",
                                   *report.overlap_factor);
@@ -82,7 +84,10 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   check_churn(report, out);
   check_option_receipts(report, out);
   check_cache(report, inputs, out);
-  check_structure(report, inputs, out);
+  check_granular_modules(report, inputs, out);
+  check_block_dim_spread(report, out);
+  check_unique_modules(report, inputs, out);
+  check_serial_builds(report, out);
   check_source(report, out);  // after the receipts: CS-10 defers to config-deadline for the same module
   check_precompiled_header(report, inputs, out);
   check_kernel_usage(report, out);

@@ -26,7 +26,10 @@ void check_churn(const Report& report, Diagnosis& out);            // CS-1, CS-3
 // The option receipts, and from them option-never-arrived and config-deadline.
 void check_option_receipts(const Report& report, Diagnosis& out);
 void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);      // CS-2
-void check_structure(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-4, 5, 9, 13
+void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-4
+void check_block_dim_spread(const Report& report, Diagnosis& out);                                // CS-5
+void check_unique_modules(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);    // CS-9
+void check_serial_builds(const Report& report, Diagnosis& out);                                   // CS-13
 void check_source(const Report& report, Diagnosis& out);                                   // CS-7, CS-10, CS-11
 void check_precompiled_header(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out);  // CS-12
 // Compiled versus launched per module, and never-launched findings.

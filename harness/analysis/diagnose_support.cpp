@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "io/units.h"
+
 namespace wcp::analysis {
 
 bool Diagnosis::found(Mechanism mechanism) const {
@@ -29,10 +31,24 @@ void not_checked(Diagnosis& out, Mechanism mechanism, std::string reason) {
   out.not_checked.push_back({mechanism, std::move(reason)});
 }
 
-std::string format_ms(double ms) {
-  if (ms >= 10000.0) return fmt::format("{:.1f} s", ms / 1000.0);
-  if (ms >= 10.0) return fmt::format("{:.0f} ms", ms);
-  return fmt::format("{:.1f} ms", ms);
+std::map<std::string, const ModuleEvent*> built_once(const Report& report) {
+  std::map<std::string, int> builds;
+  std::map<std::string, const ModuleEvent*> once;
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    ++builds[event->name];
+    once[event->name] = event;
+  }
+  for (const auto& [name, count] : builds) {
+    if (count != 1) once.erase(name);
+  }
+  return once;
+}
+
+void add_merge_saving(Finding& finding, std::size_t modules, const std::optional<FixedCost>& fixed) {
+  if (!fixed || modules < 2) return;
+  finding.cost_ms = static_cast<double>(modules - 1) * fixed->ms;
+  finding.cost_basis =
+      fmt::format("{} − 1 modules × fixed per-module cost {}; {}", modules, milliseconds_text(fixed->ms), fixed->basis);
 }
 
 std::string short_path(const std::string& path) { return short_file(path); }

@@ -1,11 +1,15 @@
 #pragma once
 // Helpers shared by the diagnosis families (internal to analysis/).
+#include <cstddef>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/diagnose.h"
 #include "analysis/finding.h"
+#include "facts/queries.h"
 
 namespace wcp::analysis {
 
@@ -38,7 +42,11 @@ class FindingsByOwner {
   std::vector<std::pair<std::string, Finding>> groups_;  // in first-seen order, keyed by the owner's description
 };
 
-std::string format_ms(double ms);
+// Modules built exactly once in the cold pass, with their single event (CS-4, CS-13).
+std::map<std::string, const ModuleEvent*> built_once(const Report& report);
+// Sets the cost of merging `modules` into one: (modules − 1) × the fixed per-module cost (CS-4, CS-9).
+void add_merge_saving(Finding& finding, std::size_t modules, const std::optional<FixedCost>& fixed);
+
 std::string where(const SourceLocation& location);  // "app.py:27 (in main)"
 std::string short_path(const std::string& path);    // the file name, for evidence lines
 

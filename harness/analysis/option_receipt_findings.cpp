@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <string_view>
 
 #include "analysis/deadlines.h"
 #include "analysis/diagnose_support.h"
@@ -62,15 +63,19 @@ std::string copied_alternative(const OptionWrite& write, bool copied) {
                      write.key, write.value);
 }
 
+// "Warp module m never loaded: the kernels of Python module m (k) were built in <which> module(s) u".
+std::string never_loaded(const OptionWrite& write, const MissedModule& miss, std::string_view which) {
+  return fmt::format("Warp module {} never loaded: the kernels of Python module {} ({}) were built in {} module(s) {}",
+                     write.target, write.target, fmt::join(miss.kernels, ", "), which, fmt::join(miss.elsewhere, ", "));
+}
+
 // What went wrong, in the words of this run, and the fix for exactly that.
 void explain(const OptionReceipt& receipt, const MissedModule& miss, bool copied, Finding& finding) {
   const OptionWrite& write = receipt.write;
   switch (miss.reason) {
     case MissReason::kernels_in_unique_modules:
-      finding.evidence.push_back(fmt::format(
-          "Warp module {} never loaded: the kernels of Python module {} ({}) were built in module=\"unique\" "
-          "module(s) {}, which take none of {}'s options",
-          write.target, write.target, fmt::join(miss.kernels, ", "), fmt::join(miss.elsewhere, ", "), write.target));
+      finding.evidence.push_back(never_loaded(write, miss, "module=\"unique\"") +
+                                 fmt::format(", which take none of {}'s options", write.target));
       finding.fix = fmt::format(
           "Give the option to the kernels that build: @wp.kernel(module=\"unique\", module_options={{\"{}\": {}}}) "
           "where {} {} made, so each unique module is built with it{}.",
@@ -78,10 +83,7 @@ void explain(const OptionReceipt& receipt, const MissedModule& miss, bool copied
           copied_alternative(write, copied));
       break;
     case MissReason::kernels_in_named_modules:
-      finding.evidence.push_back(fmt::format(
-          "Warp module {} never loaded: the kernels of Python module {} ({}) were built in the explicitly named "
-          "module(s) {}",
-          write.target, write.target, fmt::join(miss.kernels, ", "), fmt::join(miss.elsewhere, ", ")));
+      finding.evidence.push_back(never_loaded(write, miss, "the explicitly named"));
       finding.fix = fmt::format(
           "Set it on the module that builds, before its first load: wp.set_module_options({{\"{}\": {}}}, "
           "module=\"{}\"){}.",

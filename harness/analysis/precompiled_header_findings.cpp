@@ -9,6 +9,7 @@
 #include <map>
 
 #include "analysis/diagnose_support.h"
+#include "io/units.h"
 
 namespace wcp::analysis {
 namespace {
@@ -52,18 +53,19 @@ void check_cpu_header_off(std::size_t builds, int pid, const std::optional<Heade
     const double saving =
         static_cast<double>(builds) * (costs->fixed_without_ms - costs->fixed_with_ms) - costs->build_ms;
     if (saving <= 0.0) {
-      rule_out(
-          out, Mechanism::precompiled_header,
-          fmt::format("use_precompiled_headers is False with {} CPU builds, and on this machine the header ({}) "
-                      "would cost more than it saves ({} per module): off is right here",
-                      builds, format_ms(costs->build_ms), format_ms(costs->fixed_without_ms - costs->fixed_with_ms)));
+      rule_out(out, Mechanism::precompiled_header,
+               fmt::format("use_precompiled_headers is False with {} CPU builds, and on this machine the header ({}) "
+                           "would cost more than it saves ({} per module): off is right here",
+                           builds, milliseconds_text(costs->build_ms),
+                           milliseconds_text(costs->fixed_without_ms - costs->fixed_with_ms)));
       return;
     }
     finding.cost_ms = saving;
     finding.cost_estimated = true;
-    finding.cost_basis = fmt::format(
-        "estimate: {} builds × ({} without − {} with the header per module) − {} to build it once; {}", builds,
-        format_ms(costs->fixed_without_ms), format_ms(costs->fixed_with_ms), format_ms(costs->build_ms), costs->basis);
+    finding.cost_basis =
+        fmt::format("estimate: {} builds × ({} without − {} with the header per module) − {} to build it once; {}",
+                    builds, milliseconds_text(costs->fixed_without_ms), milliseconds_text(costs->fixed_with_ms),
+                    milliseconds_text(costs->build_ms), costs->basis);
   } else {
     finding.cost_basis =
         "not computable from one run: `calibrate --warp-cpu` measures the header and the per-module saving on this "
@@ -96,7 +98,7 @@ void check_cpu_header_on(std::size_t builds, int pid, const std::optional<Header
   if (with <= without) {
     rule_out(out, Mechanism::precompiled_header,
              fmt::format("{} CPU build(s) with the header cost an estimated {} against {} without: on is right", builds,
-                         format_ms(with), format_ms(without)));
+                         milliseconds_text(with), milliseconds_text(without)));
     return;
   }
   Finding finding = make_finding(Mechanism::precompiled_header);
@@ -105,9 +107,9 @@ void check_cpu_header_on(std::size_t builds, int pid, const std::optional<Header
       "more",
       process_text(pid), builds, builds - 1));
   finding.evidence.push_back(fmt::format("on this machine: header {} + {} × {} with it = {}; {} × {} without = {}",
-                                         format_ms(costs->build_ms), builds, format_ms(costs->fixed_with_ms),
-                                         format_ms(with), builds, format_ms(costs->fixed_without_ms),
-                                         format_ms(without)));
+                                         milliseconds_text(costs->build_ms), builds,
+                                         milliseconds_text(costs->fixed_with_ms), milliseconds_text(with), builds,
+                                         milliseconds_text(costs->fixed_without_ms), milliseconds_text(without)));
   finding.cost_ms = with - without;
   finding.cost_estimated = true;
   finding.cost_basis = "estimate from the calibration (" + costs->basis + "); verify with `ab` on the two settings";
@@ -160,7 +162,7 @@ void check_precompiled_header(const Report& report, const DiagnoseInputs& inputs
     out.facts.push_back(fmt::format(
         "Module {} ({}) also built the process's precompiled header: its {} is mostly that one-off cost, not the "
         "module's size; later small modules cost far less. Estimates here never use it as a per-module cost.",
-        event->name, event->hash, format_ms(event->ms)));
+        event->name, event->hash, milliseconds_text(event->ms)));
   }
   if (loads_on_cuda(report)) {
     check_cuda_header(report, out);

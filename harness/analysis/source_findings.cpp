@@ -9,6 +9,7 @@
 
 #include "analysis/deadlines.h"
 #include "analysis/diagnose_support.h"
+#include "io/units.h"
 
 namespace wcp::analysis {
 namespace {
@@ -50,7 +51,7 @@ void check_lto(const Report& report, Diagnosis& out) {
   finding.evidence.push_back(
       fmt::format("{} LTO artifact(s), {} bytes", report.cache.lto_artifacts, report.cache.lto_bytes));
   finding.evidence.push_back(fmt::format("cold module work {} minus native compile {} = {:.0f}% of the module time",
-                                         format_ms(module), format_ms(native), 100.0 * share));
+                                         milliseconds_text(module), milliseconds_text(native), 100.0 * share));
   finding.cost_ms = module - native;
   finding.cost_basis = "module time outside the native compiler (includes LTO linking and code generation)";
   out.findings.push_back(std::move(finding));

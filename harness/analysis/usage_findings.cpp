@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose_support.h"
+#include "io/units.h"
 
 namespace wcp::analysis {
 namespace {
@@ -72,9 +73,9 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
                                    compiled_text(module), kernel_names(module));
     if (module.unlaunched_share)
       line += fmt::format(" ({:.0f}% of its generated source)", 100.0 * *module.unlaunched_share);
-    line += fmt::format("; built {} time(s), {}", module.builds, format_ms(module.build_ms));
+    line += fmt::format("; built {} time(s), {}", module.builds, milliseconds_text(module.build_ms));
     if (ms) {
-      line += fmt::format(", of which ≈ {} for the never-launched kernels", format_ms(*ms));
+      line += fmt::format(", of which ≈ {} for the never-launched kernels", milliseconds_text(*ms));
       finding.cost_ms = finding.cost_ms.value_or(0.0) + *ms;
       finding.cost_estimated = true;
     } else {
@@ -89,7 +90,7 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
   if (findings.empty()) {
     rule_out(out, Mechanism::never_launched,
              fmt::format("every compiled kernel was launched, or the ones that were not cost under {} (estimate)",
-                         format_ms(threshold)));
+                         milliseconds_text(threshold)));
     return;
   }
   findings.emit(out);

@@ -5,6 +5,9 @@
 #include <fmt/ranges.h>
 #include <link.h>
 
+#include <array>
+#include <cstddef>
+
 #include "errors.h"
 #include "io/environment.h"
 
@@ -35,6 +38,22 @@ void bind_symbol(void* handle, const char* symbol, Function& slot, bool required
   slot = reinterpret_cast<Function>(address);
 }
 
+// Binds each slot to the symbol at its position in `symbols`.
+template <std::size_t N, typename... Functions>
+void bind_symbols(void* handle, const std::array<const char*, N>& symbols, bool required, const std::string& path,
+                  Functions&... slots) {
+  static_assert(sizeof...(Functions) == N, "one symbol per slot");
+  std::size_t next = 0;
+  (bind_symbol(handle, symbols[next++], slots, required, path), ...);  // a comma fold runs left to right
+}
+
+// In NvrtcApi's order: an NVRTC without a required one is refused; the arch queries may be missing.
+constexpr std::array<const char*, 11> kRequiredSymbols{
+    "nvrtcGetErrorString", "nvrtcVersion",           "nvrtcCreateProgram", "nvrtcDestroyProgram",
+    "nvrtcCompileProgram", "nvrtcGetProgramLogSize", "nvrtcGetProgramLog", "nvrtcGetPTXSize",
+    "nvrtcGetPTX",         "nvrtcGetCUBINSize",      "nvrtcGetCUBIN"};
+constexpr std::array<const char*, 2> kOptionalSymbols{"nvrtcGetNumSupportedArchs", "nvrtcGetSupportedArchs"};
+
 }  // namespace
 
 void NvrtcLibrary::HandleCloser::operator()(void* /*handle*/) const {
@@ -47,19 +66,10 @@ void NvrtcLibrary::HandleCloser::operator()(void* /*handle*/) const {
 NvrtcLibrary::NvrtcLibrary(std::unique_ptr<void, HandleCloser> handle, NvrtcCandidate from)
     : handle_(std::move(handle)), path_(from.path.string()), origin_(std::move(from.origin)) {
   void* raw = handle_.get();
-  bind_symbol(raw, "nvrtcGetErrorString", api_.get_error_string, true, path_);
-  bind_symbol(raw, "nvrtcVersion", api_.version, true, path_);
-  bind_symbol(raw, "nvrtcCreateProgram", api_.create_program, true, path_);
-  bind_symbol(raw, "nvrtcDestroyProgram", api_.destroy_program, true, path_);
-  bind_symbol(raw, "nvrtcCompileProgram", api_.compile_program, true, path_);
-  bind_symbol(raw, "nvrtcGetProgramLogSize", api_.get_program_log_size, true, path_);
-  bind_symbol(raw, "nvrtcGetProgramLog", api_.get_program_log, true, path_);
-  bind_symbol(raw, "nvrtcGetPTXSize", api_.get_ptx_size, true, path_);
-  bind_symbol(raw, "nvrtcGetPTX", api_.get_ptx, true, path_);
-  bind_symbol(raw, "nvrtcGetCUBINSize", api_.get_cubin_size, true, path_);
-  bind_symbol(raw, "nvrtcGetCUBIN", api_.get_cubin, true, path_);
-  bind_symbol(raw, "nvrtcGetNumSupportedArchs", api_.get_num_supported_archs, false, path_);
-  bind_symbol(raw, "nvrtcGetSupportedArchs", api_.get_supported_archs, false, path_);
+  bind_symbols(raw, kRequiredSymbols, true, path_, api_.get_error_string, api_.version, api_.create_program,
+               api_.destroy_program, api_.compile_program, api_.get_program_log_size, api_.get_program_log,
+               api_.get_ptx_size, api_.get_ptx, api_.get_cubin_size, api_.get_cubin);
+  bind_symbols(raw, kOptionalSymbols, false, path_, api_.get_num_supported_archs, api_.get_supported_archs);
 }
 
 NvrtcLibrary NvrtcLibrary::load(const NvrtcSearch& search) {

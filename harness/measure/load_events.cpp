@@ -132,4 +132,16 @@ int count_status(const std::vector<ModuleEvent>& events, LoadStatus status) {
                                         [status](const ModuleEvent& event) { return event.status == status; }));
 }
 
+ObservedLoads observe_cold_loads(const SampleRecord& sample) {
+  ObservedLoads loads = observe_loads(sample.cold);
+  check_against_cache(loads, sample.inventory);
+  return loads;
+}
+
+std::vector<ModuleEvent> pass_events(const PassRecord& record, Pass pass) {
+  std::vector<ModuleEvent> events = observe_loads(record).events;
+  for (auto& event : events) event.pass = pass;
+  return events;
+}
+
 }  // namespace wcp::measure

@@ -39,4 +39,10 @@ std::optional<double> native_compile(const ObservedLoads& loads);
 
 int count_status(const std::vector<ModuleEvent>& events, LoadStatus status);
 
+// The cold pass's loads, checked against what the private cache says was built.
+ObservedLoads observe_cold_loads(const SampleRecord& sample);
+
+// One pass's loads, marked with the pass they belong to.
+std::vector<ModuleEvent> pass_events(const PassRecord& record, Pass pass);
+
 }  // namespace wcp::measure

@@ -4,6 +4,7 @@
 #include "io/environment.h"
 #include "io/executable.h"
 #include "measure/output_check.h"
+#include "measure/perfetto_trace.h"
 #include "measure/report_builder.h"
 #include "measure/sample_runner.h"
 #include "run/interrupt_watch.h"

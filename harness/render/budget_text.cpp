@@ -4,6 +4,7 @@
 
 #include <ostream>
 
+#include "io/units.h"
 #include "render/report_text.h"
 
 namespace wcp::render {
@@ -13,7 +14,7 @@ std::string format_budget_value(const std::optional<double>& value, budget::Unit
   switch (unit) {
     case budget::Unit::count: return fmt::format("{:.0f}", *value);
     case budget::Unit::seconds: return fmt::format("{:.3f} s", *value);
-    case budget::Unit::bytes: return format_bytes(static_cast<std::uint64_t>(*value));
+    case budget::Unit::bytes: return bytes_text(static_cast<std::uint64_t>(*value));
     case budget::Unit::units: return fmt::format("{:.2f} units", *value);
   }
   return "";

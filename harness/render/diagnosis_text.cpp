@@ -6,16 +6,12 @@
 #include <algorithm>
 #include <ostream>
 
+#include "io/units.h"
 #include "render/option_receipts_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
 namespace {
-
-std::string ms_text(double ms) {
-  if (ms >= 10000.0) return fmt::format("{:.1f} s", ms / 1000.0);
-  return fmt::format("{:.0f} ms", ms);
-}
 
 void render_finding(const analysis::Finding& finding, std::ostream& out) {
   out << fmt::format("\n[{}] {}\n", code(finding.mechanism), info(finding.mechanism).title);
@@ -42,7 +38,7 @@ void render_boundary_pointer(const analysis::BoundaryProposal& proposal, std::os
       "\nModule boundaries: regrouping the kernels of your {} module(s) removes {} build(s){} in this "
       "run; see `diagnose --boundaries`.\n",
       proposal.current_modules.size(), proposal.builds_removed(),
-      ms ? fmt::format(" and ≈ {} (estimate)", ms_text(*ms)) : std::string());
+      ms ? fmt::format(" and ≈ {} (estimate)", whole_milliseconds_text(*ms)) : std::string());
 }
 
 std::string member_text(const analysis::GroupMember& member) {
@@ -55,7 +51,8 @@ std::string member_text(const analysis::GroupMember& member) {
 
 std::string group_cost_text(const analysis::FindingGroup& group) {
   if (!group.total_cost_ms) return group.cost_basis.empty() ? "cost: not computed" : "cost: " + group.cost_basis;
-  std::string text = fmt::format("total {}{}", group.cost_estimated ? "≈ " : "", ms_text(*group.total_cost_ms));
+  std::string text =
+      fmt::format("total {}{}", group.cost_estimated ? "≈ " : "", whole_milliseconds_text(*group.total_cost_ms));
   if (group.cost_estimated) text += " (estimate)";
   if (group.costs_unknown > 0) text += fmt::format(", {} without a cost", group.costs_unknown);
   return text;
@@ -221,17 +218,17 @@ void render_boundaries_text(const analysis::BoundaryProposal& proposal, std::ost
            "time.\n";
   } else {
     out << fmt::format("  Now:      {} module(s) of yours, {} build(s) in this run, {}: {}\n",
-                       proposal.current_modules.size(), proposal.current_builds, ms_text(proposal.current_ms),
-                       fmt::join(proposal.current_modules, ", "));
-    out << fmt::format("  Proposed: {} module(s), {} build(s) in this run{}\n", proposal.modules.size(),
-                       proposal.proposed_builds,
-                       proposal.proposed_ms ? fmt::format(", ≈ {} (estimate)", ms_text(*proposal.proposed_ms)) : "");
+                       proposal.current_modules.size(), proposal.current_builds,
+                       whole_milliseconds_text(proposal.current_ms), fmt::join(proposal.current_modules, ", "));
+    out << fmt::format(
+        "  Proposed: {} module(s), {} build(s) in this run{}\n", proposal.modules.size(), proposal.proposed_builds,
+        proposal.proposed_ms ? fmt::format(", ≈ {} (estimate)", whole_milliseconds_text(*proposal.proposed_ms)) : "");
     if (!proposal.changes) {
       out << "  Your kernels are already grouped by lifecycle, options and block_dim: nothing to move.\n";
     } else {
       const auto ms = proposal.ms_removed();
       out << fmt::format("  Removes:  {} build(s){}\n", proposal.builds_removed(),
-                         ms ? fmt::format(", ≈ {} (estimate)", ms_text(*ms)) : "");
+                         ms ? fmt::format(", ≈ {} (estimate)", whole_milliseconds_text(*ms)) : "");
     }
     for (const auto& module : proposal.modules) {
       std::vector<std::string> traits;
@@ -244,7 +241,7 @@ void render_boundaries_text(const analysis::BoundaryProposal& proposal, std::ost
       out << fmt::format("     kernels: {}\n", fmt::join(module.kernels, ", "));
       out << fmt::format("     from:    {}\n", fmt::join(module.from_modules, ", "));
       out << fmt::format("     builds in this run: {}{}\n", module.builds,
-                         module.estimated_ms ? fmt::format(", ≈ {}", ms_text(*module.estimated_ms))
+                         module.estimated_ms ? fmt::format(", ≈ {}", whole_milliseconds_text(*module.estimated_ms))
                          : module.launched   ? std::string()
                                              : std::string(" (built only by programs that launch them)"));
     }

@@ -7,6 +7,7 @@
 
 #include "facts/load_overlap.h"
 #include "facts/queries.h"
+#include "io/units.h"
 
 namespace wcp::render {
 
@@ -113,8 +114,8 @@ void render_headline(const Report& report, std::ostream& out) {
       has_launch_record(report) ? fmt::format("{} in {} process(es)", total_launches(report), report.processes.size())
                                 : std::string("not recorded");
   out << fmt::format("Generated source {}  LTO artifacts {} ({})  launches {}\n",
-                     format_bytes(report.cache.generated_source_bytes), report.cache.lto_artifacts,
-                     format_bytes(report.cache.lto_bytes), launches);
+                     bytes_text(report.cache.generated_source_bytes), report.cache.lto_artifacts,
+                     bytes_text(report.cache.lto_bytes), launches);
 }
 
 std::string line_text(const std::optional<std::string>& text, bool ended) {
@@ -245,12 +246,6 @@ void render_failures(const Report& report, std::ostream& out) {
 }
 
 }  // namespace
-
-std::string format_bytes(std::uint64_t bytes) {
-  if (bytes < 1024) return fmt::format("{} B", bytes);
-  if (bytes < 1024 * 1024) return fmt::format("{:.1f} KiB", bytes / 1024.0);
-  return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0));
-}
 
 std::string format_command(const std::vector<std::string>& argv) {
   std::string text;

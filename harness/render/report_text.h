@@ -24,7 +24,6 @@ void render_report_title(const Report& report, std::ostream& out);
 // "    1234.5 ms ± 12.3 (median ± MAD of 3)", or "unavailable" and why: a clock as both texts show it.
 std::string median_mad(const std::optional<Summary>& summary, std::string_view unavailable);
 
-std::string format_bytes(std::uint64_t bytes);
 std::string format_command(const std::vector<std::string>& argv);
 
 }  // namespace wcp::render

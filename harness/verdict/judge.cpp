@@ -4,17 +4,15 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 
 #include "facts/queries.h"
+#include "io/units.h"
 
 namespace wcp::verdict {
 namespace {
-
-std::string ms(double value) {
-  return fmt::format("{:.1f} ms", value);
-}
 
 std::string signed_change(const ClockComparison& clock) {
   std::string text = fmt::format("{:+.1f} ms", *clock.delta_ms);
@@ -24,7 +22,7 @@ std::string signed_change(const ClockComparison& clock) {
 
 // "fell by 757.1 ms (16.2%)": the verb carries the sign, so the amount is unsigned.
 std::string moved_by(const ClockComparison& clock) {
-  std::string text = fmt::format("{:.1f} ms", std::abs(*clock.delta_ms));
+  std::string text = tenths_milliseconds_text(std::abs(*clock.delta_ms));
   if (clock.delta_percent) text += fmt::format(" ({:.1f}%)", std::abs(*clock.delta_percent));
   return text;
 }
@@ -268,59 +266,49 @@ std::string_view to_string(Count count) {
   return "";
 }
 
-ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
-                              const std::optional<Summary>& candidate, double tolerance_percent) {
+namespace {
+
+// Beyond the band either way, or inside it: the one reading of a delta both clocks share.
+Direction direction_of(double delta, double band) {
+  if (delta < -band) return Direction::improved;
+  if (delta > band) return Direction::regressed;
+  return Direction::within_band;
+}
+
+ClockComparison unjudged(Clock clock, const std::optional<Summary>& baseline, const std::optional<Summary>& candidate) {
   ClockComparison result;
   result.clock = clock;
   result.baseline = baseline;
   result.candidate = candidate;
-  if (!baseline || !candidate) return result;
-  const double delta = candidate->median - baseline->median;
-  const double band = noise_band(*baseline, tolerance_percent);
-  result.delta_ms = delta;
-  result.band_ms = band;
-  if (baseline->median != 0.0) result.delta_percent = 100.0 * delta / std::fabs(baseline->median);
-  result.direction = delta < -band ? Direction::improved : delta > band ? Direction::regressed : Direction::within_band;
   return result;
 }
 
-double sign_test_p(int wins, int n) {
-  if (n <= 0 || wins <= 0) return 1.0;
-  double tail = 0.0, choose = 1.0;  // C(n, k), built up from k = 0
-  for (int k = 0; k <= n; ++k) {
-    if (k > 0) choose = choose * static_cast<double>(n - k + 1) / static_cast<double>(k);
-    if (k >= wins) tail += choose;
-  }
-  return tail / std::pow(2.0, n);
+void judge_against_band(ClockComparison& result, double delta, double band, const Summary& baseline) {
+  result.delta_ms = delta;
+  result.band_ms = band;
+  if (baseline.median != 0.0) result.delta_percent = 100.0 * delta / std::fabs(baseline.median);
+  result.direction = direction_of(delta, band);
+}
+
+}  // namespace
+
+ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
+                              const std::optional<Summary>& candidate, double tolerance_percent) {
+  ClockComparison result = unjudged(clock, baseline, candidate);
+  if (!baseline || !candidate) return result;
+  judge_against_band(result, candidate->median - baseline->median, noise_band(*baseline, tolerance_percent), *baseline);
+  return result;
 }
 
 ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& baseline,
                                      const std::optional<Summary>& candidate,
                                      const std::vector<std::pair<double, double>>& pairs, double tolerance_percent) {
-  ClockComparison result;
-  result.clock = clock;
-  result.baseline = baseline;
-  result.candidate = candidate;
+  ClockComparison result = unjudged(clock, baseline, candidate);
   if (!baseline || !candidate || pairs.empty()) return result;
-  PairedStats stats;
-  std::vector<double> deltas;
-  for (const auto& [a, b] : pairs) {
-    deltas.push_back(b - a);
-    stats.faster += b < a ? 1 : 0;
-    stats.slower += b > a ? 1 : 0;
-    stats.equal += b == a ? 1 : 0;
-  }
-  stats.pairs = deltas.size();
-  stats.median_delta = median(deltas);
-  stats.mad_delta = median_absolute_deviation(deltas);
+  PairedStats stats{paired_differences(pairs)};
   const double band = std::max({0.01 * std::fabs(baseline->median), 2.0 * stats.mad_delta,
                                 tolerance_percent / 100.0 * std::fabs(baseline->median)});
-  result.delta_ms = stats.median_delta;
-  result.band_ms = band;
-  if (baseline->median != 0.0) result.delta_percent = 100.0 * stats.median_delta / std::fabs(baseline->median);
-  result.direction = stats.median_delta < -band  ? Direction::improved
-                     : stats.median_delta > band ? Direction::regressed
-                                                 : Direction::within_band;
+  judge_against_band(result, stats.median_delta, band, *baseline);
   const int decided = stats.faster + stats.slower;
   stats.sign_test_p = sign_test_p(stats.median_delta < 0 ? stats.faster : stats.slower, decided);
   if (result.direction != Direction::within_band && stats.sign_test_p > kSignTestAlpha) {
@@ -349,6 +337,163 @@ std::vector<std::pair<double, double>> pairs_of(const Report& baseline, const Re
     }
   }
   return pairs;
+}
+
+}  // namespace
+
+namespace {
+
+// What every decision rule reads: the two reports and the comparisons already made.
+struct RuleInputs {
+  const Report& baseline;
+  const Report& candidate;
+  const Judgement& judgement;
+  const JudgeOptions& options;
+};
+
+struct Decision {
+  Verdict verdict;
+  Rule rule;
+  std::string reason;
+};
+
+// A rule decides, or passes to the next one.
+using Ruling = std::optional<Decision>;
+
+// A candidate that failed proves nothing.
+Ruling candidate_failed_rule(const RuleInputs& in) {
+  const Report& candidate = in.candidate;
+  if (!candidate.measured()) {
+    return Decision{Verdict::invalid, Rule::candidate_failed, "every candidate sample failed: nothing was measured"};
+  }
+  const int failed_warm_runs = in.judgement.candidate.failed_warm_runs;
+  if (candidate.failed_samples == 0 && candidate.error_events == 0 && failed_warm_runs == 0) return std::nullopt;
+  std::vector<std::string> what;
+  if (candidate.failed_samples > 0) {
+    what.push_back(fmt::format("{} of {} samples failed", candidate.failed_samples, candidate.samples));
+  }
+  // A program that fails when run again against its own cache is broken, and its warm
+  // figures cannot be credited: the sample fails as a whole.
+  if (failed_warm_runs > 0) {
+    what.push_back(
+        fmt::format("{} of {} warm runs failed", failed_warm_runs, candidate.samples - candidate.failed_samples));
+  }
+  if (candidate.error_events > 0) what.push_back(fmt::format("{} module load error(s)", candidate.error_events));
+  return Decision{Verdict::invalid, Rule::candidate_failed,
+                  fmt::format("the candidate run is not valid evidence: {}", fmt::join(what, " and "))};
+}
+
+// Neither does a baseline that measured nothing.
+Ruling baseline_failed_rule(const RuleInputs& in) {
+  if (in.baseline.measured()) return std::nullopt;
+  return Decision{Verdict::invalid, Rule::baseline_failed,
+                  "every baseline sample failed: there is nothing to compare against"};
+}
+
+// Without launch records the work may have changed unseen.
+Ruling no_launch_record_rule(const RuleInputs& in) {
+  const auto& workload = in.judgement.workload;
+  if (workload.status != WorkloadStatus::unverified) return std::nullopt;
+  return Decision{Verdict::unverified, Rule::no_launch_record,
+                  workload.reason + "; check that the program's numeric output is unchanged by hand"};
+}
+
+// Less work is not a compile improvement.
+Ruling workload_changed_rule(const RuleInputs& in) {
+  const auto& workload = in.judgement.workload;
+  if (workload.status != WorkloadStatus::different) return std::nullopt;
+  std::string reason = "the workload changed: " + workload.reason;
+  if (const auto& first = workload.first_divergence) {
+    reason += fmt::format("; first divergence at launch #{}", first->index + 1);
+  }
+  return Decision{Verdict::invalid, Rule::workload_changed, reason};
+}
+
+Ruling work_unavailable_rule(const RuleInputs& in) {
+  const auto& work = in.judgement.module_work;
+  if (work.direction != Direction::unavailable) return std::nullopt;
+  return Decision{Verdict::unverified, Rule::work_unavailable,
+                  fmt::format("cold module work is unavailable in the {} report (Warp printed no module timers), so "
+                              "there is nothing to judge",
+                              !work.baseline && !work.candidate ? "baseline and the candidate"
+                              : !work.baseline                  ? "baseline"
+                                                                : "candidate")};
+}
+
+// From here on cold module work is on both sides, with its band.
+std::string work_change(const ClockComparison& work) {
+  return fmt::format("cold module work {} {}, noise band ±{}", movement(work.direction),
+                     work.direction == Direction::improved || work.direction == Direction::regressed
+                         ? moved_by(work)
+                         : signed_change(work),
+                     tenths_milliseconds_text(*work.band_ms));
+}
+
+std::string elapsed_change(const ClockComparison& elapsed) {
+  if (elapsed.direction == Direction::unavailable) return "compile elapsed unavailable";
+  return fmt::format("compile elapsed {} ({}, band ±{})", to_string(elapsed.direction), signed_change(elapsed),
+                     tenths_milliseconds_text(*elapsed.band_ms));
+}
+
+// The same code compiled (or less of it, and nothing more), yet summed module time rose:
+// contention, not new work.
+Ruling same_work_contention_rule(const RuleInputs& in) {
+  const Judgement& judgement = in.judgement;
+  const auto& work = judgement.module_work;
+  const auto& elapsed = judgement.compile_elapsed;
+  if (work.direction != Direction::regressed || !(judgement.same_work || judgement.less_work)) return std::nullopt;
+  std::string why = fmt::format(
+      "{}, but {}: contention, not new work, so judge on elapsed; {}", work_change(work),
+      judgement.same_work
+          ? "the same work was compiled (same launches, identities, counts, source bytes and LTO artifacts)"
+          : "the candidate compiled less and nothing more (same launches and options, no count higher, some "
+            "lower)",
+      elapsed_change(elapsed));
+  const Verdict verdict = elapsed.direction == Direction::improved      ? Verdict::improved
+                          : elapsed.direction == Direction::unavailable ? Verdict::unverified
+                                                                        : Verdict::inconclusive;
+  return Decision{verdict, Rule::same_work_contention, std::move(why)};
+}
+
+Ruling regressed_rule(const RuleInputs& in) {
+  const auto& work = in.judgement.module_work;
+  if (work.direction != Direction::regressed) return std::nullopt;
+  return Decision{Verdict::regression, Rule::regressed, work_change(work)};
+}
+
+// Inside the band, compile elapsed can still tell: a change to when modules build shows there.
+Ruling within_band_rule(const RuleInputs& in) {
+  const auto& work = in.judgement.module_work;
+  const auto& elapsed = in.judgement.compile_elapsed;
+  if (work.direction != Direction::within_band) return std::nullopt;
+  if (elapsed.direction == Direction::improved) {
+    return Decision{
+        Verdict::improved, Rule::within_band,
+        work_change(work) + ", but " + elapsed_change(elapsed) + ": a change to when modules build shows up there"};
+  }
+  if (in.options.gate_on_elapsed && elapsed.direction == Direction::regressed) {
+    return Decision{Verdict::regression, Rule::within_band,
+                    work_change(work) + ", but " + elapsed_change(elapsed) + " (this budget gates on elapsed)"};
+  }
+  return Decision{Verdict::inconclusive, Rule::within_band, work_change(work) + "; " + elapsed_change(elapsed)};
+}
+
+// The last rule: what is left improved beyond the band.
+Ruling improved_rule(const RuleInputs& in) {
+  return Decision{Verdict::improved, Rule::improved, work_change(in.judgement.module_work)};
+}
+
+// The rules in the order they are tried (docs/measurement.md#decision-rules).
+constexpr std::array<Ruling (*)(const RuleInputs&), 9> kDecisionRules{
+    candidate_failed_rule, baseline_failed_rule,  no_launch_record_rule,
+    workload_changed_rule, work_unavailable_rule, same_work_contention_rule,
+    regressed_rule,        within_band_rule,      improved_rule};
+
+Decision first_ruling(const RuleInputs& in) {
+  for (const auto rule : kDecisionRules) {
+    if (auto ruling = rule(in)) return std::move(*ruling);
+  }
+  return *improved_rule(in);  // unreached: the last rule always decides
 }
 
 }  // namespace
@@ -385,108 +530,19 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.baseline = facts_of(baseline);
   judgement.candidate = facts_of(candidate);
 
-  const auto decide = [&judgement, &options](Verdict verdict, Rule rule, std::string reason) {
-    judgement.verdict = verdict;
-    judgement.rule = rule;
-    judgement.exit_code = exit_code_of(verdict);
-    judgement.reason = std::move(reason);
-    add_notes(judgement);
-    if (options.forced_verdict) {
-      judgement.reason = fmt::format("{} forced by WCP_JUDGE_FAULT (test only); the rules said {}: {}",
-                                     to_string(*options.forced_verdict), to_string(verdict), judgement.reason);
-      judgement.verdict = *options.forced_verdict;
-      judgement.exit_code = exit_code_of(judgement.verdict);
-    }
-    return judgement;
-  };
-
-  // 1. A candidate that failed proves nothing; neither does a baseline that measured nothing.
-  if (!candidate.measured()) {
-    return decide(Verdict::invalid, Rule::candidate_failed, "every candidate sample failed: nothing was measured");
+  const Decision decision = first_ruling({baseline, candidate, judgement, options});
+  judgement.verdict = decision.verdict;
+  judgement.rule = decision.rule;
+  judgement.exit_code = exit_code_of(decision.verdict);
+  judgement.reason = decision.reason;
+  add_notes(judgement);
+  if (options.forced_verdict) {
+    judgement.reason = fmt::format("{} forced by WCP_JUDGE_FAULT (test only); the rules said {}: {}",
+                                   to_string(*options.forced_verdict), to_string(decision.verdict), judgement.reason);
+    judgement.verdict = *options.forced_verdict;
+    judgement.exit_code = exit_code_of(judgement.verdict);
   }
-  if (candidate.failed_samples > 0 || candidate.error_events > 0 || judgement.candidate.failed_warm_runs > 0) {
-    std::vector<std::string> what;
-    if (candidate.failed_samples > 0) {
-      what.push_back(fmt::format("{} of {} samples failed", candidate.failed_samples, candidate.samples));
-    }
-    // A program that fails when run again against its own cache is broken, and its warm
-    // figures cannot be credited: the sample fails as a whole.
-    if (judgement.candidate.failed_warm_runs > 0) {
-      what.push_back(fmt::format("{} of {} warm runs failed", judgement.candidate.failed_warm_runs,
-                                 candidate.samples - candidate.failed_samples));
-    }
-    if (candidate.error_events > 0) what.push_back(fmt::format("{} module load error(s)", candidate.error_events));
-    return decide(Verdict::invalid, Rule::candidate_failed,
-                  fmt::format("the candidate run is not valid evidence: {}", fmt::join(what, " and ")));
-  }
-  if (!baseline.measured()) {
-    return decide(Verdict::invalid, Rule::baseline_failed,
-                  "every baseline sample failed: there is nothing to compare against");
-  }
-  // 2. Without launch records the work may have changed unseen.
-  if (judgement.workload.status == WorkloadStatus::unverified) {
-    return decide(Verdict::unverified, Rule::no_launch_record,
-                  judgement.workload.reason + "; check that the program's numeric output is unchanged by hand");
-  }
-  // 3. Less work is not a compile improvement.
-  if (judgement.workload.status == WorkloadStatus::different) {
-    std::string reason = "the workload changed: " + judgement.workload.reason;
-    if (const auto& first = judgement.workload.first_divergence) {
-      reason += fmt::format("; first divergence at launch #{}", first->index + 1);
-    }
-    return decide(Verdict::invalid, Rule::workload_changed, reason);
-  }
-  const auto& work = judgement.module_work;
-  const auto& elapsed = judgement.compile_elapsed;
-  if (work.direction == Direction::unavailable) {
-    return decide(Verdict::unverified, Rule::work_unavailable,
-                  fmt::format("cold module work is unavailable in the {} report (Warp printed no module timers), so "
-                              "there is nothing to judge",
-                              !work.baseline && !work.candidate ? "baseline and the candidate"
-                              : !work.baseline                  ? "baseline"
-                                                                : "candidate"));
-  }
-  const std::string work_change =
-      fmt::format("cold module work {} {}, noise band ±{}", movement(work.direction),
-                  work.direction == Direction::improved || work.direction == Direction::regressed ? moved_by(work)
-                                                                                                  : signed_change(work),
-                  ms(*work.band_ms));
-  const std::string elapsed_change =
-      elapsed.direction == Direction::unavailable
-          ? std::string("compile elapsed unavailable")
-          : fmt::format("compile elapsed {} ({}, band ±{})", to_string(elapsed.direction), signed_change(elapsed),
-                        ms(*elapsed.band_ms));
-  // 4. The same code compiled (or less of it, and nothing more), yet summed module time rose:
-  // contention, not new work.
-  if (work.direction == Direction::regressed && (judgement.same_work || judgement.less_work)) {
-    const std::string why = fmt::format(
-        "{}, but {}: contention, not new work, so judge on elapsed; {}", work_change,
-        judgement.same_work
-            ? "the same work was compiled (same launches, identities, counts, source bytes and LTO artifacts)"
-            : "the candidate compiled less and nothing more (same launches and options, no count higher, some "
-              "lower)",
-        elapsed_change);
-    if (elapsed.direction == Direction::improved) return decide(Verdict::improved, Rule::same_work_contention, why);
-    if (elapsed.direction == Direction::unavailable)
-      return decide(Verdict::unverified, Rule::same_work_contention, why);
-    return decide(Verdict::inconclusive, Rule::same_work_contention, why);
-  }
-  // 5.
-  if (work.direction == Direction::regressed) return decide(Verdict::regression, Rule::regressed, work_change);
-  // 6.
-  if (work.direction == Direction::within_band) {
-    if (elapsed.direction == Direction::improved) {
-      return decide(Verdict::improved, Rule::within_band,
-                    work_change + ", but " + elapsed_change + ": a change to when modules build shows up there");
-    }
-    if (options.gate_on_elapsed && elapsed.direction == Direction::regressed) {
-      return decide(Verdict::regression, Rule::within_band,
-                    work_change + ", but " + elapsed_change + " (this budget gates on elapsed)");
-    }
-    return decide(Verdict::inconclusive, Rule::within_band, work_change + "; " + elapsed_change);
-  }
-  // 7.
-  return decide(Verdict::improved, Rule::improved, work_change);
+  return judgement;
 }
 
 }  // namespace wcp::verdict

@@ -3,19 +3,21 @@
 // work? `compare` and the `baseline:` budget both call judge() with the same inputs and get
 // the same verdict; budgets only add their own structural ceilings on top.
 //
-// The decision rules, in order (the original probe's, which its users already follow; see
-// docs/measurement.md#decision-rules):
-//   1. the candidate has error events or failed samples            -> INVALID (exit 1)
-//   2. either side has no launch record                             -> UNVERIFIED (exit 0)
-//   3. the launch topology differs                                  -> INVALID (exit 1)
-//   4. cold module work regressed beyond its band, but the same
-//      work was compiled (contention, not new work)                 -> IMPROVED if elapsed improved,
-//                                                                      UNVERIFIED if elapsed is missing,
-//                                                                      else INCONCLUSIVE (exit 0)
-//   5. cold module work regressed beyond its band                   -> REGRESSION (exit 1)
-//   6. inside the band                                              -> IMPROVED if elapsed improved,
-//                                                                      else INCONCLUSIVE
-//   7. improved beyond the band                                     -> IMPROVED
+// The decision rules, in order, each a named rule in judge.cpp (the original probe's, which its
+// users already follow; see docs/measurement.md#decision-rules):
+//   candidate_failed      the candidate has error events or failed samples -> INVALID (exit 1)
+//   baseline_failed       the baseline measured nothing                    -> INVALID (exit 1)
+//   no_launch_record      either side has no launch record                 -> UNVERIFIED (exit 0)
+//   workload_changed      the launch topology differs                      -> INVALID (exit 1)
+//   work_unavailable      cold module work missing on a side               -> UNVERIFIED (exit 0)
+//   same_work_contention  cold module work regressed beyond its band, but the same
+//                         work was compiled (contention, not new work)     -> IMPROVED if elapsed improved,
+//                                                                             UNVERIFIED if elapsed is missing,
+//                                                                             else INCONCLUSIVE (exit 0)
+//   regressed             cold module work regressed beyond its band       -> REGRESSION (exit 1)
+//   within_band           inside the band                                  -> IMPROVED if elapsed improved,
+//                                                                             else INCONCLUSIVE
+//   improved              improved beyond the band                         -> IMPROVED
 // Structural changes and an elapsed-only rise are notes, never the verdict. A value that was
 // not measured is never turned into a delta: a missing clock is "unavailable".
 #include <cstdint>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "model/report.h"
+#include "stats/paired.h"
 #include "verdict/option_comparison.h"
 #include "verdict/workload.h"
 
@@ -34,18 +37,18 @@ enum class Verdict { invalid, regression, improved, inconclusive, unverified };
 std::string_view to_string(Verdict verdict);
 int exit_code_of(Verdict verdict);  // 1 for INVALID and REGRESSION, else 0
 
-// The rule that decided, numbered as above (baseline_failed and work_unavailable are the
-// cases the original rules never reach: nothing to compare against, or a clock missing).
+// The rule that decided, named as above (baseline_failed and work_unavailable are the cases the
+// original rules never reach: nothing to compare against, or a clock missing).
 enum class Rule {
-  candidate_failed,      // 1
-  baseline_failed,       // 1, the other side
-  no_launch_record,      // 2
-  workload_changed,      // 3
-  work_unavailable,      // cold module work missing on a side
-  same_work_contention,  // 4
-  regressed,             // 5
-  within_band,           // 6
-  improved,              // 7
+  candidate_failed,
+  baseline_failed,
+  no_launch_record,
+  workload_changed,
+  work_unavailable,
+  same_work_contention,
+  regressed,
+  within_band,
+  improved,
 };
 
 enum class Clock { module_work, compile_elapsed };
@@ -55,13 +58,7 @@ enum class Direction { improved, within_band, regressed, unavailable };
 std::string_view to_string(Direction direction);
 
 // The pairs of an interleaved A/B run (`ab`): sample k of each arm, taken back to back.
-struct PairedStats {
-  std::size_t pairs = 0;      // pairs where both arms measured this clock
-  double median_delta = 0.0;  // of candidate − baseline, per pair
-  double mad_delta = 0.0;
-  int faster = 0;  // pairs where the candidate took less
-  int slower = 0;
-  int equal = 0;
+struct PairedStats : PairedDifferences {
   // One-sided sign test of the direction the median delta points to: the chance that at least
   // this many of the non-equal pairs go that way when the two arms are the same.
   double sign_test_p = 1.0;
@@ -72,9 +69,6 @@ struct PairedStats {
 // gone that way by chance: a median delta outside the band from 3 pairs all one way (p = 0.125)
 // is what an order effect on a busy machine produces with two identical arms.
 inline constexpr double kSignTestAlpha = 0.05;
-
-// P(X >= wins) for X ~ Binomial(n, 1/2).
-double sign_test_p(int wins, int n);
 
 struct ClockComparison {
   Clock clock = Clock::module_work;

@@ -34,7 +34,7 @@ TEST(JudgeFault, AnythingElseIsAUsageError) {
 
 TEST(JudgeFault, AForcedJudgementSaysSoAndKeepsWhatTheRulesSaid) {
   const Report baseline = testing::clean_report(1000);
-  const Report candidate = testing::clean_report(500);  // half the module work: IMPROVED by rule 7
+  const Report candidate = testing::clean_report(500);  // half the module work: IMPROVED by the rule `improved`
   ASSERT_EQ(judge(baseline, candidate).verdict, Verdict::improved);
 
   JudgeOptions options;

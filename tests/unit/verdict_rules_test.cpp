@@ -191,7 +191,7 @@ std::vector<Case> cases() {
        "compile elapsed is unavailable (baseline)"},
       // A warm run not faster than its cold run measured no compile time: its elapsed is left out
       // (docs/measurement.md), never credited as a saving. Before, the first case was IMPROVED by
-      // rule 6 and the second by rule 4, on an elapsed of -505 ms.
+      // within_band and the second by same_work_contention, on an elapsed of -505 ms.
       {"candidate_warm_wall_above_cold_wall_credits_no_elapsed", baseline_report,
        [] { return warm_slower_than_cold(other_work(995, 1000)); }, Verdict::inconclusive, Rule::within_band,
        "compile elapsed unavailable", "leaves out sample 1: warm wall 2200 ms is not below cold wall 1695 ms"},

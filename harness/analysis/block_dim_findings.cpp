@@ -1,0 +1,50 @@
+// CS-5 (one module built at several CUDA block_dims): the first build at each further block_dim.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analysis/diagnose_support.h"
+#include "facts/rebuilds.h"
+#include "io/units.h"
+
+namespace wcp::analysis {
+
+void check_block_dim_spread(const Report& report, Diagnosis& out) {
+  if (!loads_on_cuda(report)) {
+    not_checked(out, Mechanism::block_dim_spread, "CUDA only: this run loaded modules on the CPU only");
+    return;
+  }
+  bool found = false;
+  const CodeOwnership ownership(report);
+  for (const auto& rebuilt : rebuilt_modules(report)) {
+    if (rebuilt.cause != RebuildCause::block_dim_spread && rebuilt.cause != RebuildCause::both) continue;
+    Finding finding = make_finding(Mechanism::block_dim_spread);
+    finding.module = rebuilt.name;
+    assign_owner(finding, ownership.of_module(rebuilt.name));
+    // CS-5's builds are the first build at each block_dim; a further build at one block_dim is
+    // churn (CS-1/CS-3/CS-6, churn_findings.cpp), listed and costed there.
+    std::vector<std::string> at_each;
+    double extra = 0.0;
+    for (std::size_t i = 0; i < rebuilt.by_block_dim.size(); ++i) {
+      const auto& at = rebuilt.by_block_dim[i];
+      at_each.push_back(fmt::format("{} (hash {}, {})", at.block_dim ? std::to_string(*at.block_dim) : "unknown",
+                                    at.hashes.front(), milliseconds_text(at.first_ms)));
+      if (i > 0) extra += at.first_ms;
+    }
+    finding.trigger = fmt::format("Warp's log: module {} on {} compiled at {} block_dims", rebuilt.name, rebuilt.device,
+                                  rebuilt.by_block_dim.size());
+    finding.evidence.push_back(fmt::format("module {} on {}: first build at each block_dim: {}", rebuilt.name,
+                                           rebuilt.device, fmt::join(at_each, ", ")));
+    if (rebuilt.churned()) {
+      finding.evidence.push_back(
+          "further builds at one block_dim changed the hash there: that is churn, reported and costed apart (see "
+          "CS-1, CS-3, CS-6 or closure-churn)");
+    }
+    finding.cost_ms = extra;
+    finding.cost_basis = "the first build at every block_dim but the first one";
+    out.findings.push_back(std::move(finding));
+    found = true;
+  }
+  if (!found) rule_out(out, Mechanism::block_dim_spread, "every module was built at a single block_dim");
+}
+
+}  // namespace wcp::analysis

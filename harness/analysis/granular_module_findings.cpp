@@ -1,0 +1,159 @@
+// CS-4 (module boundaries too granular): many small modules of one feature, each a separate
+// build, that one module would build together.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "analysis/diagnose_support.h"
+#include "io/units.h"
+#include "stats/summary.h"
+
+namespace wcp::analysis {
+namespace {
+
+// CS-4 is worth acting on when merging saves at least this share of the modules' cold time:
+// (modules - 1) x the fixed per-module cost against the time the modules took.
+constexpr double kGranularActShare = 0.20;
+
+std::optional<std::size_t> kernel_count(const Report& report, const ModuleEvent& event) {
+  if (event.detail && !event.detail->kernels.empty()) return event.detail->kernels.size();
+  if (const ModuleSource* source = source_of(report, event.name, event.hash)) return source->forward_kernels;
+  return std::nullopt;
+}
+
+// Where a module belongs for CS-4: its dotted package; for a top-level module (a script's
+// sibling imported by its bare name, or __main__ itself) the folder its kernels live in, so
+// sibling files of one folder are one feature too. Modules Warp generated from the user's code
+// group by the Python module they are named after.
+std::string feature_of(const ModuleEvent& event) {
+  const auto dot = event.name.rfind('.');
+  if (dot != std::string::npos && dot != 0) return "package " + event.name.substr(0, dot);
+  if (!event.detail || event.detail->kernels.empty()) return "";
+  const std::string folder = std::filesystem::path(event.detail->kernels.front().file).parent_path().string();
+  const bool one_folder =
+      std::all_of(event.detail->kernels.begin(), event.detail->kernels.end(),
+                  [&](const KernelInfo& k) { return std::filesystem::path(k.file).parent_path().string() == folder; });
+  return one_folder && !folder.empty() ? "folder " + folder : "";
+}
+
+// What a merge must keep equal: the device, the block_dim and the options a module is built
+// with (a merged module has one of each). Modules without a snapshot group by device alone.
+std::string build_settings(const ModuleEvent& event) {
+  std::string key = event.device + "|" + (event.block_dim ? std::to_string(*event.block_dim) : "?");
+  if (event.detail) {
+    for (const auto& [option, value] : event.detail->options) {
+      if (option != "block_dim") key += "|" + option + "=" + value;
+    }
+  }
+  return key;
+}
+
+// The modules' own cold time. A load that also built the precompiled header carries the
+// header's cost, which merging does not remove: it counts as its siblings' median instead.
+double modules_cold_ms(const std::vector<const ModuleEvent*>& events) {
+  std::vector<double> plain;
+  for (const ModuleEvent* event : events) {
+    if (!event->built_pch) plain.push_back(event->ms);
+  }
+  double total = 0.0;
+  for (const ModuleEvent* event : events) {
+    total += event->built_pch && !plain.empty() ? median(plain) : event->ms;
+  }
+  return total;
+}
+
+struct GranularGroup {
+  std::string owner_key;
+  std::string feature;
+  std::vector<const ModuleEvent*> events;
+};
+
+}  // namespace
+
+void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
+  const CodeOwnership ownership(report);
+  const bool know_launches = has_launch_record(report);
+  std::set<std::string> launched;
+  for (const auto& process : report.processes) {
+    for (const auto& launch : process.launches.signatures) launched.insert(launch.module);
+  }
+  // (owner, feature, build settings) -> its modules built once
+  std::map<std::tuple<std::string, std::string, std::string>, GranularGroup> groups;
+  std::map<std::string, ModuleOwnership> owners;
+  for (const auto& [name, event] : built_once(report)) {
+    if (unique_module_kernel(name)) continue;  // module="unique" modules are CS-9's
+    // A module loaded but never launched in this run lives another life than its launched
+    // siblings (never-launched's); merging would make the launched ones pay for it.
+    if (know_launches && !launched.contains(name)) continue;
+    const ModuleOwnership owner = ownership.of_module(name);
+    const std::string feature = feature_of(*event);
+    if (feature.empty()) continue;
+    owners.try_emplace(owner.describe(), owner);
+    auto& group = groups[{owner.describe(), feature, build_settings(*event)}];
+    group.owner_key = owner.describe();
+    group.feature = feature;
+    group.events.push_back(event);
+  }
+  const auto fixed = fixed_module_cost(report, inputs.fixed_cost);
+  std::vector<Finding> found;
+  std::vector<std::string> below_share;
+  for (const auto& [key, group] : groups) {
+    const auto& events = group.events;
+    if (events.size() < 2 || !fixed) continue;
+    const double cold_ms = modules_cold_ms(events);
+    if (cold_ms <= 0.0) continue;  // no build time recorded: no share to compare the saving with
+    const double saving_ms = static_cast<double>(events.size() - 1) * fixed->ms;
+    std::vector<std::string> names;
+    for (const ModuleEvent* event : events) names.push_back(event->name);
+    if (saving_ms < kGranularActShare * cold_ms) {
+      below_share.push_back(fmt::format(
+          "{}: {} modules ({}) built once each with the same settings; merging would save ≈ {} of their {} ({:.0f} %, "
+          "under {:.0f} %): not worth acting on",
+          group.feature, events.size(), fmt::join(names, ", "), milliseconds_text(saving_ms),
+          milliseconds_text(cold_ms), 100.0 * saving_ms / cold_ms, 100.0 * kGranularActShare));
+      continue;
+    }
+    Finding finding = make_finding(Mechanism::granular_modules);
+    finding.module = names.front();
+    finding.trigger = fmt::format(
+        "Warp's log: {} modules of {} each built once, at one device, block_dim and option set; (modules − 1) × the "
+        "fixed per-module cost is {:.0f} % of their cold time (threshold {:.0f} %)",
+        events.size(), group.feature, 100.0 * saving_ms / cold_ms, 100.0 * kGranularActShare);
+    finding.evidence.push_back(fmt::format(
+        "{}: {} modules, each a separate build, {} in all{}", group.feature, events.size(), milliseconds_text(cold_ms),
+        std::any_of(events.begin(), events.end(), [](const ModuleEvent* e) { return e->built_pch; })
+            ? " (the precompiled header's build counted as a sibling's median)"
+            : ""));
+    for (const ModuleEvent* event : events) {
+      const auto kernels = kernel_count(report, *event);
+      finding.evidence.push_back(fmt::format("module {} ({}): {} kernel(s), built once, {}{}", event->name, event->hash,
+                                             kernels ? std::to_string(*kernels) : "?", milliseconds_text(event->ms),
+                                             event->built_pch ? " (includes the precompiled header)" : ""));
+    }
+    add_merge_saving(finding, events.size(), fixed);
+    finding.fix = fmt::format(
+        "Put the kernels of {} ({}) in one Python module (or fewer), so Warp builds one module instead of {}.",
+        group.feature, fmt::join(names, ", "), events.size());
+    assign_owner(finding, owners.at(group.owner_key));
+    found.push_back(std::move(finding));
+  }
+  std::stable_partition(found.begin(), found.end(), [](const Finding& finding) { return finding.yours(); });
+  for (auto& finding : found) out.findings.push_back(std::move(finding));
+  for (auto& note : below_share) out.facts.push_back("CS-4 " + note);
+  if (found.empty()) {
+    rule_out(out, Mechanism::granular_modules,
+             below_share.empty()
+                 ? "no folder or package has two or more modules built once with the same device, block_dim and "
+                   "options"
+                 : fmt::format("merging the modules of a feature would save under {:.0f} % of their cold time (see "
+                               "facts)",
+                               100.0 * kGranularActShare));
+  }
+}
+
+}  // namespace wcp::analysis
