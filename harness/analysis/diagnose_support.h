@@ -22,6 +22,11 @@ void not_checked(Diagnosis& out, Mechanism mechanism, std::string reason);
 // fix with what the user can do instead (analysis/ownership_advice.cpp).
 void assign_owner(Finding& finding, const ModuleOwnership& owner);
 
+// The fix for a finding about code the user does not own, when the way the user could reach
+// it (a setting at the entry point, or module options a library copies) is ruled out: why it
+// is not theirs, the reason given, and what still helps.
+std::string not_yours_and_ruled_out(const ModuleOwnership& owner, std::string_view reason);
+
 // "triggered at X, reached from your code at Y under Z": the innermost frame outside Warp's
 // core and the user's own frames on the loading stack.
 std::string trigger_text(const TriggerFrames& frames);

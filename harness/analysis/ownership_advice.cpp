@@ -118,6 +118,10 @@ void assign_owner(Finding& finding, const ModuleOwnership& owner) {
   finding.limits = limits_for(finding.mechanism, owner);
 }
 
+std::string not_yours_and_ruled_out(const ModuleOwnership& owner, std::string_view reason) {
+  return whose(owner) + " " + std::string(reason) + std::string(kKeepCache);
+}
+
 std::string trigger_text(const TriggerFrames& frames) {
   if (!frames.site) return "triggered with no stack recorded";
   std::string text = "triggered at " + where(*frames.site);

@@ -68,6 +68,50 @@ bool module_launched_adjoint(const Report& report, const std::string& module) {
   return false;
 }
 
+// Every module with an adjoint launch in this run. A tape's backward pass launches adjoint
+// kernels, so a non-empty set also means a tape ran backward: the program differentiates.
+std::vector<std::string> differentiated_modules(const Report& report) {
+  std::set<std::string> modules;
+  for (const auto& process : report.processes) {
+    for (const auto& launch : process.launches.signatures) {
+      if (launch.adjoint) modules.insert(launch.module);
+    }
+  }
+  return {modules.begin(), modules.end()};
+}
+
+// "adjoint launches of module m" or "of N modules: a, b, c and K more": enough to find them.
+std::string adjoint_modules_text(const std::vector<std::string>& differentiated) {
+  constexpr std::size_t kNamed = 3;
+  if (differentiated.size() == 1) return fmt::format("adjoint launches of module {}", differentiated.front());
+  const std::size_t named = std::min(differentiated.size(), kNamed);
+  const std::vector<std::string> shown(differentiated.begin(), differentiated.begin() + named);
+  return fmt::format("adjoint launches of {} modules: {}{}", differentiated.size(), fmt::join(shown, ", "),
+                     differentiated.size() > named ? fmt::format(" and {} more", differentiated.size() - named) : "");
+}
+
+// The fix for a program that differentiates some modules. A setting that reaches every module
+// (wp.config, or module options that a library copies into the modules it generates, as
+// warp.fem does from the calling Python module) would take the backward code those need, so
+// only a kernel's own setting is safe, and only where the user writes the kernel.
+std::string fix_for_a_differentiating_program(const Finding& finding, const std::vector<std::string>& differentiated) {
+  const std::string modules = adjoint_modules_text(differentiated);
+  if (finding.yours() || !finding.owner) {
+    return fmt::format(
+        "Turn backward off only on these modules' kernels, @wp.kernel(enable_backward=False) on each: this program "
+        "differentiates ({}), and wp.config.enable_backward = False or wp.set_module_options (which warp.fem "
+        "copies into the modules it generates) would also reach those.",
+        modules);
+  }
+  return not_yours_and_ruled_out(
+      *finding.owner,
+      fmt::format("Leave backward on for these modules: this program differentiates ({}), and every setting that "
+                  "reaches them (wp.config.enable_backward at the entry point, or wp.set_module_options in the "
+                  "Python module a library generates them from: warp.fem copies it into every module it generates) "
+                  "also reaches those.",
+                  modules));
+}
+
 // A module named with @wp.kernel(module=...) rather than after its kernels' Python module: its
 // options are set on it, not through set_module_options in the Python module. Returns that
 // Python module. (module="unique" names and warp.fem's generated names are not explicit names.)
@@ -109,6 +153,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
       if (miss.reason == MissReason::set_after_module_created) explained.insert(miss.module);
     }
   }
+  const std::vector<std::string> differentiated = differentiated_modules(report);
   std::set<std::string> launched;
   for (const auto& process : report.processes) {
     for (const auto& launch : process.launches.signatures) launched.insert(launch.module);
@@ -136,8 +181,9 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     }
     finding.evidence.push_back(fmt::format(
         "module {} ({}): {} backward entry point(s) generated for {} forward kernel(s), {} bytes of source; none of "
-        "its launches was adjoint and no tape ran backward",
-        name, event->hash, source->backward_kernels, source->forward_kernels, source->source_bytes));
+        "its launches was adjoint{}",
+        name, event->hash, source->backward_kernels, source->forward_kernels, source->source_bytes,
+        differentiated.empty() ? " and no tape ran backward" : ""));
     if (const auto python_module = named_explicitly(*event); python_module && finding.yours()) {
       finding.evidence.push_back(fmt::format(
           "module {} is named explicitly (its kernels are in Python module {}): set_module_options in {} does not "
@@ -162,8 +208,20 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
   Diagnosis grouped;
   findings.emit(grouped);
   for (auto& finding : grouped.findings) {
-    finding.evidence.push_back(fmt::format("{} launch(es) recorded, none adjoint", total_launches(report)));
-    if (finding.yours() && finding.fix == info(Mechanism::unused_backward).fix) {
+    const std::string_view standard_fix = info(Mechanism::unused_backward).fix;
+    if (!differentiated.empty()) {
+      finding.evidence.push_back(fmt::format("{} launch(es) recorded, with {} (a tape ran backward), none of these",
+                                             total_launches(report), adjoint_modules_text(differentiated)));
+      // Every program-wide fix (the standard one, the owners' variants) reaches the
+      // differentiated modules too; a named module's own setting (the prefix) does not.
+      const std::size_t standard = finding.fix.rfind(standard_fix);
+      const std::string own_module =
+          standard == std::string::npos || standard == 0 ? std::string() : finding.fix.substr(0, standard);
+      finding.fix = own_module + fix_for_a_differentiating_program(finding, differentiated);
+    } else {
+      finding.evidence.push_back(fmt::format("{} launch(es) recorded, none adjoint", total_launches(report)));
+    }
+    if (differentiated.empty() && finding.yours() && finding.fix == standard_fix) {
       // "Right after import warp" is too late where the entry script imports its kernels first:
       // name the line of this program that is early enough.
       std::vector<std::string> modules;

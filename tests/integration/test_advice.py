@@ -77,6 +77,26 @@ class ExampleCase(unittest.TestCase):
         self.assertEqual(usage, compiled)
 
 
+class FemDarcyOptimization(ExampleCase):
+    """Warp's own optimisation example differentiates some warp.fem forms through a Tape and not
+    others: CS-10 may flag the others, but its evidence must not claim that nothing was adjoint
+    and its fix must not be a setting that also reaches the differentiated forms."""
+    module = "warp.examples.fem.example_darcy_ls_optimization"
+    args = ["--device", "cpu", "--headless", "--resolution", "10", "--num-iters", "3"]
+
+    def test_unused_backward_is_told_that_this_program_differentiates(self):
+        findings = self.run_.findings("CS-10")
+        self.assertTrue(findings, "the example generates backward code for forms it never differentiates")
+        for finding in findings:
+            evidence = "\n".join(finding["evidence"])
+            self.assertNotIn("none adjoint", evidence)
+            self.assertNotIn("no tape ran backward", evidence)
+            self.assertIn("(a tape ran backward)", evidence)
+            self.assertNotIn('set_module_options({"enable_backward": False}) at the top of', finding["fix"])
+            self.assertNotIn("wp.config.enable_backward = False right after", finding["fix"])
+            self.assertIn("this program differentiates (adjoint launches of", finding["fix"])
+
+
 class FemDiffusion(ExampleCase):
     module = "warp.examples.fem.example_diffusion"
     args = ["--device", "cpu", "--headless", "--quiet", "--resolution", "10"]

@@ -113,6 +113,36 @@ TEST(Advice, BackwardInWarpFemFormsIsTurnedOffInTheUsersModule) {
                         "integration"));
 }
 
+// Warp's fem optimisation examples differentiate some generated forms through a Tape and not
+// others: a program-wide setting (or __main__'s module options, which warp.fem copies into
+// every form) would break those gradients, so the advice and the evidence must say so.
+TEST(Advice, BackwardInAProgramThatDifferentiatesIsNeverTurnedOffProgramWide) {
+  Report report = fem_forms();
+  for (const auto& event : report.module_events) {
+    report.cache.modules.push_back({"wp_" + event.name + "_" + event.hash, 40'000, 1, 1, {}, 0});
+  }
+  LaunchSignature adjoint = testing::launch_of("diffusion_form_324d2c15", 64);
+  adjoint.module = "__main__.diffusion_form_324d2c15";
+  adjoint.device = "cpu";
+  adjoint.adjoint = true;
+  testing::launches(report).append(adjoint);
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, Mechanism::unused_backward);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(finding->fix, HasSubstr("Leave backward on for these modules"));
+  EXPECT_THAT(finding->fix, HasSubstr("adjoint launches of module __main__.diffusion_form_324d2c15"));
+  EXPECT_THAT(finding->fix, Not(HasSubstr("at the top of __main__, before the first integration")));
+  EXPECT_THAT(evidence(*finding), HasSubstr("a tape ran backward"));
+  EXPECT_THAT(evidence(*finding), Not(HasSubstr("none adjoint")));
+  EXPECT_THAT(evidence(*finding), Not(HasSubstr("no tape ran backward")));
+  for (const auto& any : diagnosis.findings) {
+    if (any.mechanism == Mechanism::unused_backward) {
+      EXPECT_THAT(evidence(any),
+                  Not(HasSubstr("module __main__.diffusion_form_324d2c15 (abcdef0)")));  // differentiated
+    }
+  }
+}
+
 TEST(Advice, BackwardInADependencyIsSetAtTheEntryPointBeforeImportingIt) {
   Report report = instrumented();
   KernelInfo step = kernel_in("step", "/venv/lib/python3.11/site-packages/physlib/solver.py", 40, "physlib.solver");
