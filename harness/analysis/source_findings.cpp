@@ -57,19 +57,8 @@ void check_lto(const Report& report, Diagnosis& out) {
   out.findings.push_back(std::move(finding));
 }
 
-bool module_launched_adjoint(const Report& report, const std::string& module) {
-  for (const auto& process : report.processes) {
-    const auto& launched = process.launches.signatures;
-    if (std::any_of(launched.begin(), launched.end(),
-                    [&](const LaunchSignature& launch) { return launch.adjoint && launch.module == module; })) {
-      return true;
-    }
-  }
-  return false;
-}
-
-// Every module with an adjoint launch in this run. A tape's backward pass launches adjoint
-// kernels, so a non-empty set also means a tape ran backward: the program differentiates.
+// Every module with an adjoint launch in this run, sorted. A tape's backward pass launches
+// adjoint kernels, so a non-empty list also means a tape ran backward: the program differentiates.
 std::vector<std::string> differentiated_modules(const Report& report) {
   std::set<std::string> modules;
   for (const auto& process : report.processes) {
@@ -169,7 +158,9 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     const ModuleSource* source = source_of(report, event->name, event->hash);
     if (source == nullptr || source->backward_kernels == 0) continue;
     any_backward = true;
-    if (!launched.contains(name) || module_launched_adjoint(report, name) || explained.contains(name)) continue;
+    if (!launched.contains(name) || std::binary_search(differentiated.begin(), differentiated.end(), name) ||
+        explained.contains(name))
+      continue;
     Finding& finding = findings.for_module(name);
     flagged.push_back(name);
     if (finding.module.empty()) finding.module = name;
