@@ -17,6 +17,7 @@
 #include <set>
 
 #include "analysis/diagnose_support.h"
+#include "analysis/hash_stability_advice.h"
 #include "facts/rebuilds.h"
 #include "io/units.h"
 
@@ -116,6 +117,31 @@ std::vector<std::string> hashes_not_built_cold(const Report& report, const WarmC
   return changed;
 }
 
+// CS-2 from the hash experiments alone: the warm pass hit, but another process or checkout
+// would not.
+Finding moved_hash_finding(const Report& report, const HashStability& stability) {
+  Finding finding = make_finding(Mechanism::cache_not_reused);
+  std::vector<std::string> moved;
+  for (const auto& module : stability.modules) moved.push_back(module.module + " (" + to_string(module.cause) + ")");
+  finding.trigger = fmt::format(
+      "the hash experiments gave {} another identity in another process or checkout: a kept "
+      "cache misses there",
+      fmt::join(moved, ", "));
+  const HashAdvice advice = hash_advice(stability);
+  finding.evidence = advice.evidence;
+  finding.fix = fmt::format("{}", fmt::join(advice.fixes, " "));
+  if (advice.behaviour_changes) {
+    finding.fix_effect = FixEffect::changes_behaviour;
+    finding.behaviour = "upgrading Warp changes the code it generates for every kernel: compare results";
+  }
+  finding.cost_ms = moved_modules_cold_ms(report, stability);
+  finding.cost_basis =
+      "the cold builds of the modules whose hash moves: paid again by every process or checkout "
+      "that should have reused them";
+  if (stability.modules.size() == 1) finding.module = stability.modules.front().module;
+  return finding;
+}
+
 }  // namespace
 
 void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
@@ -129,6 +155,13 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
   }
   const bool rebuilt_after_clear = !causes.empty() && !rebuilt_same.empty();
 
+  // The warm pass runs in the same directory and often the same way as the cold one, so a hash
+  // that moves only with another process or checkout shows in the hash experiments alone.
+  if (warm.compiled != true && !rebuilt_after_clear && report.hash_stability &&
+      report.hash_stability->stable == false) {
+    out.findings.push_back(moved_hash_finding(report, *report.hash_stability));
+    return;
+  }
   if (warm.compiled != true && !rebuilt_after_clear) {
     // What the application did to its cache still matters to the reader, as context.
     for (const auto& cause : causes) {
@@ -163,8 +196,21 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
     if (std::find(fixes.begin(), fixes.end(), fix) == fixes.end()) fixes.push_back(fix);
   }
   const auto changed_hashes = warm.compiled == true ? hashes_not_built_cold(report, warm) : std::vector<std::string>{};
-  if (causes.empty() && !changed_hashes.empty()) {
+  const HashAdvice advice = report.hash_stability ? hash_advice(*report.hash_stability) : HashAdvice{};
+  if (causes.empty() && !changed_hashes.empty() && !advice.fixes.empty()) {
     for (const auto& line : changed_hashes) finding.evidence.push_back(line + ": the module hash varies per run");
+    for (const auto& line : advice.evidence) finding.evidence.push_back(line);
+    for (const auto& fix : advice.fixes) fixes.push_back(fix);
+    if (advice.behaviour_changes) {
+      finding.fix_effect = FixEffect::changes_behaviour;
+      finding.behaviour = "upgrading Warp changes the code it generates for every kernel: compare results";
+    }
+  } else if (causes.empty() && !changed_hashes.empty()) {
+    for (const auto& line : changed_hashes) finding.evidence.push_back(line + ": the module hash varies per run");
+    if (report.hash_stability) {
+      finding.evidence.push_back("the hash experiments did not move it (" + experiments_text(*report.hash_stability) +
+                                 "): the cause is not confirmed");
+    }
     fixes.push_back(kHashVariesFix);
   } else if (causes.empty() && !report.instrumentation.attached) {
     finding.evidence.push_back(

@@ -61,7 +61,7 @@ void read_device(const YamlReader& reader, const YAML::Node& node, Settings& int
 #define WCP_KEY(member, reader_method) \
   &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
 
-const std::array<KeySpec, 19> kKeys{{
+const std::array<KeySpec, 20> kKeys{{
     {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
      false, &read_command, &merge_field<&Settings::command>},
     {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
@@ -97,6 +97,9 @@ const std::array<KeySpec, 19> kKeys{{
      WCP_KEY(max_generated_source_bytes, count)},
     {key::max_lto_artifacts, "most .lto/.ltoir artifacts in the cold run's cache", true,
      WCP_KEY(max_lto_artifacts, count)},
+    {key::stable_hashes,
+     "true: module identities are the same in a reseeded process and from a copy of the checkout at another path", true,
+     WCP_KEY(stable_hashes, boolean)},
 }};
 
 #undef WCP_KEY

@@ -8,6 +8,7 @@
 #include "analysis/diagnose.h"
 #include "budget/budget_keys.h"
 #include "budget/offenders.h"
+#include "budget/stable_hashes.h"
 #include "facts/queries.h"
 #include "facts/rebuilds.h"
 #include "facts/reference_units.h"
@@ -297,6 +298,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
     outcomes.push_back(ceiling(key::max_lto_artifacts, static_cast<double>(report.cache.lto_artifacts),
                                static_cast<double>(*budgets.max_lto_artifacts), Unit::count));
   }
+  if (budgets.stable_hashes.value_or(false)) outcomes.push_back(stable_hashes_budget(report));
   // The diagnosis runs only when something failed: it is the explanation, not a budget.
   if (result.failed()) {
     const analysis::Diagnosis diagnosis = analysis::diagnose(report);

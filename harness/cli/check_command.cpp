@@ -71,6 +71,7 @@ measure::MeasureOptions measure_options_for(const budget::CommandEntry& entry) {
   options.timeout = entry.timeout;
   options.label = entry.name;
   options.extra_environment = entry.env;
+  options.stable_hashes = entry.budgets.stable_hashes.value_or(false);
   return options;
 }
 

@@ -41,6 +41,7 @@ struct MeasureArguments {
   std::string history_path;
   bool check_output = false;
   std::vector<std::string> ignore_output;
+  bool stable_hashes = false;
   std::vector<std::string> command;
 };
 
@@ -54,6 +55,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   options.timeout = std::chrono::milliseconds(static_cast<long long>(arguments.timeout_s * 1000.0));
   options.check_output = arguments.check_output;
   options.ignore_output = arguments.ignore_output;
+  options.stable_hashes = arguments.stable_hashes;
   if (!options.ignore_output.empty() && !options.check_output) {
     throw UsageError("--ignore-output only applies with --check-output");
   }
@@ -158,6 +160,11 @@ void add_measure_command(CLI::App& root, CliContext& context) {
   command->add_option("--ignore-output", arguments->ignore_output,
                       "With --check-output: leave lines matching this regex out of the comparison (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command->add_flag("--stable-hashes", arguments->stable_hashes,
+                    "Also run the hash experiments when no hash varied: two processes with PYTHONHASHSEED 0, one with "
+                    "1, one from a copy of the working directory elsewhere (they always run when a hash varied); the "
+                    "outcome is in the report and the diagnosis, the exit status is unchanged (gate with `check`'s "
+                    "stable_hashes)");
   command->add_option("command", arguments->command, "The command to measure, after --")->required();
   command->positionals_at_end(true);
 }

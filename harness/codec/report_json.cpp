@@ -1,5 +1,6 @@
 #include "codec/report_json.h"
 
+#include "codec/hash_stability_json.h"
 #include "codec/launch_record_json.h"
 #include "codec/reference_json.h"
 #include "codec/report_json_legacy.h"
@@ -535,6 +536,13 @@ void read_document(const json& document, Report& report) {
       throw FieldError(std::string("output_check: ") + error.what());
     }
   }
+  if (const auto found = document.find("hash_stability"); found != document.end() && found->is_object()) {
+    try {
+      report.hash_stability = hash_stability_from_json(*found);
+    } catch (const FieldError& error) {
+      throw FieldError(std::string("hash_stability: ") + error.what());
+    }
+  }
 
   if (!schema) {
     apply_original_probe_conventions(report);
@@ -639,6 +647,7 @@ json report_to_json(const Report& report) {
   out["notes"] = report.notes;
   out["reference"] = report.reference ? reference_to_json(*report.reference) : json(nullptr);
   out["output_check"] = report.output_check ? output_check_to_json(*report.output_check) : json(nullptr);
+  out["hash_stability"] = report.hash_stability ? hash_stability_to_json(*report.hash_stability) : json(nullptr);
   return out;
 }
 

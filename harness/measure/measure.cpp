@@ -3,6 +3,7 @@
 #include "errors.h"
 #include "io/environment.h"
 #include "io/executable.h"
+#include "measure/hash_experiments.h"
 #include "measure/output_check.h"
 #include "measure/perfetto_trace.h"
 #include "measure/report_builder.h"
@@ -55,8 +56,20 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
     }
     interrupts.throw_if_interrupted();
   }
-  progress.done();
   Measurement result{build_report(options, samples), build_trace(options, samples)};
+  if (!options.cold_only && result.report.measured()) {
+    // Only when a hash varied, or when asked: the experiments cost about one more cold run.
+    const auto varied = varied_hashes(samples);
+    if (!varied.empty() || options.stable_hashes) {
+      try {
+        result.report.hash_stability =
+            run_hash_experiments(options, varied, result.report.warp_version, interrupts, progress);
+      } catch (const RunError& error) {
+        result.report.notes.push_back(std::string("The hash experiments could not run: ") + error.what());
+      }
+    }
+  }
+  progress.done();
   if (without_probe) result.report.output_check = check_output(*without_probe, samples, options.ignore_output);
   if (stopped) {
     result.report.notes.push_back("Sampling stopped after " + std::to_string(samples.size()) + " of " +

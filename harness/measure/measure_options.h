@@ -21,6 +21,9 @@ struct MeasureOptions {
   // compare its output and exit status with the first sample's (`--check-output`).
   bool check_output = false;
   std::vector<std::string> ignore_output;  // --ignore-output: regexes of lines left out of that comparison
+  // Run the hash experiments (measure/hash_experiments.h) even when no hash varied
+  // (`--stable-hashes`, budget `stable_hashes`); they always run when one did.
+  bool stable_hashes = false;
 };
 
 }  // namespace wcp::measure

@@ -75,6 +75,13 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
 
 }  // namespace
 
+PassRecord run_instrumented_pass(const MeasureOptions& options, const ScratchDir& scratch,
+                                 const std::filesystem::path& cache_dir,
+                                 const std::filesystem::path& instrumentation_dir, InterruptWatch& interrupts) {
+  DistributionIndex distributions;
+  return run_pass(options, scratch, cache_dir, &instrumentation_dir, Pass::cold, interrupts, distributions);
+}
+
 SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch& interrupts,
                         ProgressListener& progress) {
   ScratchDir scratch;

@@ -13,6 +13,7 @@
 
 namespace wcp {
 class InterruptWatch;
+class ScratchDir;
 }
 
 namespace wcp::measure {
@@ -37,6 +38,14 @@ struct SampleRecord {
   CacheInventory inventory;
   std::string private_cache_dir;  // where WARP_CACHE_PATH pointed (gone by now)
 };
+
+// One run of the command under the instrumentation, with the isolation every sample has: the
+// kernel cache `cache_dir`, a CUDA cache and event files under `scratch` (which holds the
+// "cuda-cache" folder), the instrumentation from `instrumentation_dir`. For runs outside a
+// sample (measure/hash_experiments.h).
+PassRecord run_instrumented_pass(const MeasureOptions& options, const ScratchDir& scratch,
+                                 const std::filesystem::path& cache_dir,
+                                 const std::filesystem::path& instrumentation_dir, InterruptWatch& interrupts);
 
 SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch& interrupts,
                         ProgressListener& progress);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/cold_start_clocks.h"
+#include "model/hash_stability.h"
 #include "model/interop_launch.h"
 #include "model/launch_record.h"
 #include "model/module_event.h"
@@ -177,6 +178,9 @@ struct Report : ColdStartClocks {
   // The program's output and exit status without the probe against the first sample's
   // (`measure --check-output`); absent when not asked for.
   std::optional<OutputCheck> output_check;
+  // Whether the module hashes survive another process and another checkout (schema 7): the
+  // experiments `measure` ran when a hash varied or when asked; absent when none ran.
+  std::optional<HashStability> hash_stability;
 
   bool measured() const { return samples > failed_samples; }
 };
