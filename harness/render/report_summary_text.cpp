@@ -30,6 +30,19 @@ void render_warnings(const Report& report, std::ostream& out) {
     out << (report.output_check->same() ? "Output check: the same with and without the probe\n"
                                         : "OUTPUT CHANGED UNDER THE PROBE: see --verbose for each difference\n");
   }
+  if (report.hash_stability) {
+    // The hash experiments' answer in one line; the finding (CS-2) carries the evidence.
+    const HashStability& hashes = *report.hash_stability;
+    std::vector<std::string> moved;
+    for (const auto& module : hashes.modules) moved.push_back(module.module + " (" + to_string(module.cause) + ")");
+    const std::string answer =
+        hashes.stable == true               ? "the same identities across another seed and another checkout path"
+        : hashes.stable == false            ? fmt::format("identities moved: {}", fmt::join(moved, ", "))
+        : hashes.relocation_skipped.empty() ? std::string("not decided: an experiment pass failed")
+                                            : "not decided: " + hashes.relocation_skipped;
+    print_wrapped(fmt::format("{} ({} passes, {:.1f} s)", answer, hashes.passes.size(), hashes.cost_ms / 1000.0),
+                  "Hash stability: ", "  ", out);
+  }
   if (builds_overlapped(report)) {
     print_wrapped(fmt::format("BUILDS OVERLAPPED: summed module timers are {:.2f}x the elapsed compile time; judge "
                               "changes on compile elapsed.",

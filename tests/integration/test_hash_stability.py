@@ -33,7 +33,7 @@ def diagnose(report):
 
 
 def cs2(diagnosis):
-    return [f for f in diagnosis["findings"] if f["mechanism"] == "CS-2"]
+    return [f for f in diagnosis["findings"] if f["id"] == "CS-2"]
 
 
 class HashStability(unittest.TestCase):

@@ -214,7 +214,7 @@ TEST(HashStability, CheckoutPathIsCs2EvenWhenTheWarmPassHit) {
     return line.find("confirmed by experiment") != std::string::npos;
   }));
   EXPECT_TRUE(std::any_of(finding->evidence.begin(), finding->evidence.end(), [](const std::string& line) {
-    return line.find("4 experiment pass(es)") != std::string::npos && line.find("4.2") != std::string::npos;
+    return line.find("4 experiment pass(es)") != std::string::npos && line.find("4200 ms") != std::string::npos;
   }));
 }
 
