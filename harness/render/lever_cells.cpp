@@ -10,16 +10,18 @@
 namespace wcp::render {
 namespace {
 
-// A band on the scale of the saving it qualifies: whole ms from 10 ms, as milliseconds_text.
-std::string lever_band_number(double band_ms) {
-  return band_ms >= 10.0 ? fmt::format("{:.0f}", band_ms) : fmt::format("{:.1f}", band_ms);
+// A band on the scale of the saving it qualifies: whole ms when the saving is (milliseconds_text
+// drops the tenths from 10 ms), tenths below.
+std::string lever_band_number(double band_ms, double saving_ms) {
+  return saving_ms >= 10.0 ? fmt::format("{:.0f}", band_ms) : fmt::format("{:.1f}", band_ms);
 }
 
 // "120 ms ± 8 cold (backward-off)"
 std::string lever_saving_phrase(const results::LeverSaving& saving) {
   const double ms = saving.saving_ms.value_or(0.0);  // set for every saving the tally lists
-  return fmt::format("{}{} {} ({})", milliseconds_text(ms < 0.0 ? -ms : ms),
-                     saving.band_ms ? " ± " + lever_band_number(*saving.band_ms) : "",
+  const double size = ms < 0.0 ? -ms : ms;
+  return fmt::format("{}{} {} ({})", milliseconds_text(size),
+                     saving.band_ms ? " ± " + lever_band_number(*saving.band_ms, size) : "",
                      saving.on_elapsed ? "elapsed" : "cold", saving.id);
 }
 
@@ -78,7 +80,8 @@ std::string lever_run_line(const LeverLedger& ledger) {
 
 std::string lever_before_after(const LeverClock& clock) {
   if (!clock.before_ms && !clock.after_ms) return "unavailable";
-  return fmt::format("{} → {} ms", lever_ms_number(clock.before_ms), lever_ms_number(clock.after_ms));
+  if (!clock.after_ms) return fmt::format("{:.1f} ms → unavailable", *clock.before_ms);
+  return fmt::format("{} → {:.1f} ms", lever_ms_number(clock.before_ms), *clock.after_ms);
 }
 
 std::string lever_clock_cell(const LeverClock& clock) {
@@ -102,10 +105,24 @@ std::string lever_prediction_cell(const LeverOutcome& outcome) {
           ? fmt::format("{}{}", outcome.prediction_estimated ? "~" : "", whole_milliseconds_text(*outcome.predicted_saving_ms)) +
                 (outcome.prediction_estimated ? " (estimate)" : "")
           : std::string("none");
-  const auto saving = results::saving_ms(results::judged_clock(outcome));
+  const LeverClock& clock = results::judged_clock(outcome);
+  const auto saving = results::saving_ms(clock);
+  const double size = saving ? (*saving < 0.0 ? -*saving : *saving) : 0.0;  // read only when saving is set
   std::string measured = "not measured";
-  if (outcome.status == LeverStatus::measured && saving) {
-    measured = fmt::format("measured: {} {:.1f} ms", *saving < 0.0 ? "costs" : "saves", *saving < 0.0 ? -*saving : *saving);
+  switch (results::effect_of(outcome)) {
+    case results::LeverEffect::saves:
+      measured = fmt::format("measured: saves {:.1f} ms", size);
+      break;
+    case results::LeverEffect::costs:
+      measured = fmt::format("measured: costs {:.1f} ms", size);
+      break;
+    case results::LeverEffect::inside_noise:
+      measured = fmt::format("measured: inside noise ({:+.1f} ms{})", -*saving,
+                             clock.band_ms ? fmt::format(" ± {:.1f}", *clock.band_ms) : "");
+      break;
+    case results::LeverEffect::not_judged:
+      if (outcome.status == LeverStatus::measured) measured = "measured, not judged";
+      break;
   }
   return predicted + " → " + measured;
 }

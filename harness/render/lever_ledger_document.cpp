@@ -40,7 +40,7 @@ markup::Table lever_table(const LeverLedger& ledger) {
                           {plain(std::string(results::status_words(outcome.status)))},
                           {plain(ran ? lever_clock_cell(outcome.cold_module) : "not run")},
                           {plain(ran ? lever_clock_cell(outcome.compile_elapsed) : "not run")},
-                          {plain(lever_verdict_cell(outcome))},
+                          {plain(outcome.status == LeverStatus::measured ? lever_verdict_cell(outcome) : "—")},
                           {plain(outcome.behaviour.empty() ? "unknown" : outcome.behaviour)},
                           {plain(std::string(results::workload_words(outcome.workload)))},
                           {plain(lever_prediction_cell(outcome))},
@@ -56,6 +56,7 @@ markup::List lever_details(const LeverOutcome& outcome) {
   };
   item("Why:", outcome.reason);
   item("Owner:", outcome.owner);
+  item("Behaviour:", outcome.behaviour);
   if (results::was_run(outcome)) {
     item("Arrival:", outcome.arrival.empty() ? "not proved: nothing in the run shows it arrived" : outcome.arrival);
     for (const auto& [name, clock] : {std::pair{"Cold module work:", &outcome.cold_module},

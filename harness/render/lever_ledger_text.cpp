@@ -15,22 +15,22 @@ namespace wcp::render {
 namespace {
 
 // Ids wider than this are cut in the table's column (their row then wraps); --verbose names them whole.
-constexpr std::size_t kIdColumnMax = 28;
+constexpr std::size_t kIdColumnMax = 30;
 constexpr std::size_t kIdColumnMin = 12;
 
 std::string_view lever_status_column(LeverStatus status) {
   return status == LeverStatus::needed_by_program ? "needed" : results::status_words(status);
 }
 
+// Cold module work unless marked: only the scheduling levers are judged on elapsed.
 std::string lever_clock_column(const LeverOutcome& outcome) {
-  const std::string name = results::judged_on_elapsed(outcome) ? "elapsed" : "cold";
-  return name + " " + lever_before_after(results::judged_clock(outcome));
+  return (results::judged_on_elapsed(outcome) ? "elapsed " : "") + lever_before_after(results::judged_clock(outcome));
 }
 
 // What a row says after its status: the measurement for a measured lever, else why it was not.
 std::string lever_row_rest(const LeverOutcome& outcome) {
   if (outcome.status == LeverStatus::measured) {
-    return fmt::format("{:<27} {:<12} {}", lever_clock_column(outcome), lever_verdict_cell(outcome),
+    return fmt::format("{:<24} {:<12} {}", lever_clock_column(outcome), lever_verdict_cell(outcome),
                        outcome.behaviour.empty() ? "behaviour unknown" : outcome.behaviour);
   }
   if (!outcome.reason.empty()) return outcome.reason;
@@ -42,8 +42,8 @@ void render_lever_table(const LeverLedger& ledger, std::ostream& out) {
   for (const auto& outcome : ledger.outcomes) width = std::max(width, columns(outcome.lever.id));
   width = std::min(width, kIdColumnMax);
   const std::string continuation(2 + width + 1 + 15, ' ');
-  print_fitted(fmt::format("  {:<{}} {:<14} {:<27} {:<12} {}", "lever", width, "status", "before → after", "verdict",
-                           "behaviour"),
+  print_fitted(fmt::format("  {:<{}} {:<14} {:<24} {:<12} {}", "lever", width, "status", "before → after (cold)",
+                           "verdict", "behaviour"),
                continuation, out);
   for (const auto& outcome : ledger.outcomes) {
     print_fitted(fmt::format("  {:<{}} {:<14} {}", outcome.lever.id, width, lever_status_column(outcome.status),
@@ -79,7 +79,8 @@ std::string lever_clock_detail(const LeverClock& clock) {
 
 void render_lever_block(const LeverOutcome& outcome, std::ostream& out) {
   out << "\n";
-  print_wrapped(fmt::format("{} — {}", results::status_words(outcome.status), lever_verdict_cell(outcome)),
+  const std::string status(results::status_words(outcome.status));
+  print_wrapped(outcome.status == LeverStatus::measured ? status + " — " + lever_verdict_cell(outcome) : status,
                 "  " + outcome.lever.id + ": ", "    ", out);
   lever_detail("option", results::lever_option_text(outcome.lever), out);
   lever_detail("scope", outcome.scope, out);

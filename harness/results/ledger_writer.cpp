@@ -47,11 +47,25 @@ std::string ledger_measured(const LeverOutcome& outcome) {
   return fmt::format("not judged: {}{}", change, verdict.empty() ? "" : " (" + verdict + ")");
 }
 
+// What went wrong with the lever, in the words of its workload check.
+std::string ledger_breakage(LeverWorkload workload) {
+  switch (workload) {
+    case LeverWorkload::program_failed:
+      return "the program failed";
+    case LeverWorkload::changed:
+      return "the program launched something else";
+    case LeverWorkload::same:
+    case LeverWorkload::not_run:
+      break;
+  }
+  return "its output or --verify changed";
+}
+
 std::string ledger_why_not(const LeverOutcome& outcome) {
   switch (outcome.status) {
     case LeverStatus::needed_by_program:
-      return "the program needs it: with it, the workload " + std::string(workload_words(outcome.workload)) +
-             (outcome.behaviour_evidence.empty() ? "" : " (" + outcome.behaviour_evidence.front() + ")");
+      return "taking it breaks this program: " + ledger_breakage(outcome.workload) +
+             (outcome.behaviour_evidence.empty() ? "" : "; " + outcome.behaviour_evidence.front());
     case LeverStatus::did_not_arrive: return "it could not be measured from outside the program";
     case LeverStatus::not_applicable:
     case LeverStatus::skipped: return outcome.reason.empty() ? std::string(status_words(outcome.status)) : outcome.reason;
