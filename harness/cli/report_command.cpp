@@ -1,4 +1,5 @@
-// `report BASELINE.json CANDIDATE.json | report AB.json  [--ledger L.yaml] [--markdown OUT.md] [--html OUT.html]`:
+// `report BASELINE.json CANDIDATE.json | report AB.json  [--ledger L.yaml] [--levers LEVERS.json]
+//  [--markdown OUT.md] [--html OUT.html]`:
 // the results report a reviewer needs (the seed's step 6). Prints one screen of it (the Markdown
 // with --verbose); exits like
 // `compare` (1 for INVALID and REGRESSION), since the verdict is part of the result.
@@ -8,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "io/file_io.h"
@@ -24,6 +26,7 @@ struct ReportArguments {
   std::string baseline_path;
   std::string candidate_path;
   std::string ledger_path;
+  std::string levers_path;
   std::string markdown_path;
   std::string html_path;
   bool verbose = false;
@@ -50,13 +53,16 @@ int run_report(const ReportArguments& arguments, CliContext& context) {
   }
   results::Ledger ledger;
   if (!arguments.ledger_path.empty()) ledger = results::load_ledger(arguments.ledger_path);
+  std::optional<LeverLedger> levers;
+  if (!arguments.levers_path.empty()) levers = load_lever_ledger(arguments.levers_path);
 
   const verdict::Judgement judgement = verdict::judge(baseline, candidate, options);
   const analysis::DiagnoseInputs before_inputs = calibrated_inputs(baseline, context);
   const analysis::DiagnoseInputs after_inputs = calibrated_inputs(candidate, context);
-  const auto results =
+  auto results =
       results::build_results_report(baseline, candidate, judgement, analysis::diagnose(baseline, before_inputs),
                                     analysis::diagnose(candidate, after_inputs), std::move(ledger));
+  results.levers = std::move(levers);
   for (const auto& [path, format] : {std::pair{arguments.markdown_path, render::Format::markdown},
                                      std::pair{arguments.html_path, render::Format::html}}) {
     if (path.empty()) continue;
@@ -77,12 +83,15 @@ int run_report(const ReportArguments& arguments, CliContext& context) {
 void add_report_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<ReportArguments>(
       root, context, "report",
-      "Write the results of a change for a reviewer: clocks, residual, mechanisms, ledger, charts", run_report);
+      "Write the results of a change for a reviewer: clocks, residual, mechanisms, ledger, levers, charts", run_report);
   command->add_option("baseline", arguments->baseline_path, "The report before the change (or an `ab --json` document)")
       ->required()
       ->check(CLI::ExistingFile);
   command->add_option("candidate", arguments->candidate_path, "The report after the change")->check(CLI::ExistingFile);
   command->add_option("--ledger", arguments->ledger_path, "YAML of options measured and not taken (docs/cli.md#report)")
+      ->check(CLI::ExistingFile);
+  command->add_option("--levers", arguments->levers_path,
+                      "The levers measured for this program (`levers --json`), as their own section")
       ->check(CLI::ExistingFile);
   command->add_option("--markdown", arguments->markdown_path, "Also write the report as Markdown here");
   command->add_option("--html", arguments->html_path, "Also write a self-contained HTML page with charts here");

@@ -25,6 +25,11 @@ struct LeverClock {
   std::optional<double> after_ms;   // lever arm median
   std::string verdict;              // the judge's verdict name for this clock ("IMPROVED", "INCONCLUSIVE", ...); "" when not judged
   std::string detail;               // the judge's reason in one line
+  // The judge's own numbers (verdict::ClockComparison): after - before (the median paired delta
+  // when paired) and the noise band max(1 %, 2 x MAD); absent when not judged. The ledger's
+  // "saves 120 ms ± 8" is -delta_ms ± band_ms, not a difference of the two medians.
+  std::optional<double> delta_ms;
+  std::optional<double> band_ms;
   bool operator==(const LeverClock&) const = default;
 };
 

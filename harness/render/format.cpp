@@ -14,6 +14,10 @@
 #include "render/history_text.h"
 #include "render/judgement_json.h"
 #include "render/judgement_text.h"
+#include "render/lever_ledger_html.h"
+#include "render/lever_ledger_json.h"
+#include "render/lever_ledger_markdown.h"
+#include "render/lever_ledger_text.h"
 #include "render/report_text.h"
 #include "render/results_html.h"
 #include "render/results_markdown.h"
@@ -118,6 +122,25 @@ void write(const bisect::BisectResult& result, Format format, std::ostream& out)
       return;
     default:
       unsupported("a bisection", format);
+  }
+}
+
+void write(const LeverLedger& ledger, Format format, std::ostream& out) { write(LeverLedgerView{ledger}, format, out); }
+
+void write(const LeverLedgerView& view, Format format, std::ostream& out) {
+  switch (format) {
+    case Format::text:
+      render_lever_ledger_text(view.ledger, view.verbose, out);
+      return;
+    case Format::json:
+      out << render_lever_ledger_json(view.ledger);
+      return;
+    case Format::markdown:
+      out << render_lever_ledger_markdown(view.ledger);
+      return;
+    case Format::html:
+      out << render_lever_ledger_html(view.ledger);
+      return;
   }
 }
 

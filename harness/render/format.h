@@ -11,6 +11,7 @@
 
 namespace wcp {
 struct Report;
+struct LeverLedger;
 namespace analysis {
 struct Diagnosis;
 }
@@ -53,5 +54,13 @@ void write(const budget::CheckResult& result, Format format, std::ostream& out);
 void write(const results::ResultsReport& results, Format format, std::ostream& out);  // text is the Markdown
 void write(const HistoryView& history, Format format, std::ostream& out);
 void write(const bisect::BisectResult& result, Format format, std::ostream& out);
+
+// `levers`'s measured ledger; text is the one-screen answer and table (--verbose: a LeverLedgerView).
+struct LeverLedgerView {
+  const LeverLedger& ledger;
+  bool verbose = false;
+};
+void write(const LeverLedger& ledger, Format format, std::ostream& out);
+void write(const LeverLedgerView& view, Format format, std::ostream& out);
 
 }  // namespace wcp::render

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "render/lever_ledger_document.h"
 #include "render/results_cells.h"
 #include "render/svg_charts.h"
 
@@ -100,6 +101,12 @@ markup::Document results_document(const results::ResultsReport& results) {
 
   blocks.push_back(markup::Heading{2, "Options measured and not taken"});
   blocks.push_back(ledger_block(results.ledger));
+
+  // Only when given: a report without `--levers` has no measured levers to speak of.
+  if (results.levers) {
+    blocks.push_back(markup::Heading{2, "Levers, measured"});
+    for (auto& block : lever_ledger_summary_blocks(*results.levers)) blocks.push_back(std::move(block));
+  }
 
   blocks.push_back(markup::Heading{2, "Builds per identity (cold run, ms)"});
   blocks.push_back(markup::Figure{identity_bars_svg(results.identities), {identity_table(results.identities)}});

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "render/clock_line.h"
+#include "render/lever_cells.h"
 #include "render/results_cells.h"
 #include "render/wrap.h"
 
@@ -37,9 +38,10 @@ void render_results_summary_text(const results::ResultsReport& results, std::ost
   out << (results.ledger.declined.empty()
               ? std::string("Ledger: none given (--ledger ledger.yaml)\n")
               : fmt::format("Ledger: {} option(s) measured and not taken\n", results.ledger.declined.size()));
+  if (results.levers) print_wrapped(lever_headline(results::tally(*results.levers)), "Levers: ", "  ", out);
   print_wrapped(
-      "`report --verbose`: the full Markdown (tables, each mechanism's detail, the ledger, the builds per "
-      "identity); --markdown FILE and --html FILE write it",
+      "`report --verbose`: the full Markdown (tables, each mechanism's detail, the ledger, the levers, the "
+      "builds per identity); --markdown FILE and --html FILE write it",
       "", "  ", out);
 }
 

@@ -20,10 +20,12 @@ struct LedgerEntry {
   std::string measured;    // its measured effect ("-38% cold", "inside noise")
   std::string why_not;     // why it was not taken
   std::string to_take_it;  // what taking it would involve ("" when nothing applies)
+  bool operator==(const LedgerEntry&) const = default;
 };
 
 struct Ledger {
   std::vector<LedgerEntry> declined;
+  bool operator==(const Ledger&) const = default;
 };
 
 Ledger load_ledger(const std::filesystem::path& path);

@@ -3,13 +3,15 @@
 // Before/after medians of both clocks with MADs and sample counts, the reduction, the residual
 // compile cost sized against the whole cold start, which mechanisms the change fixed, which
 // remain, which were ruled out and which the measurement never reached, the verdict and its
-// reason, the ledger of options measured and not taken, and the per-identity build times and
-// cold-run timelines the charts draw. Computed here; renderers only lay it out.
+// reason, the ledger of options measured and not taken, the levers `levers` measured, and the
+// per-identity build times and cold-run timelines the charts draw. Computed here; renderers only
+// lay it out.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/finding.h"
+#include "model/lever_outcome.h"
 #include "model/report.h"
 #include "results/ledger.h"
 #include "verdict/judge.h"
@@ -66,6 +68,8 @@ struct ResultsReport {
   std::vector<MechanismLine> ruled_out;  // checked after the change and ruled out
   std::vector<MechanismLine> not_reached;
   Ledger ledger;
+  // The levers `levers` measured for this program (`report --levers`); absent when none was given.
+  std::optional<LeverLedger> levers;
   std::vector<IdentityBar> identities;  // slowest first
   Timeline baseline_timeline;
   Timeline candidate_timeline;

@@ -42,6 +42,25 @@ def png_rows(path):
     return [raw[row * stride + 1:(row + 1) * stride] for row in range(height)]
 
 
+def levers_document(schema):
+    """A measured ledger of two levers: one that saved, one that did not arrive (its clocks null)."""
+    clock = {"before_ms": 1234.5, "after_ms": 1114.5, "delta_ms": -120.0, "band_ms": 8.0,
+             "verdict": "IMPROVED", "detail": "judged on 1 pair"}
+    unmeasured = {"before_ms": None, "after_ms": None, "delta_ms": None, "band_ms": None, "verdict": None,
+                  "detail": None}
+    return {"schema_version": schema, "kind": "levers", "command": ["python", "app.py"], "cwd": "/app",
+            "warp_version": "1.19.0", "device": "cpu", "pairs": 1, "baseline_source": "measured",
+            "runs_planned": 6, "wall_s": 12.5, "outcomes": [
+                {"lever": {"id": "backward-off", "kind": "config", "name": "enable_backward", "value": False,
+                           "value_json": "false", "modules": [], "kernels": [], "mechanism": "CS-10"},
+                 "status": "measured", "arrival": "the hashes of 1 target module moved", "cold_module": clock,
+                 "compile_elapsed": clock, "judged_on": "cold module work", "behaviour": "gradients",
+                 "workload": "same", "take_it": "app.py:1: wp.config.enable_backward = False"},
+                {"lever": {"id": "keep-kernel-cache", "kind": "noop_call", "name": "clear_kernel_cache"},
+                 "status": "did_not_arrive", "reason": "no call was intercepted", "cold_module": unmeasured,
+                 "compile_elapsed": unmeasured, "workload": "same"}]}
+
+
 class WorkflowTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -131,14 +150,28 @@ class WorkflowTest(unittest.TestCase):
         ledger = self.scratch / "ledger.yaml"
         ledger.write_text('declined:\n  - option: "max_unroll=4"\n    measured: "-2%, inside noise"\n'
                           '    why_not: "changes generated code for no measured gain"\n')
+        # A `levers --json` document (docs/levers-schema.md), as `report --levers` reads it back.
+        schema = json.loads(baseline.read_text())["schema_version"]
+        levers = self.scratch / "levers.json"
+        levers.write_text(json.dumps(levers_document(schema)))
         html, markdown = self.scratch / "report.html", self.scratch / "report.md"
-        result = run_cli(["report", str(baseline), str(candidate), "--ledger", str(ledger), "--html", str(html),
-                          "--markdown", str(markdown)], env=self.env)
+        result = run_cli(["report", str(baseline), str(candidate), "--ledger", str(ledger), "--levers", str(levers),
+                          "--html", str(html), "--markdown", str(markdown)], env=self.env)
         self.assertIn(result.returncode, (0, 1), result.stderr)
+        self.assertIn("Levers: 2 levers measured: 1 saves 120 ms ± 8 cold (backward-off), 1 did not arrive",
+                      result.stdout)
         text = markdown.read_text()
         for heading in ("# Compile-time results", "## What compiling still costs", "Fixed by this change",
-                        "## Options measured and not taken", "max_unroll=4"):
+                        "## Options measured and not taken", "max_unroll=4", "## Levers, measured"):
             self.assertIn(heading, text)
+        self.assertIn("| `keep-kernel-cache` | `wp.clear_kernel_cache() made a no-op` | did not arrive | unavailable |",
+                      text)
+        # Another kind of document is refused as a usage error, naming the file.
+        ab = self.scratch / "ab.json"
+        ab.write_text(json.dumps(dict(levers_document(schema), kind="ab")))
+        refused = run_cli(["report", str(baseline), str(candidate), "--levers", str(ab)], env=self.env)
+        self.assertEqual(refused.returncode, 2, refused.stdout)
+        self.assertIn("ab.json", refused.stderr)
         self.assertIn("Kernel defined after its module loaded", text)  # plain words, not only CS labels
         identities = {(e["name"], e["hash"]) for r in (baseline, candidate)
                       for e in json.loads(r.read_text())["module_events"] if e["pass"] == "cold" and e["status"] == "compiled"}
@@ -150,6 +183,8 @@ class WorkflowTest(unittest.TestCase):
         self.assertEqual(len(re.findall(r'<g class="identity"', dom.stdout)), len(identities), dom.stdout[:2000])
         self.assertEqual(len(re.findall(r'<rect class="bar (?:before|after)"', dom.stdout)), 3)  # 2 before + 1 after
         self.assertIn('class="timeline"', dom.stdout)
+        self.assertIn("<h2>Levers, measured</h2>", dom.stdout)
+        self.assertIn("<code>backward-off</code>", dom.stdout)
         shot = self.scratch / "report.png"
         subprocess.run([CHROMIUM, *flags, "--window-size=900,1600", f"--screenshot={shot}", html.as_uri()],
                        capture_output=True, timeout=180)
