@@ -544,6 +544,13 @@ void read_document(const json& document, Report& report) {
     }
   }
 
+  // Schema 7; earlier reports asked for no levers.
+  json_fields::each(document, "lever_arrivals", [&](const json& item, std::size_t) {
+    report.lever_arrivals.push_back(
+        {get<std::string>(item, "id", ""), get<std::string>(item, "status", ""), get<std::string>(item, "detail", ""),
+         get<std::vector<std::string>>(item, "modules_reached", {}), get<int>(item, "calls_intercepted", 0)});
+  });
+
   if (!schema) {
     apply_original_probe_conventions(report);
   } else if (*schema == 1) {
@@ -648,6 +655,15 @@ json report_to_json(const Report& report) {
   out["reference"] = report.reference ? reference_to_json(*report.reference) : json(nullptr);
   out["output_check"] = report.output_check ? output_check_to_json(*report.output_check) : json(nullptr);
   out["hash_stability"] = report.hash_stability ? hash_stability_to_json(*report.hash_stability) : json(nullptr);
+  json arrivals = json::array();
+  for (const auto& arrival : report.lever_arrivals) {
+    arrivals.push_back({{"id", arrival.id},
+                        {"status", arrival.status},
+                        {"detail", arrival.detail},
+                        {"modules_reached", arrival.modules_reached},
+                        {"calls_intercepted", arrival.calls_intercepted}});
+  }
+  out["lever_arrivals"] = std::move(arrivals);
   return out;
 }
 

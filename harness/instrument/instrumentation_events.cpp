@@ -156,6 +156,17 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
   } else if (type == "tape_backward") {
     run.tape_backward = true;
     for (auto& kernel : strings_of(record, "kernels")) run.tape_kernels.insert(std::move(kernel));
+  } else if (type == "lever") {
+    LeverEvent lever;
+    lever.id = text_of(record, "id");
+    lever.status = text_of(record, "status");
+    lever.detail = text_of(record, "detail");
+    lever.module = text_of(record, "module");
+    lever.call = text_of(record, "call");
+    lever.final = bool_of(record, "final").value_or(false);
+    lever.calls = int_of(record, "calls").value_or(0);
+    lever.modules = strings_of(record, "modules");
+    process.levers.push_back(std::move(lever));
   } else if (type == "exit") {
     ExitRecord exit;
     exit.t = t;

@@ -56,6 +56,19 @@ struct ModuleCreated {
   std::optional<SourceLocation> entry_site;  // the main script's outermost line on the stack
 };
 
+// One `lever` record: a lever's set-up in this process (its status), one thing it reached (a
+// module, an intercepted call), or its final tally (docs/instrumentation.md, "Levers").
+struct LeverEvent {
+  std::string id;
+  std::string status;  // "applied", "not_applicable", "failed"; "" on a tally
+  std::string detail;
+  std::string module;                // a module it reached
+  std::string call;                  // a call it intercepted
+  bool final = false;                // the process's tally at exit: counts beyond the bounded records
+  int calls = 0;                     // final: calls intercepted in this process
+  std::vector<std::string> modules;  // final: modules reached, by their names at exit
+};
+
 struct ExitRecord {
   double t = 0.0;
   std::string how;  // "atexit", "os._exit", "SIGTERM"
@@ -87,6 +100,7 @@ struct ProcessEvents {
   std::optional<LaunchRecord> launches;  // the last snapshot
   bool launches_final = false;
   std::optional<ExitRecord> exit;
+  std::vector<LeverEvent> levers;  // in the order written
   std::size_t malformed_lines = 0;
 };
 

@@ -8,6 +8,7 @@
 
 #include "measure/instrumentation_notes.h"
 #include "measure/interop_launches.h"
+#include "measure/lever_arrivals.h"
 #include "measure/load_events.h"
 #include "measure/option_record.h"
 #include "measure/process_roles.h"
@@ -50,6 +51,7 @@ void describe_structure(Report& report, const SampleRecord& sample, const Measur
   report.processes = processes_of(sample.cold, options.cwd.string());
   add_interop_launches(report);
   report.option_record = option_record_of(sample.cold);
+  report.lever_arrivals = lever_arrivals_of(sample.cold);
   report.hash_changes = sample.cold.log.hash_changes;
   report.find_failures = sample.cold.log.find_failures;
   report.warp_version = sample.cold.log.warp_version;
@@ -76,7 +78,11 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
   report.label = options.label;
   report.samples = static_cast<int>(samples.size());
   const SampleRecord* first_ok = add_sample_statistics(report, samples, options.timeout);
-  if (first_ok == nullptr) return report;
+  if (first_ok == nullptr) {
+    // What the probe did is known even when the program then failed (a lever it needs).
+    if (!samples.empty()) report.lever_arrivals = lever_arrivals_of(samples.front().cold);
+    return report;
+  }
   describe_structure(report, *first_ok, options);
   describe_instrumentation(report, *first_ok);
   return report;
