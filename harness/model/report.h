@@ -13,6 +13,7 @@
 #include "model/cold_start_clocks.h"
 #include "model/interop_launch.h"
 #include "model/launch_record.h"
+#include "model/lever.h"
 #include "model/module_event.h"
 #include "model/option_record.h"
 #include "model/output_check.h"
@@ -39,8 +40,10 @@ namespace wcp {
 // instrumentation, which no longer changes Warp's log level: each module event says whose clock
 // its `ms` is (`timer`), native compile time comes from the instrumentation's build hooks, and a
 // run whose loads could not be observed at all says so (`loads_observed`, `loads_unobserved`)
-// and writes null, not 0, for its structure counts.
-inline constexpr int kReportSchemaVersion = 6;
+// and writes null, not 0, for its structure counts. Version 7 adds `lever_arrivals`: what the
+// probe said about each lever it was asked to apply (WCP_PROBE_LEVERS, issue 30); earlier reports
+// read with none.
+inline constexpr int kReportSchemaVersion = 7;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
@@ -177,6 +180,10 @@ struct Report : ColdStartClocks {
   // The program's output and exit status without the probe against the first sample's
   // (`measure --check-output`); absent when not asked for.
   std::optional<OutputCheck> output_check;
+  // Per lever the run was asked to apply (WCP_PROBE_LEVERS), in the order of that list: whether
+  // the probe could apply it in the first successful sample's cold run, and what it reached
+  // there (measure/lever_arrivals.h). Empty when no levers were asked for.
+  std::vector<LeverArrival> lever_arrivals;
 
   bool measured() const { return samples > failed_samples; }
 };
