@@ -141,6 +141,9 @@ class Chooser {
       entry_point(chosen, nullptr,
                   "runtime speed and checks: release builds are optimised and drop debug-mode bounds checks");
     }
+    // The CPU's precompiled header: flipped for every program that builds on the CPU, where it
+    // is one of the few settings whose effect depends on the machine (CS-12 in both directions).
+    if (loads_on_cpu(report_) || diagnosis_.found(Mechanism::precompiled_header)) precompiled_header();
     if (options_.numerics) {
       Lever lever;
       lever.id = "fast-math";
@@ -165,9 +168,6 @@ class Chooser {
           break;
         case Mechanism::cache_not_reused:
           cache_clears();
-          break;
-        case Mechanism::precompiled_header:
-          precompiled_header();
           break;
         case Mechanism::unroll_budget:
           unroll();
@@ -252,7 +252,11 @@ class Chooser {
 
   void precompiled_header() {
     const bool on = uses_precompiled_headers(report_);
-    finding_config(Mechanism::precompiled_header, "pch-flip", "use_precompiled_headers", on ? "false" : "true");
+    Lever lever = config_lever("pch-flip", "use_precompiled_headers", on ? "false" : "true");
+    if (diagnosis_.found(Mechanism::precompiled_header)) lever.mechanism = Mechanism::precompiled_header;
+    ChosenLever& chosen = add(std::move(lever));
+    entry_point(chosen, &info(Mechanism::precompiled_header),
+                std::string(info(Mechanism::precompiled_header).behaviour));
   }
 
   void unroll() {
@@ -388,10 +392,12 @@ std::pair<int, int> major_minor(const std::string& version) {
   return {major, minor};
 }
 
+// An id matches itself; "family:*" matches every lever of that family ("backward-off:*":
+// "backward-off:wp_x", not "backward-off" itself).
 bool matches(const std::string& id, const std::vector<std::string>& names) {
   for (const auto& name : names) {
-    if (id == name || (id.size() > name.size() && id.compare(0, name.size(), name) == 0 && id[name.size()] == ':'))
-      return true;
+    if (id == name) return true;
+    if (name.size() >= 2 && name.ends_with(":*") && id.starts_with(name.substr(0, name.size() - 1))) return true;
   }
   return false;
 }

@@ -1,11 +1,10 @@
 #pragma once
 // Which levers apply to a measured program (`levers`, issue 30): the standing levers every
-// program is offered (backward off at the entry point, lineinfo off, release mode where a build
-// was debug), and one for each finding whose fix the instrumentation can apply from outside the
-// code (CS-10 per module, a late or unarrived option applied at module creation, CS-9's
-// constant-made kernels out of module="unique", CS-2's cache clears made no-ops, CS-12, CS-11,
-// CS-7, CS-13, and fast_math with --numerics). Levers this Warp or this run cannot use are kept,
-// not run, with the reason.
+// program is offered (backward off at the entry point, the CPU precompiled header flipped, lineinfo off,
+// release mode where a build was debug), and one for each finding whose fix the instrumentation can apply from outside
+// the code (CS-10 per module, a late or unarrived option applied at module creation, CS-9's constant-made kernels out
+// of module="unique", CS-2's cache clears made no-ops, CS-12, CS-11, CS-7, CS-13, and fast_math with --numerics).
+// Levers this Warp or this run cannot use are kept, not run, with the reason.
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,8 +42,8 @@ bool warp_has_config(const std::string& warp_version, const std::string& name);
 std::vector<ChosenLever> choose_levers(const Report& baseline, const analysis::Diagnosis& diagnosis,
                                        const ChoiceOptions& options = {});
 
-// --only / --skip: levers not named (or named) become skipped. An id matches itself and, as a
-// prefix before ':', every lever of that family ("backward-off" matches "backward-off:wp_x").
+// --only / --skip: levers not named (or named) become skipped. An id matches itself;
+// "family:*" names every lever of a family ("backward-off:*" matches "backward-off:wp_x").
 void apply_selection(std::vector<ChosenLever>& levers, const std::vector<std::string>& only,
                      const std::vector<std::string>& skip);
 

@@ -187,11 +187,14 @@ TEST(LeverChoice, OnlyAndSkipNameLeversOrWholeFamilies) {
   diagnosis.findings.push_back(finding_of(Mechanism::unused_backward, "a"));
   diagnosis.findings.push_back(finding_of(Mechanism::precompiled_header));
   auto levers = choose_levers(report_on("1.19.0"), diagnosis);
-  apply_selection(levers, {"backward-off"}, {});
-  EXPECT_TRUE(find(levers, "backward-off")->runnable());
+  auto exact = levers;
+  apply_selection(exact, {"backward-off"}, {});
+  EXPECT_TRUE(find(exact, "backward-off")->runnable());
+  EXPECT_EQ(find(exact, "backward-off:a")->outcome.status, LeverStatus::skipped);
+  EXPECT_EQ(find(exact, "pch-flip")->outcome.status, LeverStatus::skipped);
+  apply_selection(levers, {"backward-off", "backward-off:*"}, {});
   EXPECT_TRUE(find(levers, "backward-off:a")->runnable());
-  EXPECT_EQ(find(levers, "pch-flip")->outcome.status, LeverStatus::skipped);
-  apply_selection(levers, {}, {"backward-off:a"});
+  apply_selection(levers, {}, {"backward-off:*"});
   EXPECT_TRUE(find(levers, "backward-off")->runnable());
   EXPECT_EQ(find(levers, "backward-off:a")->outcome.status, LeverStatus::skipped);
 }
