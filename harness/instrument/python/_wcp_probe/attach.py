@@ -7,7 +7,7 @@
 import os
 import sys
 
-from . import launches, loads, options, processes
+from . import launches, levers, loads, options, processes
 from .events import injected_fault
 
 
@@ -43,4 +43,9 @@ def attach(probe, warp):
         except Exception as e:
             probe.fail(name.replace("hook_", "").replace("_", " ") or "hooks", e)
     processes.install(probe)
+    # Last: a lever's setting lands where the program's first line after `import warp` would.
+    try:
+        levers.install(probe, warp, ctx, config)
+    except Exception as e:
+        probe.fail("levers", e)
     probe.emit_attach()

@@ -42,6 +42,8 @@ class Probe:
         self.info = {"warp_dir": None, "api": None, "timers": None, "warp_version": "", "mp_child": False}
         self.warp = self.ctx = self.config = None
         self.final_done = False
+        self.levers = None  # levers.Levers when WCP_PROBE_LEVERS asks for module levers
+        self.set_config = None  # Warp's own warp.config setter, without the probe's write record
         # Hook modules register callbacks here: run at a fork (in the child), before the final
         # records, and to flush work that was deferred out of Warp's timed regions.
         self.on_fork = []
@@ -209,6 +211,14 @@ class Probe:
                 reset()
             except Exception:
                 pass
+
+
+def outside_probe(frame):
+    """`frame`, or the first frame above it that is not the probe's (a lever's wrapper may sit
+    between the program and a recording hook)."""
+    while frame is not None and is_probe_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame
 
 
 def capture_stack(frame, stop_files=()):

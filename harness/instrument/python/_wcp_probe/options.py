@@ -8,7 +8,7 @@ import sys
 import types
 import weakref
 
-from .events import CONFIG_NAMES, is_probe_file, wrap_like
+from .events import CONFIG_NAMES, is_probe_file, outside_probe, wrap_like
 
 
 class WcpOptions(dict):
@@ -132,6 +132,12 @@ def install(probe, warp, ctx, config):
 
         def __init__(self, *args, **kwargs):
             original_init(self, *args, **kwargs)
+            levers = probe.levers
+            if levers is not None:
+                try:
+                    levers.on_module(self)  # before the record: it shows the options the module starts with
+                except Exception as e:
+                    probe.fail("module levers", e)
             try:
                 adopt_options(self)
                 probe.emit("module_created", {"name": str(getattr(self, "name", "?")),
@@ -241,20 +247,23 @@ def install(probe, warp, ctx, config):
             except Exception as e:
                 probe.fail("per-kernel options", e)
 
+        # The frames they read are the program's: outside_probe steps over a lever's wrapper.
         def kernel(*args, **kwargs):
             result = original(*args, **kwargs)
             if not kwargs or (kwargs.keys() <= {"f"}):
                 return result
             if args or "f" in kwargs:
-                report(result, kwargs, sys._getframe(1))
-                note_closure(result, kwargs, sys._getframe(1))
+                frame = outside_probe(sys._getframe(1))
+                report(result, kwargs, frame)
+                note_closure(result, kwargs, frame)
                 return result
             decorator = result
 
             def apply(*a, **kw):
                 made = decorator(*a, **kw)
-                report(made, kwargs, sys._getframe(1))
-                note_closure(made, kwargs, sys._getframe(1))
+                frame = outside_probe(sys._getframe(1))
+                report(made, kwargs, frame)
+                note_closure(made, kwargs, frame)
                 return made
 
             return wrap_like(apply, decorator)
@@ -274,6 +283,7 @@ def install(probe, warp, ctx, config):
             probe.note_missing("warp.config writes (warp.config is not a module)")
             return
         base_setattr = base.__setattr__
+        probe.set_config = lambda name, value: base_setattr(config, name, value)
 
         class ConfigModule(base):
             # Chains to the original __setattr__ first, so Warp's validation raises as before.
