@@ -38,5 +38,6 @@ void add_report_command(CLI::App& root, CliContext& context);
 void add_history_command(CLI::App& root, CliContext& context);
 void add_bisect_command(CLI::App& root, CliContext& context);
 void add_bisect_step_command(CLI::App& root, CliContext& context);
+void add_levers_command(CLI::App& root, CliContext& context);
 
 }  // namespace wcp::cli

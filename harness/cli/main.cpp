@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     add_history_command(app, context);
     add_bisect_command(app, context);
     add_bisect_step_command(app, context);
+    add_levers_command(app, context);
     try {
       app.parse(argc, argv);
     } catch (const CLI::Success& success) {

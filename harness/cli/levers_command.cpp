@@ -1,0 +1,358 @@
+// `levers [OPTIONS] -- COMMAND...`: try each fix the instrumentation can apply from outside the
+// program's code, on this machine, and measure it (issue 30). Measures one baseline sample and
+// diagnoses it (or reads --baseline), chooses the levers (levers/lever_choice.h), prints the
+// plan, runs one shared baseline arm and one arm per lever in interleaved rounds
+// (levers/lever_arms.h), and judges each lever against the baseline (levers/lever_judgement.h).
+// Exit 0 when it ran, whatever the levers did; usage errors exit 2, a baseline that measured
+// nothing exits 1 (docs/cli.md#levers).
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/diagnose.h"
+#include "cli/command_progress.h"
+#include "cli/commands.h"
+#include "cli/fixed_cost_input.h"
+#include "codec/report_json.h"
+#include "errors.h"
+#include "facts/queries.h"
+#include "io/environment.h"
+#include "io/file_io.h"
+#include "levers/lever_arms.h"
+#include "levers/lever_choice.h"
+#include "levers/lever_judgement.h"
+#include "levers/lever_protocol.h"
+#include "measure/measure.h"
+#include "render/report_text.h"
+
+namespace wcp::cli {
+namespace {
+
+struct LeversArguments {
+  int pairs = 3;
+  std::string baseline_path;
+  std::vector<std::string> only;
+  std::vector<std::string> skip;
+  double max_minutes = 0.0;  // 0: no bound
+  bool numerics = false;
+  std::vector<std::string> ignore_output;
+  std::string verify;
+  std::string json_path;
+  std::string markdown_path;
+  std::string html_path;
+  std::string ledger_path;
+  double timeout_s = 900;
+  bool quiet = false;
+  std::string cwd;
+  std::vector<std::string> command;
+};
+
+std::string_view status_text(LeverStatus status) {
+  switch (status) {
+    case LeverStatus::measured:
+      return "measured";
+    case LeverStatus::needed_by_program:
+      return "needed_by_program";
+    case LeverStatus::did_not_arrive:
+      return "did_not_arrive";
+    case LeverStatus::not_applicable:
+      return "not_applicable";
+    case LeverStatus::skipped:
+      return "skipped";
+  }
+  return "not_applicable";
+}
+
+std::string_view workload_text(LeverWorkload workload) {
+  switch (workload) {
+    case LeverWorkload::same:
+      return "same";
+    case LeverWorkload::changed:
+      return "changed";
+    case LeverWorkload::program_failed:
+      return "program_failed";
+    case LeverWorkload::not_run:
+      return "not_run";
+  }
+  return "not_run";
+}
+
+// --- Stub rendering (until i30-ledger's render::write(const LeverLedger&, Format, ...) lands):
+// the smallest text and JSON that lay out the ledger as it is; replace both with the renderers.
+namespace stub {
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+nlohmann::json clock_json(const LeverClock& clock) {
+  return {{"before_ms", optional_json(clock.before_ms)},
+          {"after_ms", optional_json(clock.after_ms)},
+          {"delta_ms", optional_json(clock.delta_ms)},
+          {"band_ms", optional_json(clock.band_ms)},
+          {"verdict", clock.verdict},
+          {"detail", clock.detail}};
+}
+
+nlohmann::json ledger_json(const LeverLedger& ledger) {
+  nlohmann::json outcomes = nlohmann::json::array();
+  for (const auto& outcome : ledger.outcomes) {
+    const Lever& lever = outcome.lever;
+    outcomes.push_back({{"id", lever.id},
+                        {"kind", levers::to_string(lever.kind)},
+                        {"name", lever.name},
+                        {"value", lever.value_json},
+                        {"modules", lever.modules},
+                        {"mechanism", lever.mechanism ? std::string(code(*lever.mechanism)) : std::string()},
+                        {"changes_numerics", lever.changes_numerics},
+                        {"cuda_only", lever.cuda_only},
+                        {"status", status_text(outcome.status)},
+                        {"reason", outcome.reason},
+                        {"scope", outcome.scope},
+                        {"owner", outcome.owner},
+                        {"arrival", outcome.arrival},
+                        {"cold_module", clock_json(outcome.cold_module)},
+                        {"compile_elapsed", clock_json(outcome.compile_elapsed)},
+                        {"judged_on", outcome.judged_on},
+                        {"behaviour", outcome.behaviour},
+                        {"workload", workload_text(outcome.workload)},
+                        {"behaviour_evidence", outcome.behaviour_evidence},
+                        {"predicted_saving_ms", optional_json(outcome.predicted_saving_ms)},
+                        {"prediction_estimated", outcome.prediction_estimated},
+                        {"take_it", outcome.take_it}});
+  }
+  return {{"schema_version", kReportSchemaVersion},
+          {"kind", "levers"},
+          {"command", ledger.command},
+          {"cwd", ledger.cwd},
+          {"warp_version", ledger.warp_version},
+          {"device", ledger.device},
+          {"pairs", ledger.pairs},
+          {"baseline_source", ledger.baseline_source},
+          {"runs_planned", ledger.runs_planned},
+          {"wall_s", ledger.wall_s},
+          {"outcomes", outcomes}};
+}
+
+std::string clock_text(const LeverClock& clock) {
+  if (!clock.before_ms || !clock.after_ms) return "unavailable";
+  return fmt::format("{:.0f} -> {:.0f} ms {} ({})", *clock.before_ms, *clock.after_ms, clock.verdict, clock.detail);
+}
+
+void ledger_text(const LeverLedger& ledger, std::ostream& out) {
+  out << fmt::format("\nLevers: {} on Warp {} ({}), {} pair(s), baseline {}, {:.0f} s\n",
+                     render::format_command(ledger.command), ledger.warp_version, ledger.device, ledger.pairs,
+                     ledger.baseline_source, ledger.wall_s);
+  for (const auto& outcome : ledger.outcomes) {
+    out << fmt::format("\n  {}  [{}]  {}\n", outcome.lever.id, status_text(outcome.status), outcome.scope);
+    if (!outcome.reason.empty()) out << "    " << outcome.reason << "\n";
+    if (outcome.status == LeverStatus::measured) {
+      out << "    cold module work: " << clock_text(outcome.cold_module) << "\n";
+      out << "    compile elapsed:  " << clock_text(outcome.compile_elapsed) << "\n";
+      out << "    arrived: " << outcome.arrival << "\n";
+    }
+    if (outcome.predicted_saving_ms) {
+      out << fmt::format("    predicted by diagnose: {:.0f} ms{}\n", *outcome.predicted_saving_ms,
+                         outcome.prediction_estimated ? " (estimate)" : "");
+    }
+    for (const auto& evidence : outcome.behaviour_evidence) out << "    evidence: " << evidence << "\n";
+    if (!outcome.owner.empty()) out << "    whose: " << outcome.owner << "\n";
+    if (!outcome.behaviour.empty()) out << "    changes: " << outcome.behaviour << "\n";
+    if (!outcome.take_it.empty()) out << "    to take it: " << outcome.take_it << "\n";
+  }
+}
+
+}  // namespace stub
+
+std::string lever_words(const Lever& lever) {
+  switch (lever.kind) {
+    case LeverKind::config:
+      return fmt::format("warp.config.{} = {} at the entry point", lever.name, lever.value_json);
+    case LeverKind::module_option:
+      return fmt::format(
+          "module option {} = {} at creation of {}", lever.name, lever.value_json,
+          lever.modules.size() == 1 ? lever.modules.front() : std::to_string(lever.modules.size()) + " modules");
+    case LeverKind::drop_unique:
+      return fmt::format("module=\"unique\" dropped for {} kernel(s)", lever.kernels.size());
+    case LeverKind::noop_call:
+      return fmt::format("wp.{}() made a no-op", lever.name);
+  }
+  return lever.id;
+}
+
+// Seconds one sample (cold + warm) of the baseline took: what the plan's estimate multiplies.
+std::optional<double> sample_seconds(const Report& report) {
+  if (!report.cold_wall_ms) return std::nullopt;
+  return (report.cold_wall_ms->median + (report.warm_wall_ms ? report.warm_wall_ms->median : 0.0)) / 1000.0;
+}
+
+void bound_by_minutes(std::vector<levers::ChosenLever>& chosen, double max_minutes, int pairs,
+                      const std::optional<double>& per_sample_s) {
+  if (max_minutes <= 0.0 || !per_sample_s) return;
+  int runnable = 0;
+  for (const auto& lever : chosen) runnable += lever.runnable() ? 1 : 0;
+  // Drop levers from the end of the list (the finding-driven ones come after the standing ones)
+  // until the rounds fit.
+  for (auto it = chosen.rbegin(); it != chosen.rend() && runnable > 0; ++it) {
+    const double minutes = (runnable + 1) * pairs * *per_sample_s / 60.0;
+    if (minutes <= max_minutes) break;
+    if (!it->runnable()) continue;
+    it->outcome.status = LeverStatus::skipped;
+    it->outcome.reason = fmt::format("--max-minutes {}: measuring it too would take ~{:.1f} min", max_minutes, minutes);
+    --runnable;
+  }
+}
+
+std::string device_of(const Report& report) {
+  for (const auto& event : report.module_events) {
+    if (!event.device.empty() && event.device != "cpu") return event.device;
+  }
+  return "cpu";
+}
+
+int run_levers(const LeversArguments& arguments, CliContext& context) {
+  if (arguments.command.empty()) throw UsageError("give the command after `--`");
+  if (arguments.pairs < 1) throw UsageError("--pairs must be at least 1");
+  for (const auto& [path, flag] :
+       {std::pair{arguments.json_path, "--json"}, std::pair{arguments.markdown_path, "--markdown"},
+        std::pair{arguments.html_path, "--html"}, std::pair{arguments.ledger_path, "--ledger"}}) {
+    if (!path.empty()) require_writable_destination(path, flag);
+  }
+  if (!arguments.markdown_path.empty() || !arguments.html_path.empty() || !arguments.ledger_path.empty()) {
+    // Stub: the ledger's Markdown, HTML and YAML writers come with the ledger renderers.
+    throw UsageError("--markdown, --html and --ledger need the ledger renderers, not in this build yet");
+  }
+  const auto started = std::chrono::steady_clock::now();
+  measure::MeasureOptions command;
+  command.command = arguments.command;
+  command.cwd = std::filesystem::absolute(arguments.cwd.empty() ? std::filesystem::current_path()
+                                                                : std::filesystem::path(arguments.cwd));
+  command.timeout = std::chrono::milliseconds(static_cast<long long>(arguments.timeout_s * 1000.0));
+  command.ignore_output = arguments.ignore_output;
+  // Warp's own load lines print each module's hash, which is exactly what a lever moves: they
+  // are Warp's log, not the program's output, and are left out of the stdout comparison.
+  command.ignore_output.push_back(R"(^Module \S+ [0-9a-f]+ load on device)");
+  command.samples = 1;
+  measure::validate(command);
+
+  CommandProgress progress(context.err, arguments.quiet);
+  Report baseline;
+  std::string baseline_source = "measured";
+  if (!arguments.baseline_path.empty()) {
+    baseline = load_report(arguments.baseline_path);
+    baseline_source = arguments.baseline_path;
+  } else {
+    // One sample for the diagnosis that chooses the levers; the judging baseline is the arm below.
+    measure::MeasureOptions first = command;
+    first.label = "baseline (diagnosis)";
+    first.extra_environment[levers::kLeversVariable] = "";
+    baseline = measure::measure(first, context.interrupts, progress.listener());
+    if (!baseline.measured()) throw RunError("the baseline run measured nothing: no sample of the command succeeded");
+  }
+  const analysis::Diagnosis diagnosis = analysis::diagnose(baseline, calibrated_inputs(baseline, context));
+  levers::ChoiceOptions choice;
+  choice.numerics = arguments.numerics;
+  choice.workers = static_cast<int>(std::max(2u, std::thread::hardware_concurrency()));
+  std::vector<levers::ChosenLever> chosen = levers::choose_levers(baseline, diagnosis, choice);
+  levers::apply_selection(chosen, arguments.only, arguments.skip);
+  const auto per_sample = sample_seconds(baseline);
+  bound_by_minutes(chosen, arguments.max_minutes, arguments.pairs, per_sample);
+
+  std::vector<Lever> to_run;
+  for (const auto& lever : chosen) {
+    if (lever.runnable()) to_run.push_back(lever.outcome.lever);
+  }
+  const int runs = to_run.empty() ? 0 : static_cast<int>(to_run.size() + 1) * arguments.pairs;
+  context.out << fmt::format(
+      "Plan: {} lever(s) to measure, {} run(s) ({} arm(s) x {} pair(s)){}\n", to_run.size(), runs,
+      to_run.empty() ? 0 : to_run.size() + 1, arguments.pairs,
+      per_sample && runs > 0 ? fmt::format(", about {:.1f} min", runs * *per_sample / 60.0) : "");
+  for (const auto& lever : chosen) {
+    context.out << fmt::format(
+        "  {:<15} {:<32} {}\n", lever.runnable() ? std::string_view("will measure") : status_text(lever.outcome.status),
+        lever.outcome.lever.id, lever.runnable() ? lever_words(lever.outcome.lever) : lever.outcome.reason);
+  }
+  context.out.flush();
+
+  LeverLedger ledger;
+  ledger.command = command.command;
+  ledger.cwd = command.cwd.string();
+  ledger.warp_version = baseline.warp_version;
+  ledger.device = device_of(baseline);
+  ledger.pairs = arguments.pairs;
+  ledger.baseline_source = baseline_source;
+  ledger.runs_planned = runs;
+  if (!to_run.empty()) {
+    levers::ArmsOptions arms_options;
+    arms_options.pairs = arguments.pairs;
+    arms_options.verify = arguments.verify;
+    const levers::LeverArms arms =
+        levers::measure_lever_arms(command, to_run, arms_options, context.interrupts, progress.listener());
+    if (!arms.baseline.report.measured()) {
+      throw RunError("the baseline arm measured nothing: no sample of the command succeeded without levers");
+    }
+    std::size_t next = 0;
+    for (auto& lever : chosen) {
+      if (!lever.runnable()) continue;
+      levers::judge_lever(arms.baseline, arms.levers[next++], lever.outcome, context.judge_fault);
+    }
+  }
+  for (auto& lever : chosen) ledger.outcomes.push_back(std::move(lever.outcome));
+  ledger.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  if (!arguments.json_path.empty())
+    write_file_atomically(arguments.json_path, stub::ledger_json(ledger).dump(2) + "\n");
+  stub::ledger_text(ledger, context.out);
+  return kOk;
+}
+
+}  // namespace
+
+void add_levers_command(CLI::App& root, CliContext& context) {
+  const auto [command, arguments] = register_command<LeversArguments>(
+      root, context, "levers",
+      "Apply each fix the instrumentation can make from outside the code, and measure it against a shared baseline",
+      run_levers);
+  command->add_option("--pairs", arguments->pairs, "Interleaved rounds: samples per arm (default 3)")
+      ->check(CLI::PositiveNumber);
+  command
+      ->add_option("--baseline", arguments->baseline_path,
+                   "Choose the levers from this `measure` report instead of measuring one (the baseline arm is "
+                   "still measured, for paired judging)")
+      ->check(CLI::ExistingFile);
+  command
+      ->add_option("--only", arguments->only,
+                   "Measure only these lever ids (comma-separated; a family such as "
+                   "backward-off names all its levers)")
+      ->delimiter(',');
+  command->add_option("--skip", arguments->skip, "Leave these lever ids out (comma-separated)")->delimiter(',');
+  command
+      ->add_option("--max-minutes", arguments->max_minutes,
+                   "Leave out the last levers until the run's estimate fits in this many minutes")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--numerics", arguments->numerics, "Also offer levers that change results (fast_math)");
+  command->add_option("--ignore-output", arguments->ignore_output,
+                      "A regex of output lines left out of the stdout comparison (repeatable)");
+  command->add_option("--verify", arguments->verify,
+                      "Your own check, run with /bin/sh -c in the command's directory after each sample; non-zero "
+                      "after a lever's sample marks it needed by the program");
+  command->add_option("--json", arguments->json_path, "Write the ledger as JSON");
+  command->add_option("--markdown", arguments->markdown_path, "Write the ledger as Markdown");
+  command->add_option("--html", arguments->html_path, "Write the ledger as HTML");
+  command->add_option("--ledger", arguments->ledger_path, "Write the ledger file `report --ledger` reads");
+  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
+  command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)")
+      ->check(CLI::ExistingDirectory);
+  command->add_option("command", arguments->command, "-- COMMAND...")->required();
+  command->positionals_at_end(true);
+}
+
+}  // namespace wcp::cli

@@ -1,0 +1,40 @@
+#include "levers/lever_protocol.h"
+
+#include <nlohmann/json.hpp>
+
+namespace wcp::levers {
+
+std::string_view to_string(LeverKind kind) {
+  switch (kind) {
+    case LeverKind::config:
+      return "config";
+    case LeverKind::module_option:
+      return "module_option";
+    case LeverKind::drop_unique:
+      return "drop_unique";
+    case LeverKind::noop_call:
+      return "noop_call";
+  }
+  return "config";
+}
+
+std::string probe_levers_json(const std::vector<Lever>& levers) {
+  nlohmann::json items = nlohmann::json::array();
+  for (const Lever& lever : levers) {
+    nlohmann::json item{{"id", lever.id}, {"kind", to_string(lever.kind)}, {"name", lever.name}};
+    if (lever.kind == LeverKind::config || lever.kind == LeverKind::module_option) {
+      item["value"] = nlohmann::json::parse(lever.value_json.empty() ? "null" : lever.value_json);
+    }
+    if (lever.kind == LeverKind::module_option) item["modules"] = lever.modules;
+    if (lever.kind == LeverKind::drop_unique) {
+      nlohmann::json kernels = nlohmann::json::array();
+      for (const auto& kernel : lever.kernels)
+        kernels.push_back({{"qualname", kernel.qualname}, {"file", kernel.file}});
+      item["kernels"] = kernels;
+    }
+    items.push_back(std::move(item));
+  }
+  return items.dump();
+}
+
+}  // namespace wcp::levers
