@@ -13,12 +13,11 @@
 #include <sstream>
 #include <thread>
 
-#include <nlohmann/json.hpp>
-
 #include "analysis/diagnose.h"
 #include "cli/command_progress.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
+#include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "facts/queries.h"
@@ -29,7 +28,9 @@
 #include "levers/lever_judgement.h"
 #include "levers/lever_protocol.h"
 #include "measure/measure.h"
+#include "render/format.h"
 #include "render/report_text.h"
+#include "results/ledger_writer.h"
 
 namespace wcp::cli {
 namespace {
@@ -49,6 +50,7 @@ struct LeversArguments {
   std::string ledger_path;
   double timeout_s = 900;
   bool quiet = false;
+  bool verbose = false;
   std::string cwd;
   std::vector<std::string> command;
 };
@@ -68,107 +70,6 @@ std::string_view status_text(LeverStatus status) {
   }
   return "not_applicable";
 }
-
-std::string_view workload_text(LeverWorkload workload) {
-  switch (workload) {
-    case LeverWorkload::same:
-      return "same";
-    case LeverWorkload::changed:
-      return "changed";
-    case LeverWorkload::program_failed:
-      return "program_failed";
-    case LeverWorkload::not_run:
-      return "not_run";
-  }
-  return "not_run";
-}
-
-// --- Stub rendering (until i30-ledger's render::write(const LeverLedger&, Format, ...) lands):
-// the smallest text and JSON that lay out the ledger as it is; replace both with the renderers.
-namespace stub {
-
-nlohmann::json optional_json(const std::optional<double>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json clock_json(const LeverClock& clock) {
-  return {{"before_ms", optional_json(clock.before_ms)},
-          {"after_ms", optional_json(clock.after_ms)},
-          {"delta_ms", optional_json(clock.delta_ms)},
-          {"band_ms", optional_json(clock.band_ms)},
-          {"verdict", clock.verdict},
-          {"detail", clock.detail}};
-}
-
-nlohmann::json ledger_json(const LeverLedger& ledger) {
-  nlohmann::json outcomes = nlohmann::json::array();
-  for (const auto& outcome : ledger.outcomes) {
-    const Lever& lever = outcome.lever;
-    outcomes.push_back({{"id", lever.id},
-                        {"kind", levers::to_string(lever.kind)},
-                        {"name", lever.name},
-                        {"value", lever.value_json},
-                        {"modules", lever.modules},
-                        {"mechanism", lever.mechanism ? std::string(code(*lever.mechanism)) : std::string()},
-                        {"changes_numerics", lever.changes_numerics},
-                        {"cuda_only", lever.cuda_only},
-                        {"status", status_text(outcome.status)},
-                        {"reason", outcome.reason},
-                        {"scope", outcome.scope},
-                        {"owner", outcome.owner},
-                        {"arrival", outcome.arrival},
-                        {"cold_module", clock_json(outcome.cold_module)},
-                        {"compile_elapsed", clock_json(outcome.compile_elapsed)},
-                        {"judged_on", outcome.judged_on},
-                        {"behaviour", outcome.behaviour},
-                        {"workload", workload_text(outcome.workload)},
-                        {"behaviour_evidence", outcome.behaviour_evidence},
-                        {"predicted_saving_ms", optional_json(outcome.predicted_saving_ms)},
-                        {"prediction_estimated", outcome.prediction_estimated},
-                        {"take_it", outcome.take_it}});
-  }
-  return {{"schema_version", kReportSchemaVersion},
-          {"kind", "levers"},
-          {"command", ledger.command},
-          {"cwd", ledger.cwd},
-          {"warp_version", ledger.warp_version},
-          {"device", ledger.device},
-          {"pairs", ledger.pairs},
-          {"baseline_source", ledger.baseline_source},
-          {"runs_planned", ledger.runs_planned},
-          {"wall_s", ledger.wall_s},
-          {"outcomes", outcomes}};
-}
-
-std::string clock_text(const LeverClock& clock) {
-  if (!clock.before_ms || !clock.after_ms) return "unavailable";
-  return fmt::format("{:.0f} -> {:.0f} ms {} ({})", *clock.before_ms, *clock.after_ms, clock.verdict, clock.detail);
-}
-
-void ledger_text(const LeverLedger& ledger, std::ostream& out) {
-  out << fmt::format("\nLevers: {} on Warp {} ({}), {} pair(s), baseline {}, {:.0f} s\n",
-                     render::format_command(ledger.command), ledger.warp_version, ledger.device, ledger.pairs,
-                     ledger.baseline_source, ledger.wall_s);
-  for (const auto& outcome : ledger.outcomes) {
-    out << fmt::format("\n  {}  [{}]  {}\n", outcome.lever.id, status_text(outcome.status), outcome.scope);
-    if (!outcome.reason.empty()) out << "    " << outcome.reason << "\n";
-    if (outcome.status == LeverStatus::measured) {
-      out << "    cold module work: " << clock_text(outcome.cold_module) << "\n";
-      out << "    compile elapsed:  " << clock_text(outcome.compile_elapsed) << "\n";
-      out << "    arrived: " << outcome.arrival << "\n";
-    }
-    if (outcome.predicted_saving_ms) {
-      out << fmt::format("    predicted by diagnose: {:.0f} ms{}\n", *outcome.predicted_saving_ms,
-                         outcome.prediction_estimated ? " (estimate)" : "");
-    }
-    for (const auto& evidence : outcome.behaviour_evidence) out << "    evidence: " << evidence << "\n";
-    if (!outcome.owner.empty()) out << "    whose: " << outcome.owner << "\n";
-    if (!outcome.behaviour.empty()) out << "    changes: " << outcome.behaviour << "\n";
-    if (!outcome.take_it.empty()) out << "    to take it: " << outcome.take_it << "\n";
-  }
-}
-
-}  // namespace stub
 
 std::string lever_words(const Lever& lever) {
   switch (lever.kind) {
@@ -223,10 +124,6 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
        {std::pair{arguments.json_path, "--json"}, std::pair{arguments.markdown_path, "--markdown"},
         std::pair{arguments.html_path, "--html"}, std::pair{arguments.ledger_path, "--ledger"}}) {
     if (!path.empty()) require_writable_destination(path, flag);
-  }
-  if (!arguments.markdown_path.empty() || !arguments.html_path.empty() || !arguments.ledger_path.empty()) {
-    // Stub: the ledger's Markdown, HTML and YAML writers come with the ledger renderers.
-    throw UsageError("--markdown, --html and --ledger need the ledger renderers, not in this build yet");
   }
   const auto started = std::chrono::steady_clock::now();
   measure::MeasureOptions command;
@@ -306,9 +203,17 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
   for (auto& lever : chosen) ledger.outcomes.push_back(std::move(lever.outcome));
   ledger.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-  if (!arguments.json_path.empty())
-    write_file_atomically(arguments.json_path, stub::ledger_json(ledger).dump(2) + "\n");
-  stub::ledger_text(ledger, context.out);
+  if (!arguments.json_path.empty()) write_file_atomically(arguments.json_path, lever_ledger_to_json_text(ledger));
+  for (const auto& [path, format] : {std::pair{arguments.markdown_path, render::Format::markdown},
+                                     std::pair{arguments.html_path, render::Format::html}}) {
+    if (path.empty()) continue;
+    std::ostringstream document;
+    render::write(ledger, format, document);
+    write_file_atomically(path, document.str());
+  }
+  if (!arguments.ledger_path.empty()) write_file_atomically(arguments.ledger_path, results::lever_ledger_yaml(ledger));
+  context.out << "\n";
+  render::write(render::LeverLedgerView{ledger, arguments.verbose}, render::Format::text, context.out);
   return kOk;
 }
 
@@ -349,6 +254,7 @@ void add_levers_command(CLI::App& root, CliContext& context) {
   command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
+  command->add_flag("--verbose", arguments->verbose, "Each lever's scope, owner, proof of arrival, clocks and evidence");
   command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)")
       ->check(CLI::ExistingDirectory);
   command->add_option("command", arguments->command, "-- COMMAND...")->required();
