@@ -61,7 +61,7 @@ void read_device(const YamlReader& reader, const YAML::Node& node, Settings& int
 #define WCP_KEY(member, reader_method) \
   &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
 
-const std::array<KeySpec, 19> kKeys{{
+const std::array<KeySpec, 20> kKeys{{
     {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
      false, &read_command, &merge_field<&Settings::command>},
     {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
@@ -97,6 +97,10 @@ const std::array<KeySpec, 19> kKeys{{
      WCP_KEY(max_generated_source_bytes, count)},
     {key::max_lto_artifacts, "most .lto/.ltoir artifacts in the cold run's cache", true,
      WCP_KEY(max_lto_artifacts, count)},
+    {key::max_cache_bytes,
+     "most bytes of kernel cache the command needs: the entries a --warm-cache audit read or wrote, else all the cold "
+     "run wrote into its empty private cache (to size a CI cache)",
+     true, WCP_KEY(max_cache_bytes, count)},
 }};
 
 #undef WCP_KEY

@@ -38,6 +38,7 @@ struct Settings {
   std::optional<bool> gate_on_elapsed;
   std::optional<std::uint64_t> max_generated_source_bytes;
   std::optional<std::uint64_t> max_lto_artifacts;
+  std::optional<std::uint64_t> max_cache_bytes;
 };
 
 }  // namespace wcp::budget

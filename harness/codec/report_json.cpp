@@ -1,5 +1,6 @@
 #include "codec/report_json.h"
 
+#include "codec/cache_audit_json.h"
 #include "codec/launch_record_json.h"
 #include "codec/reference_json.h"
 #include "codec/report_json_legacy.h"
@@ -457,6 +458,7 @@ void read_document(const json& document, Report& report) {
   report.cache.lto_artifacts = get<std::uint64_t>(document, "lto_artifacts", 0);
   report.cache.lto_bytes = get<std::uint64_t>(document, "lto_bytes", 0);
   report.cache.module_directories = get<std::uint64_t>(document, "module_directories", 0);
+  report.cache.total_bytes = get_optional<std::uint64_t>(document, "cache_total_bytes");  // schema 7
   json_fields::each(document, "module_sources", [&](const json& item, std::size_t) {
     ModuleSource module{get<std::string>(item, "directory", ""),
                         get<std::uint64_t>(item, "source_bytes", 0),
@@ -535,6 +537,13 @@ void read_document(const json& document, Report& report) {
       throw FieldError(std::string("output_check: ") + error.what());
     }
   }
+  if (const auto found = document.find("cache_audit"); found != document.end() && found->is_object()) {
+    try {
+      report.cache_audit = cache_audit_from_json(*found);
+    } catch (const FieldError& error) {
+      throw FieldError(std::string("cache_audit: ") + error.what());
+    }
+  }
 
   if (!schema) {
     apply_original_probe_conventions(report);
@@ -588,6 +597,7 @@ json report_to_json(const Report& report) {
   out["lto_artifacts"] = report.cache.lto_artifacts;
   out["lto_bytes"] = report.cache.lto_bytes;
   out["module_directories"] = report.cache.module_directories;
+  out["cache_total_bytes"] = or_null(report.cache.total_bytes);
   json sources = json::array();
   for (const auto& module : report.cache.modules) {
     json kernels = json::array();
@@ -639,6 +649,7 @@ json report_to_json(const Report& report) {
   out["notes"] = report.notes;
   out["reference"] = report.reference ? reference_to_json(*report.reference) : json(nullptr);
   out["output_check"] = report.output_check ? output_check_to_json(*report.output_check) : json(nullptr);
+  if (report.cache_audit) out["cache_audit"] = cache_audit_to_json(*report.cache_audit);  // absent when not asked
   return out;
 }
 

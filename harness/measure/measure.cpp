@@ -3,6 +3,7 @@
 #include "errors.h"
 #include "io/environment.h"
 #include "io/executable.h"
+#include "measure/cache_audit.h"
 #include "measure/output_check.h"
 #include "measure/perfetto_trace.h"
 #include "measure/report_builder.h"
@@ -20,6 +21,9 @@ void validate(const MeasureOptions& options) {
   std::error_code error;
   if (!std::filesystem::is_directory(options.cwd, error)) {
     throw UsageError("working directory " + options.cwd.string() + " does not exist");
+  }
+  if (options.warm_cache && !std::filesystem::is_directory(*options.warm_cache, error)) {
+    throw UsageError("--warm-cache " + options.warm_cache->string() + " is not a directory");
   }
   OutputMasks patterns;
   for (const auto& pattern : options.ignore_output) patterns.add_ignored(pattern, "--ignore-output");
@@ -55,8 +59,11 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
     }
     interrupts.throw_if_interrupted();
   }
+  std::optional<CacheAudit> audit;
+  if (options.warm_cache && !samples.empty()) audit = audit_warm_cache(options, *options.warm_cache, interrupts, progress);
   progress.done();
   Measurement result{build_report(options, samples), build_trace(options, samples)};
+  result.report.cache_audit = std::move(audit);
   if (without_probe) result.report.output_check = check_output(*without_probe, samples, options.ignore_output);
   if (stopped) {
     result.report.notes.push_back("Sampling stopped after " + std::to_string(samples.size()) + " of " +

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct MeasureOptions {
   // compare its output and exit status with the first sample's (`--check-output`).
   bool check_output = false;
   std::vector<std::string> ignore_output;  // --ignore-output: regexes of lines left out of that comparison
+  // `--warm-cache DIR`: after the samples, one more warm pass against a private copy of DIR, and
+  // the audit of what it used (measure/cache_audit.h). DIR is only read.
+  std::optional<std::filesystem::path> warm_cache;
 };
 
 }  // namespace wcp::measure

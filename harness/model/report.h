@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cache_audit.h"
 #include "model/cold_start_clocks.h"
 #include "model/interop_launch.h"
 #include "model/launch_record.h"
@@ -75,6 +76,9 @@ struct CacheInventory {
   std::uint64_t lto_artifacts = 0;           // .lto and .ltoir files
   std::uint64_t lto_bytes = 0;
   std::uint64_t module_directories = 0;
+  // Every regular file the cold run left in its private cache, summed (schema 7): what a CI
+  // cache must hold for the command when nothing was restored. Absent in earlier reports.
+  std::optional<std::uint64_t> total_bytes;
   std::vector<ModuleSource> modules;
   bool operator==(const CacheInventory&) const = default;
 };
@@ -177,6 +181,9 @@ struct Report : ColdStartClocks {
   // The program's output and exit status without the probe against the first sample's
   // (`measure --check-output`); absent when not asked for.
   std::optional<OutputCheck> output_check;
+  // What one warm pass used of a restored kernel cache (`measure --warm-cache DIR`, schema 7);
+  // absent when not asked for.
+  std::optional<CacheAudit> cache_audit;
 
   bool measured() const { return samples > failed_samples; }
 };
