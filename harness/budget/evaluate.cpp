@@ -252,9 +252,9 @@ BudgetOutcome cache_bytes(std::uint64_t limit, const Report& report) {
     return outcome;
   }
   const auto& total = report.cache.total_bytes;
-  BudgetOutcome outcome = ceiling(key::max_cache_bytes, total ? std::optional<double>(static_cast<double>(*total))
-                                                              : std::nullopt,
-                                  static_cast<double>(limit), Unit::bytes);
+  BudgetOutcome outcome =
+      ceiling(key::max_cache_bytes, total ? std::optional<double>(static_cast<double>(*total)) : std::nullopt,
+              static_cast<double>(limit), Unit::bytes);
   outcome.note = total ? "all the cold run wrote into its empty private cache"
                        : "not measured: the report does not record its cache's size (a report before schema 7)";
   return outcome;

@@ -79,7 +79,8 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
     throw UsageError("--ignore-output only applies with --check-output");
   }
   if (!arguments.warm_cache.empty()) options.warm_cache = std::filesystem::absolute(arguments.warm_cache);
-  if (!arguments.prune_list.empty() && !options.warm_cache) throw UsageError("--prune-list only applies with --warm-cache");
+  if (!arguments.prune_list.empty() && !options.warm_cache)
+    throw UsageError("--prune-list only applies with --warm-cache");
   if (!arguments.prune_list.empty()) require_writable_destination(arguments.prune_list, "--prune-list");
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   if (!arguments.trace_path.empty()) require_writable_destination(arguments.trace_path, "--trace");
@@ -185,9 +186,10 @@ void add_measure_command(CLI::App& root, CliContext& context) {
   command->add_option("--ignore-output", arguments->ignore_output,
                       "With --check-output: leave lines matching this regex out of the comparison (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->add_option("--warm-cache", arguments->warm_cache,
-                      "After the samples, one more warm pass against a private copy of this kernel cache (DIR is "
-                      "only read): which of its entries the command used, and which it never read")
+  command
+      ->add_option("--warm-cache", arguments->warm_cache,
+                   "After the samples, one more warm pass against a private copy of this kernel cache (DIR is "
+                   "only read): which of its entries the command used, and which it never read")
       ->check(CLI::ExistingDirectory);
   command->add_option("--prune-list", arguments->prune_list,
                       "With --warm-cache: write the absolute paths of DIR's entries the pass never used to this file, "

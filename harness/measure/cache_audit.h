@@ -26,7 +26,7 @@ void classify_entries(CacheAudit& audit, const CacheListing& before, const Cache
                       const std::vector<ModuleEvent>& loads, const std::string& run_group);
 
 // Copies DIR, runs the pass with the probe, and classifies. DIR is only read.
-CacheAudit audit_warm_cache(const MeasureOptions& options, const std::filesystem::path& dir,
-                            InterruptWatch& interrupts, ProgressListener& progress);
+CacheAudit audit_warm_cache(const MeasureOptions& options, const std::filesystem::path& dir, InterruptWatch& interrupts,
+                            ProgressListener& progress);
 
 }  // namespace wcp::measure

@@ -1,6 +1,7 @@
 // The run half of measure/cache_audit.h: copy DIR, run one warm pass on the copy, classify.
 #include <fmt/format.h>
 
+#include <iterator>
 #include <set>
 
 #include "measure/cache_audit.h"

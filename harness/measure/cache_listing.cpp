@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 namespace wcp::measure {
 namespace {
@@ -63,15 +64,16 @@ void list_folder(const fs::path& folder, const std::string& group, CacheListing&
 bool has_hash_suffix(const std::string& directory) {
   const auto at = directory.rfind('_');
   if (at == std::string::npos || directory.size() - at - 1 != 7 || at < 4) return false;
-  return std::all_of(directory.begin() + static_cast<std::ptrdiff_t>(at) + 1, directory.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) != 0 || (c >= 'a' && c <= 'f');
-  });
+  return std::all_of(directory.begin() + static_cast<std::ptrdiff_t>(at) + 1, directory.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0 || (c >= 'a' && c <= 'f'); });
 }
 
 CacheListing list_cache(const fs::path& root) {
   CacheListing listing;
   list_folder(root, "", listing);
-  const auto by_place = [](const auto& a, const auto& b) { return std::tie(a.group, a.name) < std::tie(b.group, b.name); };
+  const auto by_place = [](const auto& a, const auto& b) {
+    return std::tie(a.group, a.name) < std::tie(b.group, b.name);
+  };
   std::sort(listing.entries.begin(), listing.entries.end(), by_place);
   std::sort(listing.others.begin(), listing.others.end(),
             [](const CacheOtherItem& a, const CacheOtherItem& b) { return a.path < b.path; });

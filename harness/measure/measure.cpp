@@ -60,7 +60,8 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
     interrupts.throw_if_interrupted();
   }
   std::optional<CacheAudit> audit;
-  if (options.warm_cache && !samples.empty()) audit = audit_warm_cache(options, *options.warm_cache, interrupts, progress);
+  if (options.warm_cache && !samples.empty())
+    audit = audit_warm_cache(options, *options.warm_cache, interrupts, progress);
   progress.done();
   Measurement result{build_report(options, samples), build_trace(options, samples)};
   result.report.cache_audit = std::move(audit);

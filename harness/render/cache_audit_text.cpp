@@ -14,7 +14,9 @@ namespace {
 // How many unused entries the verbose table lists; the rest are in the JSON and the prune list.
 constexpr std::size_t kListedUnused = 20;
 
-std::string group_text(const std::string& group) { return group.empty() ? "(top level)" : group; }
+std::string group_text(const std::string& group) {
+  return group.empty() ? "(top level)" : group;
+}
 
 std::string not_audited_reason(const CacheAudit& audit) {
   if (!audit.pass_ok) return audit.pass_failure;
@@ -53,18 +55,18 @@ void render_cache_audit_text(const CacheAudit& audit, std::ostream& out) {
   }
   const CacheAuditTotals totals = totals_of(audit);
   out << fmt::format("  Warp's folder: {}; pass {:.0f} ms\n", group_text(audit.run_group), audit.pass_wall_ms);
-  out << fmt::format("  Used {} of {} entries, {} of {}; needed (read + written) {} entries, {}\n",
-                     totals.used_entries, totals.dir_entries, bytes_text(totals.used_bytes),
-                     bytes_text(totals.dir_bytes), totals.needed_entries, bytes_text(totals.needed_bytes));
+  out << fmt::format("  Used {} of {} entries, {} of {}; needed (read + written) {} entries, {}\n", totals.used_entries,
+                     totals.dir_entries, bytes_text(totals.used_bytes), bytes_text(totals.dir_bytes),
+                     totals.needed_entries, bytes_text(totals.needed_bytes));
   if (totals.hashless_used > 0) {
     out << fmt::format("  {} used entr{} without a hash in the name (strip_hash): served by name, content unchecked\n",
                        totals.hashless_used, totals.hashless_used == 1 ? "y" : "ies");
   }
   out << "  " << served_text(audit) << ":\n";
   for (const auto& module : audit.modules) {
-    out << fmt::format("    {:<9} {} {} on {}{}{}\n", module.served == ServedBy::dir ? "served" : to_string(module.served),
-                       module.identity.name, module.identity.hash.empty() ? "(no hash)" : module.identity.hash,
-                       module.identity.device,
+    out << fmt::format("    {:<9} {} {} on {}{}{}\n",
+                       module.served == ServedBy::dir ? "served" : to_string(module.served), module.identity.name,
+                       module.identity.hash.empty() ? "(no hash)" : module.identity.hash, module.identity.device,
                        module.identity.block_dim ? fmt::format(" block_dim {}", *module.identity.block_dim) : "",
                        module.served == ServedBy::dir ? "" : "  (not from DIR)");
   }
@@ -81,7 +83,8 @@ void render_cache_audit_text(const CacheAudit& audit, std::ostream& out) {
                        entry.hashless ? "  (no hash in its name)" : "");
   }
   if (unused.size() > kListedUnused) {
-    out << fmt::format("    ... and {} more (the JSON and --prune-list have them all)\n", unused.size() - kListedUnused);
+    out << fmt::format("    ... and {} more (the JSON and --prune-list have them all)\n",
+                       unused.size() - kListedUnused);
   }
   if (!audit.not_audited.empty()) {
     out << fmt::format("  Not audited ({}, never on the prune list):", bytes_text(totals.not_audited_bytes));

@@ -6,9 +6,9 @@
 #include <ostream>
 
 #include "facts/load_overlap.h"
-#include "render/cache_audit_text.h"
 #include "facts/queries.h"
 #include "io/units.h"
+#include "render/cache_audit_text.h"
 
 namespace wcp::render {
 

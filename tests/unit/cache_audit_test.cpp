@@ -19,7 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 
 CacheEntry entry(std::string group, std::string name, std::uint64_t bytes, std::uint64_t files = 2) {
-  return {std::move(group), std::move(name), bytes, files, !has_hash_suffix(name)};
+  const bool hashless = !has_hash_suffix(name);
+  return {std::move(group), std::move(name), bytes, files, hashless};
 }
 
 ModuleEvent load(std::string name, std::string hash, LoadStatus status) {
@@ -44,7 +45,7 @@ CacheListing dir_listing() {
 TEST(CacheAudit, ReadWrittenAndUnusedAreTheSetsTheLoadsAndFilesSay) {
   CacheListing after = dir_listing();
   after.entries.push_back(entry("1.19.0", "wp_c_ccccccc", 200));  // built by the pass
-  after.entries[3].bytes = 3500;                                   // b: a new variant written into it
+  after.entries[3].bytes = 3500;                                  // b: a new variant written into it
   after.entries[3].files = 3;
   CacheAudit audit;
   audit.pass_ok = true;
