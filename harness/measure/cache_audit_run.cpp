@@ -32,7 +32,9 @@ std::set<std::string> cache_folders(const instrument::InstrumentationEvents& eve
     }
   }
   for (const auto& process : events.processes) {
-    if (process.exit && process.exit->kernel_cache_dir && !process.exit->kernel_cache_dir->empty()) {
+    // "None": the process imported Warp but never initialised it (no cache was chosen).
+    if (process.exit && process.exit->kernel_cache_dir && !process.exit->kernel_cache_dir->empty() &&
+        *process.exit->kernel_cache_dir != "None") {
       folders.insert(*process.exit->kernel_cache_dir);
     }
   }
