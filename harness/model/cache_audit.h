@@ -17,7 +17,7 @@ namespace wcp {
 // its modules there, and a cache that predates the folders keeps them there).
 struct CacheEntry {
   std::string group;
-  std::string name;        // the directory's name, e.g. "wp___main___b43a5cc"
+  std::string name;         // the directory's name, e.g. "wp___main___b43a5cc"
   std::uint64_t bytes = 0;  // regular files inside, summed (st_size)
   std::uint64_t files = 0;
   bool hashless = false;  // no hash in its name (strip_hash): its content cannot be told from its name
@@ -34,9 +34,9 @@ struct CacheOtherItem {
 
 struct AuditedEntry {
   CacheEntry entry;
-  bool in_dir = false;  // present in DIR (false: the pass created it)
-  bool read = false;    // a load was served from it
-  bool written = false; // the pass built into it or created it (its files changed)
+  bool in_dir = false;            // present in DIR (false: the pass created it)
+  bool read = false;              // a load was served from it
+  bool written = false;           // the pass built into it or created it (its files changed)
   std::uint64_t after_bytes = 0;  // its size after the pass (0: gone); `entry.bytes` is DIR's
   bool needed() const { return read || written; }
   bool operator==(const AuditedEntry&) const = default;
@@ -66,8 +66,8 @@ struct CacheCopyCost {
 };
 
 struct CacheAudit {
-  std::string dir;         // DIR, absolute
-  std::string run_group;   // the group the pass's Warp used ("" = top level)
+  std::string dir;        // DIR, absolute
+  std::string run_group;  // the group the pass's Warp used ("" = top level)
   CacheCopyCost copy;
   bool pass_ok = false;
   std::string pass_failure;  // plain words when !pass_ok
