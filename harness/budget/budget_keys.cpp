@@ -61,7 +61,7 @@ void read_device(const YamlReader& reader, const YAML::Node& node, Settings& int
 #define WCP_KEY(member, reader_method) \
   &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
 
-const std::array<KeySpec, 20> kKeys{{
+const std::array<KeySpec, 21> kKeys{{
     {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
      false, &read_command, &merge_field<&Settings::command>},
     {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
@@ -100,6 +100,10 @@ const std::array<KeySpec, 20> kKeys{{
     {key::stable_hashes,
      "true: module identities are the same in a reseeded process and from a copy of the checkout at another path", true,
      WCP_KEY(stable_hashes, boolean)},
+    {key::max_cache_bytes,
+     "most bytes of kernel cache the command needs: the entries a --warm-cache audit read or wrote, else all the cold "
+     "run wrote into its empty private cache (to size a CI cache)",
+     true, WCP_KEY(max_cache_bytes, count)},
 }};
 
 #undef WCP_KEY

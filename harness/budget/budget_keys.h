@@ -35,6 +35,7 @@ inline constexpr std::string_view gate_on_elapsed = "gate_on_elapsed";
 inline constexpr std::string_view max_generated_source_bytes = "max_generated_source_bytes";
 inline constexpr std::string_view max_lto_artifacts = "max_lto_artifacts";
 inline constexpr std::string_view stable_hashes = "stable_hashes";
+inline constexpr std::string_view max_cache_bytes = "max_cache_bytes";
 }  // namespace key
 
 struct KeySpec {

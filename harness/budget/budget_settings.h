@@ -39,6 +39,7 @@ struct Settings {
   std::optional<std::uint64_t> max_generated_source_bytes;
   std::optional<std::uint64_t> max_lto_artifacts;
   std::optional<bool> stable_hashes;  // the identities survive a reseeded process and a relocated checkout
+  std::optional<std::uint64_t> max_cache_bytes;
 };
 
 }  // namespace wcp::budget

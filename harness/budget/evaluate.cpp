@@ -239,6 +239,28 @@ BudgetOutcome cold_units(double limit, const Report& report, const EvaluateOptio
   return outcome;
 }
 
+// What a CI cache must hold for the command: the audit's needed entries when the report has an
+// audit (`measure --warm-cache`), else everything the cold run wrote into its empty cache.
+BudgetOutcome cache_bytes(std::uint64_t limit, const Report& report) {
+  if (report.cache_audit) {
+    const auto& audit = *report.cache_audit;
+    std::optional<double> needed;
+    if (audit.measured()) needed = static_cast<double>(totals_of(audit).needed_bytes);
+    BudgetOutcome outcome = ceiling(key::max_cache_bytes, needed, static_cast<double>(limit), Unit::bytes);
+    outcome.note = needed ? "entries the --warm-cache pass read or wrote"
+                          : "not measured: the warm cache was not audited (" +
+                                (audit.pass_ok ? audit.unavailable : audit.pass_failure) + ")";
+    return outcome;
+  }
+  const auto& total = report.cache.total_bytes;
+  BudgetOutcome outcome =
+      ceiling(key::max_cache_bytes, total ? std::optional<double>(static_cast<double>(*total)) : std::nullopt,
+              static_cast<double>(limit), Unit::bytes);
+  outcome.note = total ? "all the cold run wrote into its empty private cache"
+                       : "not measured: the report does not record its cache's size (a report before schema 7)";
+  return outcome;
+}
+
 }  // namespace
 
 CommandResult evaluate(const CommandEntry& entry, const Report& report, const std::optional<Report>& baseline,
@@ -299,6 +321,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
                                static_cast<double>(*budgets.max_lto_artifacts), Unit::count));
   }
   if (budgets.stable_hashes.value_or(false)) outcomes.push_back(stable_hashes_budget(report));
+  if (budgets.max_cache_bytes) outcomes.push_back(cache_bytes(*budgets.max_cache_bytes, report));
   // The diagnosis runs only when something failed: it is the explanation, not a budget.
   if (result.failed()) {
     const analysis::Diagnosis diagnosis = analysis::diagnose(report);

@@ -42,8 +42,29 @@ struct MeasureArguments {
   bool check_output = false;
   std::vector<std::string> ignore_output;
   bool stable_hashes = false;
+  std::string warm_cache;
+  std::string prune_list;
   std::vector<std::string> command;
 };
+
+// `--prune-list`: DIR's entries the audit pass never read nor wrote, one absolute path a line.
+// Only from an audit that measured something: an unobserved pass read "nothing", which is no
+// licence to delete everything.
+void write_prune_list(const std::string& path, Report& report, std::ostream& err) {
+  auto& audit = *report.cache_audit;
+  if (!audit.measured()) {
+    err << "warp-compile-probe: --prune-list not written: the warm cache was not audited\n";
+    return;
+  }
+  std::string lines;
+  for (const auto& entry : unused_entries(audit)) {
+    auto entry_path = std::filesystem::path(audit.dir);
+    if (!entry.group.empty()) entry_path /= entry.group;
+    lines += (entry_path / entry.name).string() + "\n";
+  }
+  write_file_atomically(path, lines);
+  audit.prune_list = std::filesystem::absolute(path).lexically_normal().string();
+}
 
 int run_measure(const MeasureArguments& arguments, CliContext& context) {
   measure::MeasureOptions options;
@@ -59,6 +80,10 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (!options.ignore_output.empty() && !options.check_output) {
     throw UsageError("--ignore-output only applies with --check-output");
   }
+  if (!arguments.warm_cache.empty()) options.warm_cache = std::filesystem::absolute(arguments.warm_cache);
+  if (!arguments.prune_list.empty() && !options.warm_cache)
+    throw UsageError("--prune-list only applies with --warm-cache");
+  if (!arguments.prune_list.empty()) require_writable_destination(arguments.prune_list, "--prune-list");
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   if (!arguments.trace_path.empty()) require_writable_destination(arguments.trace_path, "--trace");
   measure::validate(options);
@@ -74,9 +99,12 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
 
   CommandProgress progress(context.err, arguments.quiet);
   measure::ProgressListener& listener = progress.listener();
-  const measure::Measurement measurement =
+  measure::Measurement measurement =
       arguments.reference ? reference::measure_with_reference(options, setup, context.interrupts, listener)
                           : measure::measure_with_trace(options, context.interrupts, listener);
+  if (!arguments.prune_list.empty() && measurement.report.cache_audit) {
+    write_prune_list(arguments.prune_list, measurement.report, context.err);
+  }
   const Report& report = measurement.report;
 
   // The report is kept before anything else can fail.
@@ -165,6 +193,14 @@ void add_measure_command(CLI::App& root, CliContext& context) {
                     "1, one from a copy of the working directory elsewhere (they always run when a hash varied); the "
                     "outcome is in the report and the diagnosis, the exit status is unchanged (gate with `check`'s "
                     "stable_hashes)");
+  command
+      ->add_option("--warm-cache", arguments->warm_cache,
+                   "After the samples, one more warm pass against a private copy of this kernel cache (DIR is "
+                   "only read): which of its entries the command used, and which it never read")
+      ->check(CLI::ExistingDirectory);
+  command->add_option("--prune-list", arguments->prune_list,
+                      "With --warm-cache: write the absolute paths of DIR's entries the pass never used to this file, "
+                      "one per line (the tool deletes nothing)");
   command->add_option("command", arguments->command, "The command to measure, after --")->required();
   command->positionals_at_end(true);
 }

@@ -1,6 +1,7 @@
 #include "codec/report_json.h"
 
 #include "codec/hash_stability_json.h"
+#include "codec/cache_audit_json.h"
 #include "codec/launch_record_json.h"
 #include "codec/reference_json.h"
 #include "codec/report_json_legacy.h"
@@ -458,6 +459,7 @@ void read_document(const json& document, Report& report) {
   report.cache.lto_artifacts = get<std::uint64_t>(document, "lto_artifacts", 0);
   report.cache.lto_bytes = get<std::uint64_t>(document, "lto_bytes", 0);
   report.cache.module_directories = get<std::uint64_t>(document, "module_directories", 0);
+  report.cache.total_bytes = get_optional<std::uint64_t>(document, "cache_total_bytes");  // schema 7
   json_fields::each(document, "module_sources", [&](const json& item, std::size_t) {
     ModuleSource module{get<std::string>(item, "directory", ""),
                         get<std::uint64_t>(item, "source_bytes", 0),
@@ -550,6 +552,13 @@ void read_document(const json& document, Report& report) {
         {get<std::string>(item, "id", ""), get<std::string>(item, "status", ""), get<std::string>(item, "detail", ""),
          get<std::vector<std::string>>(item, "modules_reached", {}), get<int>(item, "calls_intercepted", 0)});
   });
+  if (const auto found = document.find("cache_audit"); found != document.end() && found->is_object()) {
+    try {
+      report.cache_audit = cache_audit_from_json(*found);
+    } catch (const FieldError& error) {
+      throw FieldError(std::string("cache_audit: ") + error.what());
+    }
+  }
 
   if (!schema) {
     apply_original_probe_conventions(report);
@@ -603,6 +612,7 @@ json report_to_json(const Report& report) {
   out["lto_artifacts"] = report.cache.lto_artifacts;
   out["lto_bytes"] = report.cache.lto_bytes;
   out["module_directories"] = report.cache.module_directories;
+  out["cache_total_bytes"] = or_null(report.cache.total_bytes);
   json sources = json::array();
   for (const auto& module : report.cache.modules) {
     json kernels = json::array();
@@ -664,6 +674,7 @@ json report_to_json(const Report& report) {
                         {"calls_intercepted", arrival.calls_intercepted}});
   }
   out["lever_arrivals"] = std::move(arrivals);
+  if (report.cache_audit) out["cache_audit"] = cache_audit_to_json(*report.cache_audit);  // absent when not asked
   return out;
 }
 

@@ -100,6 +100,7 @@ CacheInventory inventory_cache(const std::filesystem::path& cache_root) {
   CacheInventory inventory;
   std::error_code error;
   if (!std::filesystem::is_directory(cache_root, error)) return inventory;
+  inventory.total_bytes = 0;  // measured from here on: an empty cache holds 0 bytes
   std::map<std::string, ModuleSource> modules;
   std::map<std::string, bool> has_meta;
   const auto options = std::filesystem::directory_options::skip_permission_denied;
@@ -109,6 +110,7 @@ CacheInventory inventory_cache(const std::filesystem::path& cache_root) {
     const auto& path = it->path();
     const std::string directory = path.parent_path().filename().string();
     const auto size = it->file_size(error);
+    inventory.total_bytes = inventory.total_bytes.value_or(0) + size;
     if (has_extension(path, {".cpp", ".cu"})) {
       inventory.generated_source_bytes += size;
       auto& module = modules[directory];

@@ -4,6 +4,7 @@
 #include "io/environment.h"
 #include "io/executable.h"
 #include "measure/hash_experiments.h"
+#include "measure/cache_audit.h"
 #include "measure/output_check.h"
 #include "measure/perfetto_trace.h"
 #include "measure/report_builder.h"
@@ -21,6 +22,9 @@ void validate(const MeasureOptions& options) {
   std::error_code error;
   if (!std::filesystem::is_directory(options.cwd, error)) {
     throw UsageError("working directory " + options.cwd.string() + " does not exist");
+  }
+  if (options.warm_cache && !std::filesystem::is_directory(*options.warm_cache, error)) {
+    throw UsageError("--warm-cache " + options.warm_cache->string() + " is not a directory");
   }
   OutputMasks patterns;
   for (const auto& pattern : options.ignore_output) patterns.add_ignored(pattern, "--ignore-output");
@@ -56,7 +60,11 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
     }
     interrupts.throw_if_interrupted();
   }
+  std::optional<CacheAudit> audit;
+  if (options.warm_cache && !samples.empty())
+    audit = audit_warm_cache(options, *options.warm_cache, interrupts, progress);
   Measurement result{build_report(options, samples), build_trace(options, samples)};
+  result.report.cache_audit = std::move(audit);
   if (!options.cold_only && result.report.measured()) {
     // Only when a hash varied, or when asked: the experiments cost about one more cold run.
     const auto varied = varied_hashes(samples);

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct MeasureOptions {
   // Run the hash experiments (measure/hash_experiments.h) even when no hash varied
   // (`--stable-hashes`, budget `stable_hashes`); they always run when one did.
   bool stable_hashes = false;
+  // `--warm-cache DIR`: after the samples, one more warm pass against a private copy of DIR, and
+  // the audit of what it used (measure/cache_audit.h). DIR is only read.
+  std::optional<std::filesystem::path> warm_cache;
 };
 
 }  // namespace wcp::measure

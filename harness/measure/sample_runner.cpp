@@ -107,6 +107,16 @@ SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch
   return sample;
 }
 
+PassRecord run_pass_against(const MeasureOptions& options, const std::filesystem::path& cache_dir,
+                            InterruptWatch& interrupts) {
+  ScratchDir scratch;
+  scratch.make_subdir("cuda-cache");
+  const auto instrumentation_dir = scratch.make_subdir("instrumentation");
+  instrument::write_instrumentation(instrumentation_dir);
+  DistributionIndex distributions;
+  return run_pass(options, scratch, cache_dir, &instrumentation_dir, Pass::warm, interrupts, distributions);
+}
+
 SampleRecord run_without_probe(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress) {
   ScratchDir scratch;
   const auto cache_dir = scratch.make_subdir("warp-cache");

@@ -50,6 +50,11 @@ PassRecord run_instrumented_pass(const MeasureOptions& options, const ScratchDir
 SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch& interrupts,
                         ProgressListener& progress);
 
+// One warm pass with the probe against `cache_dir`, a cache the caller prepared (the private
+// copy of `measure --warm-cache DIR`), with its own scratch for events and the CUDA cache.
+PassRecord run_pass_against(const MeasureOptions& options, const std::filesystem::path& cache_dir,
+                            InterruptWatch& interrupts);
+
 // The command as it runs without the probe: no instrumentation, nothing on PYTHONPATH, but the
 // same private caches and variables otherwise; cold, then warm on the same cache. Its output is
 // captured; its log and events are not read.

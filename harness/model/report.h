@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cache_audit.h"
 #include "model/cold_start_clocks.h"
 #include "model/hash_stability.h"
 #include "model/interop_launch.h"
@@ -79,6 +80,9 @@ struct CacheInventory {
   std::uint64_t lto_artifacts = 0;           // .lto and .ltoir files
   std::uint64_t lto_bytes = 0;
   std::uint64_t module_directories = 0;
+  // Every regular file the cold run left in its private cache, summed (schema 7): what a CI
+  // cache must hold for the command when nothing was restored. Absent in earlier reports.
+  std::optional<std::uint64_t> total_bytes;
   std::vector<ModuleSource> modules;
   bool operator==(const CacheInventory&) const = default;
 };
@@ -188,6 +192,9 @@ struct Report : ColdStartClocks {
   // the probe could apply it in the first successful sample's cold run, and what it reached
   // there (measure/lever_arrivals.h). Empty when no levers were asked for.
   std::vector<LeverArrival> lever_arrivals;
+  // What one warm pass used of a restored kernel cache (`measure --warm-cache DIR`, schema 7);
+  // absent when not asked for.
+  std::optional<CacheAudit> cache_audit;
 
   bool measured() const { return samples > failed_samples; }
 };

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "facts/queries.h"
+#include "render/cache_audit_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
@@ -104,6 +105,7 @@ void render_report_summary_text(const ReportView& view, std::ostream& out) {
     render_warnings(report, out);
     render_builds(view, out);
   }
+  if (report.cache_audit) render_cache_audit_summary(*report.cache_audit, out);
   for (const auto& sample : report.sample_results) {
     if (!sample.cold_ok)
       print_wrapped(sample.failure, fmt::format("Sample {} failed: the command ", sample.index), "  ", out);

@@ -8,6 +8,7 @@
 #include "facts/load_overlap.h"
 #include "facts/queries.h"
 #include "io/units.h"
+#include "render/cache_audit_text.h"
 
 namespace wcp::render {
 
@@ -285,6 +286,7 @@ void render_report_text(const ReportView& view, std::ostream& out) {
   render_identities(view, out);
   render_rebuilds(view, out);
   render_failures(report, out);
+  if (report.cache_audit) render_cache_audit_text(*report.cache_audit, out);
   if (!report.notes.empty()) {
     out << "\nNotes\n";
     for (const auto& note : report.notes) out << "  - " << note << '\n';
