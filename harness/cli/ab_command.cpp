@@ -129,18 +129,16 @@ void add_ab_command(CLI::App& root, CliContext& context) {
       "Measure a baseline and a candidate command interleaved (A B B A …) and judge them on paired samples", run_ab);
   command->add_option("--samples", arguments->samples, "Pairs of samples to take (default 5)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--json", arguments->json_path, "Write both reports and the comparison as one JSON document");
+  add_shared_options(*command, {.json = {&arguments->json_path, "both reports and the comparison (one document)"},
+                                .cwd = {&arguments->cwd, "both commands"},
+                                .timeout_s = &arguments->timeout_s,
+                                .quiet = &arguments->quiet,
+                                .history = {&arguments->history_path, "both arms' results"}});
   command->add_option("--baseline-json", arguments->baseline_json, "Also write arm A's report (a `measure` report)");
   command->add_option("--candidate-json", arguments->candidate_json, "Also write arm B's report");
-  command->add_option("--cwd", arguments->cwd, "Run both commands in this directory (default: current)")
-      ->check(CLI::ExistingDirectory);
   command->add_option("--baseline-cwd", arguments->baseline_cwd, "Run arm A here (e.g. a checkout of the baseline)")
       ->check(CLI::ExistingDirectory);
   command->add_option("--candidate-cwd", arguments->candidate_cwd, "Run arm B here")->check(CLI::ExistingDirectory);
-  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
-      ->check(CLI::PositiveNumber);
-  command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
-  add_history_option(*command, arguments->history_path, "both arms' results");
   command->add_option("commands", arguments->commands, "-- BASELINE_CMD... --vs CANDIDATE_CMD...")->required();
   command->positionals_at_end(true);
 }

@@ -274,9 +274,12 @@ void add_check_command(CLI::App& root, CliContext& context) {
                     "After a run whose other budgets pass, write its report over each baseline");
   command->add_flag("--fail-on-improvement", arguments->fail_on_improvement,
                     "Fail when a command beats its baseline beyond the noise band (ratcheting)");
-  command->add_option("--json", arguments->json_path, "Also write the result as JSON to this path");
-  command->add_option("--markdown", arguments->markdown_path,
-                      "Also write a Markdown summary (CI step summary, PR comment)");
+  add_shared_options(*command, {.json = {&arguments->json_path, "the result"},
+                                .markdown = {&arguments->markdown_path, "a summary (CI step summary, PR comment)"},
+                                .quiet = &arguments->quiet,
+                                .verbose = {&arguments->verbose, "every note, reference and offender of each budget"},
+                                .reference_python = {&arguments->reference_python, "each command's"},
+                                .history = {&arguments->history_path, "each command's result"}});
   command->add_option("--report-dir", arguments->report_dir,
                       "Also write each measured command's report (as `measure --json` writes it) to DIR/NAME.json");
   command->add_option("--calibration", arguments->calibration_path,
@@ -288,15 +291,11 @@ void add_check_command(CLI::App& root, CliContext& context) {
                    "its samples) or calibration (the stored one; faster, blind to this run's load)")
       ->check(CLI::IsMember({"run", "calibration"}))
       ->capture_default_str();
-  add_reference_python_option(*command, arguments->reference_python, "each command's");
-  add_history_option(*command, arguments->history_path, "each command's result");
   command->add_flag("--ctest-measurements", arguments->ctest_measurements,
                     "Also print each budget's measured value and limit as <CTestMeasurement> lines (CTest/CDash "
                     "charts them; warp_add_compile_budgets passes this)");
   command->add_flag("--list", arguments->list,
                     "Validate the file and print name;samples;timeout;device per entry, run nothing");
-  command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
-  add_verbose_flag(*command, arguments->verbose, "every note, reference and offender of each budget");
 }
 
 }  // namespace wcp::cli

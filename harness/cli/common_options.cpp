@@ -8,6 +8,46 @@
 
 namespace wcp::cli {
 
+void add_shared_options(CLI::App& command, const SharedOptions& options) {
+  if (options.json.path) {
+    command.add_option("--json", *options.json.path,
+                       fmt::format("Also write {} as JSON to this path", options.json.what));
+  }
+  if (options.markdown.path) {
+    command.add_option("--markdown", *options.markdown.path,
+                       fmt::format("Also write {} as Markdown to this path", options.markdown.what));
+  }
+  if (options.cwd.path) {
+    command
+        .add_option("--cwd", *options.cwd.path,
+                    fmt::format("Run {} in this directory (default: current)", options.cwd.what))
+        ->check(CLI::ExistingDirectory);
+  }
+  if (options.timeout_s) {
+    command.add_option("--timeout", *options.timeout_s, "Seconds each run may take before it is stopped (default 900)")
+        ->check(CLI::PositiveNumber);
+  }
+  if (options.quiet) command.add_flag("--quiet", *options.quiet, "No progress line on stderr");
+  if (options.verbose.flag) add_verbose_flag(command, *options.verbose.flag, options.verbose.what);
+  if (options.reference_python.path) {
+    add_reference_python_option(command, *options.reference_python.path, options.reference_python.what);
+  }
+  if (options.history.path) add_history_option(command, *options.history.path, options.history.what);
+}
+
+void add_report_pair(CLI::App& command, std::string& baseline, std::string& candidate, ReportPair accepted) {
+  const bool ab_document = accepted == ReportPair::or_ab_document;
+  command
+      .add_option(
+          "baseline", baseline,
+          ab_document ? "The report before the change (or an `ab --json` document)" : "The report before the change")
+      ->required()
+      ->check(CLI::ExistingFile);
+  command.add_option("candidate", candidate, "The report after the change")
+      ->required(!ab_document)
+      ->check(CLI::ExistingFile);
+}
+
 void add_verbose_flag(CLI::App& command, bool& verbose, std::string_view what) {
   command.add_flag("--verbose", verbose, fmt::format("Print {} instead of one screen", what));
 }

@@ -9,6 +9,44 @@
 
 namespace wcp::cli {
 
+// An option and what it is for, in the words its help text completes; a null target is an
+// option the command does not take.
+struct PathOption {
+  std::string* path = nullptr;
+  std::string_view what;
+};
+struct FlagOption {
+  bool* flag = nullptr;
+  std::string_view what;
+};
+
+// The output and run options that measuring and reporting commands share (`measure`, `check`,
+// `ab`, `report`), so each is spelled and explained once. Each one given is added, in this order:
+//   --json PATH      "Also write <json.what> as JSON to this path"
+//   --markdown PATH  "Also write <markdown.what> as Markdown to this path"
+//   --cwd DIR        "Run <cwd.what> in this directory (default: current)", an existing directory
+//   --timeout S      seconds each run may take (a positive number)
+//   --quiet          no progress line on stderr
+//   --verbose        as add_verbose_flag; --reference-python and --history as theirs below
+// (`{}` on each member: GCC warns of a member a designated initializer leaves out otherwise.)
+struct SharedOptions {
+  PathOption json{};
+  PathOption markdown{};
+  PathOption cwd{};
+  double* timeout_s = nullptr;
+  bool* quiet = nullptr;
+  FlagOption verbose{};
+  PathOption reference_python{};
+  PathOption history{};
+};
+void add_shared_options(CLI::App& command, const SharedOptions& options);
+
+// The two reports a change is judged on, as the positionals BASELINE and CANDIDATE (existing
+// files). With `ab_document`, BASELINE may instead be an `ab --json` document holding both, so
+// CANDIDATE may be left out.
+enum class ReportPair { two_reports, or_ab_document };
+void add_report_pair(CLI::App& command, std::string& baseline, std::string& candidate, ReportPair accepted);
+
 // --verbose: print `what` (the full text) instead of one screen, as `diagnose --verbose` does.
 void add_verbose_flag(CLI::App& command, bool& verbose, std::string_view what);
 // --history FILE: `what` is what gets appended ("the result", "each command's result").

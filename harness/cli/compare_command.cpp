@@ -45,12 +45,7 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
 void add_compare_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<CompareArguments>(
       root, context, "compare", "Compare a candidate report against a baseline report", run_compare);
-  command->add_option("baseline", arguments->baseline_path, "The report before the change")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("candidate", arguments->candidate_path, "The report after the change")
-      ->required()
-      ->check(CLI::ExistingFile);
+  add_report_pair(*command, arguments->baseline_path, arguments->candidate_path, ReportPair::two_reports);
   command->add_option("--json", arguments->json_path, "Also write the comparison as JSON to this path");
   add_verbose_flag(*command, arguments->verbose, "the full comparison (every count, module hash, option and note)");
 }

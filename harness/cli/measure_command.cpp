@@ -1,6 +1,6 @@
 // `measure [OPTIONS] -- COMMAND...`: run COMMAND cold and warm in private caches, print the
-// report and its diagnosis (one screen each; the full texts with --verbose), optionally save the
-// report as JSON.
+// report and a brief of its diagnosis (one screen together; the full texts with --verbose),
+// optionally save the report as JSON.
 
 #include <cstdlib>
 #include <filesystem>
@@ -12,12 +12,13 @@
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
 #include "errors.h"
+#include "facts/rebuilds.h"
 #include "history/recorder.h"
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "measure/measure.h"
-#include "facts/rebuilds.h"
 #include "reference/measure_with_reference.h"
+#include "render/diagnosis_brief_text.h"
 #include "render/diagnosis_text.h"
 #include "render/format.h"
 #include "render/report_summary_text.h"
@@ -132,7 +133,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
     if (arguments.verbose) {
       render::write(diagnosis, render::Format::text, context.out);
     } else {
-      render::render_diagnosis_summary_text(diagnosis, context.out);
+      render::render_diagnosis_brief_text(diagnosis, arguments.json_path, context.out);
     }
   }
   if (!report.measured()) {
@@ -166,22 +167,21 @@ void add_measure_command(CLI::App& root, CliContext& context) {
       run_measure);
   command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--json", arguments->json_path, "Also write the report as JSON to this path");
+  add_shared_options(*command,
+                     {.json = {&arguments->json_path, "the report"},
+                      .cwd = {&arguments->cwd, "the command"},
+                      .timeout_s = &arguments->timeout_s,
+                      .quiet = &arguments->quiet,
+                      .verbose = {&arguments->verbose, "the full report and the full diagnosis (`diagnose --verbose`)"},
+                      .reference_python = {&arguments->reference_python, "the command's"},
+                      .history = {&arguments->history_path, "the result"}});
   command->add_option("--trace", arguments->trace_path,
                       "Also write every sample's module builds as a Chrome/Perfetto trace (JSON) to this path");
   command->add_option("--label", arguments->label, "A name for this measurement, kept in the report");
-  command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)")
-      ->check(CLI::ExistingDirectory);
-  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
-      ->check(CLI::PositiveNumber);
   command->add_flag("--warm", arguments->warm, "Accepted for compatibility; the warm pass always runs");
-  command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
-  add_verbose_flag(*command, arguments->verbose, "the full report and the full diagnosis (`diagnose --verbose`)");
   command->add_flag("--reference", arguments->reference,
                     "Interleave a machine reference sample after each sample and report cold units (kept in the "
                     "JSON, so baselines in units carry over between machines)");
-  add_reference_python_option(*command, arguments->reference_python, "the command's");
-  add_history_option(*command, arguments->history_path, "the result");
   command->add_flag("--check-output", arguments->check_output,
                     "Also run the command without the probe (cold and warm) and check that its stdout, stderr and exit "
                     "status are the same as under the probe (exit 1 when not)");

@@ -84,18 +84,15 @@ void add_report_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<ReportArguments>(
       root, context, "report",
       "Write the results of a change for a reviewer: clocks, residual, mechanisms, ledger, levers, charts", run_report);
-  command->add_option("baseline", arguments->baseline_path, "The report before the change (or an `ab --json` document)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("candidate", arguments->candidate_path, "The report after the change")->check(CLI::ExistingFile);
+  add_report_pair(*command, arguments->baseline_path, arguments->candidate_path, ReportPair::or_ab_document);
   command->add_option("--ledger", arguments->ledger_path, "YAML of options measured and not taken (docs/cli.md#report)")
       ->check(CLI::ExistingFile);
   command->add_option("--levers", arguments->levers_path,
                       "The levers measured for this program (`levers --json`), as their own section")
       ->check(CLI::ExistingFile);
-  command->add_option("--markdown", arguments->markdown_path, "Also write the report as Markdown here");
+  add_shared_options(*command, {.markdown = {&arguments->markdown_path, "the report"},
+                                .verbose = {&arguments->verbose, "the full report (the Markdown)"}});
   command->add_option("--html", arguments->html_path, "Also write a self-contained HTML page with charts here");
-  add_verbose_flag(*command, arguments->verbose, "the full report (the Markdown)");
 }
 
 }  // namespace wcp::cli

@@ -25,18 +25,14 @@ std::optional<std::string> load_hooks_missing(const instrument::InstrumentationE
 }
 
 ModuleEvent event_of(const instrument::InstrumentedLoad& load, double spawn_monotonic_s) {
-  ModuleEvent event;
-  event.name = load.name;
-  event.hash = load.detail.full_hash.substr(0, std::min<std::size_t>(7, load.detail.full_hash.size()));
-  event.device = load.device;
-  event.block_dim = load.block_dim;
-  event.ms = std::max(0.0, (load.t_end - load.t_start) * 1000.0);
-  event.status = load.failed                           ? LoadStatus::error
-                 : load.detail.compiled.value_or(true) ? LoadStatus::compiled
-                                                       : LoadStatus::cached;
-  event.native_ms = load.native_ms;
-  event.built_pch = load.built_pch && event.status == LoadStatus::compiled;
-  event.timer = LoadTimer::probe;
+  const LoadStatus status = load.failed                           ? LoadStatus::error
+                            : load.detail.compiled.value_or(true) ? LoadStatus::compiled
+                                                                  : LoadStatus::cached;
+  // Warp's log names a module by its 7-hex short hash; the instrumentation records the full one.
+  std::string hash = load.detail.full_hash.substr(0, std::min<std::size_t>(7, load.detail.full_hash.size()));
+  ModuleEvent event = loaded_module({load.name, std::move(hash), load.device, load.block_dim},
+                                    std::max(0.0, (load.t_end - load.t_start) * 1000.0), status, load.native_ms,
+                                    load.built_pch, LoadTimer::probe);
   event.detail = load.detail;
   event.detail->start_s = std::max(0.0, load.t_start - spawn_monotonic_s);
   event.detail->end_s = std::max(0.0, load.t_end - spawn_monotonic_s);

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <regex>
+#include <utility>
 
 namespace wcp {
 
@@ -45,6 +46,21 @@ std::optional<ClosureKind> closure_kind_from_string(std::string_view text) {
   if (text == "arguments") return ClosureKind::arguments;
   if (text == "values") return ClosureKind::values;
   return std::nullopt;
+}
+
+ModuleEvent loaded_module(ModuleIdentity identity, double ms, LoadStatus status, std::optional<double> native_ms,
+                          bool built_pch, LoadTimer timer) {
+  ModuleEvent event;
+  event.name = std::move(identity.name);
+  event.hash = std::move(identity.hash);
+  event.device = std::move(identity.device);
+  event.block_dim = identity.block_dim;
+  event.ms = ms;
+  event.status = status;
+  event.native_ms = native_ms;
+  event.built_pch = built_pch && status == LoadStatus::compiled;
+  event.timer = timer;
+  return event;
 }
 
 std::string short_file(const std::string& path) {

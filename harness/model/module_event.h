@@ -140,6 +140,12 @@ inline ModuleIdentity identity_of(const ModuleEvent& event) {
   return {event.name, event.hash, event.device, event.block_dim};
 }
 
+// One load as the report keeps it, whichever source saw it (Warp's log or the instrumentation's
+// records): the one place that says a load built the precompiled header only if it compiled
+// (a cached load reads none, whatever its process generated around it).
+ModuleEvent loaded_module(ModuleIdentity identity, double ms, LoadStatus status, std::optional<double> native_ms,
+                          bool built_pch, LoadTimer timer);
+
 // Warp's "[Module.load] Module hash changed, recompiling: <module> (<old> -> <new>)".
 struct HashChange {
   std::string module;

@@ -115,18 +115,13 @@ void LogScanner::on_message(std::string_view line) {
       [this](const auto& item) {
         using Item = std::decay_t<decltype(item)>;
         if constexpr (std::is_same_v<Item, ModuleLoadLine>) {
-          ModuleEvent event;
-          event.name = item.name;
-          event.hash = item.hash;
-          event.device = item.device;
-          event.block_dim = item.block_dim;
-          event.ms = item.ms;
-          event.status = item.status;
-          if (item.status != LoadStatus::cached) event.native_ms = pending_native_ms_;
-          event.built_pch = pending_pch_ && item.status == LoadStatus::compiled;
+          // A cached load compiled nothing: the native timers before it belong to no build.
+          const auto native_ms = item.status != LoadStatus::cached ? pending_native_ms_ : std::nullopt;
+          facts_.module_events.push_back(
+              loaded_module({std::string(item.name), std::string(item.hash), std::string(item.device), item.block_dim},
+                            item.ms, item.status, native_ms, pending_pch_, LoadTimer::warp));
           pending_native_ms_.reset();
           pending_pch_ = false;
-          facts_.module_events.push_back(std::move(event));
         } else if constexpr (std::is_same_v<Item, NativeCompileLine>) {
           facts_.native_compile_ms += item.ms;
           ++facts_.native_timers;

@@ -10,15 +10,10 @@
 
 #include "facts/queries.h"
 #include "io/units.h"
+#include "verdict/judge_notes.h"
 
 namespace wcp::verdict {
 namespace {
-
-std::string signed_change(const ClockComparison& clock) {
-  std::string text = fmt::format("{:+.1f} ms", *clock.delta_ms);
-  if (clock.delta_percent) text += fmt::format(" ({:+.1f}%)", *clock.delta_percent);
-  return text;
-}
 
 // "fell by 757.1 ms (16.2%)": the verb carries the sign, so the amount is unsigned.
 std::string moved_by(const ClockComparison& clock) {
@@ -128,87 +123,13 @@ SideFacts facts_of(const Report& report) {
   return facts;
 }
 
-// Notes the reader needs beside the verdict: structure, the other clock, how each side was
-// measured. None of them changes the verdict.
-void add_notes(Judgement& judgement) {
-  const auto& elapsed = judgement.compile_elapsed;
-  const auto& work = judgement.module_work;
-  if (judgement.verdict != Verdict::invalid) {
-    std::vector<std::string> fewer, more;
-    for (const auto& count : judgement.counts) {
-      if (count.count == Count::generated_source_bytes || !count.baseline || !count.candidate) continue;
-      const std::string change = fmt::format("{} {} → {}", to_string(count.count), *count.baseline, *count.candidate);
-      if (*count.candidate < *count.baseline) fewer.push_back(change);
-      if (*count.candidate > *count.baseline) more.push_back(change);
-    }
-    if (!fewer.empty() && judgement.verdict != Verdict::improved) {
-      judgement.notes.push_back(
-          fmt::format("{}: less work, not yet measurable against the noise — take 5 or more samples per side",
-                      fmt::join(fewer, ", ")));
-    } else if (!fewer.empty()) {
-      judgement.notes.push_back(fmt::format("{}: less work compiled", fmt::join(fewer, ", ")));
-    }
-    if (!more.empty()) judgement.notes.push_back(fmt::format("{}: more work compiled", fmt::join(more, ", ")));
-  }
-  if (elapsed.direction == Direction::regressed && work.direction != Direction::regressed &&
-      judgement.rule != Rule::regressed) {
-    judgement.notes.push_back(fmt::format("compile elapsed rose beyond its noise band ({}) while module work did not",
-                                          signed_change(elapsed)));
-  }
-  for (const ClockComparison* clock : {&work, &elapsed}) {
-    if (!clock->paired || !clock->paired->too_few_to_tell) continue;
-    const auto& pairs = *clock->paired;
-    judgement.notes.push_back(fmt::format(
-        "{}: the median paired delta ({:+.1f} ms) is outside its band, but the candidate was faster in {} and slower "
-        "in {} of {} pairs, which chance produces too often (sign test p = {:.3f} > {:.2f}): judged within noise; "
-        "take more pairs",
-        to_string(clock->clock), pairs.median_delta, pairs.faster, pairs.slower, pairs.pairs, pairs.sign_test_p,
-        kSignTestAlpha));
-  }
-  for (const auto& [side, facts] :
-       {std::pair{"baseline", &judgement.baseline}, std::pair{"candidate", &judgement.candidate}}) {
-    if (facts->elapsed_left_out.empty()) continue;
-    judgement.notes.push_back(fmt::format(
-        "compile elapsed of the {} leaves out {}: a warm run not faster than its cold run measured no compile time "
-        "(docs/measurement.md); the clock is judged on the samples that remain",
-        side, fmt::join(facts->elapsed_left_out, "; ")));
-  }
-  if (elapsed.direction == Direction::unavailable && judgement.verdict != Verdict::invalid) {
-    judgement.notes.push_back(
-        fmt::format("compile elapsed is unavailable ({}): it needs a successful warm run on both sides, faster than "
-                    "its cold run, and a failed warm run credits nothing",
-                    !elapsed.baseline && !elapsed.candidate ? "both sides"
-                    : !elapsed.baseline                     ? "baseline"
-                                                            : "candidate"));
-  }
-  for (const auto& [side, facts] :
-       {std::pair{"baseline", &judgement.baseline}, std::pair{"candidate", &judgement.candidate}}) {
-    if (facts->failed_warm_runs > 0) {
-      judgement.notes.push_back(
-          fmt::format("{} of the {}'s warm runs failed: those samples add nothing to its warm "
-                      "figures or compile elapsed",
-                      facts->failed_warm_runs, side));
-    }
-    if (facts->builds_overlapped) {
-      judgement.notes.push_back(fmt::format(
-          "BUILDS OVERLAPPED in the {} (overlap factor {:.2f}): summed module timers count concurrent builds more than "
-          "once; judge this change on compile elapsed",
-          side, *facts->overlap_factor));
-    }
-    if (facts->compiled_nothing) {
-      judgement.notes.push_back(fmt::format(
-          "NO MODULES COMPILED in the {}: the command did not reach Warp, or everything came from a cache it should "
-          "not have seen",
-          side));
-    }
-    if (facts->failed_samples > 0 && facts != &judgement.candidate && facts->failed_samples < facts->samples) {
-      judgement.notes.push_back(fmt::format("{} of {} baseline samples failed and are left out of its statistics",
-                                            facts->failed_samples, facts->samples));
-    }
-  }
-}
-
 }  // namespace
+
+std::string signed_change(const ClockComparison& clock) {
+  std::string text = fmt::format("{:+.1f} ms", *clock.delta_ms);
+  if (clock.delta_percent) text += fmt::format(" ({:+.1f}%)", *clock.delta_percent);
+  return text;
+}
 
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
@@ -535,7 +456,7 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.rule = decision.rule;
   judgement.exit_code = exit_code_of(decision.verdict);
   judgement.reason = decision.reason;
-  add_notes(judgement);
+  judgement.notes = notes_of(judgement);
   if (options.forced_verdict) {
     judgement.reason = fmt::format("{} forced by WCP_JUDGE_FAULT (test only); the rules said {}: {}",
                                    to_string(*options.forced_verdict), to_string(decision.verdict), judgement.reason);

@@ -84,6 +84,10 @@ struct ClockComparison {
   Direction direction = Direction::unavailable;
 };
 
+// "+12.3 ms (+4.5%)": a judged clock's delta (and its share of the baseline), as the reasons and
+// notes write it.
+std::string signed_change(const ClockComparison& clock);
+
 // Compares one clock against the baseline's noise band (exposed for unit tests).
 ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
                               const std::optional<Summary>& candidate, double tolerance_percent = 0.0);

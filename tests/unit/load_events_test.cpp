@@ -126,3 +126,28 @@ TEST(LoadEvents, ACompiledLoadWhoseBuildWentUnseenHasNoNativeTime) {
 
 }  // namespace
 }  // namespace wcp::measure
+
+namespace wcp {
+namespace {
+
+// Both sources (Warp's log, the instrumentation's records) make their events through
+// loaded_module: a load that did not compile built no precompiled header, whatever its process
+// reported around it, and every other value is carried as given.
+TEST(LoadedModule, OnlyACompiledLoadBuiltTheHeader) {
+  for (const LoadStatus status : {LoadStatus::compiled, LoadStatus::cached, LoadStatus::error}) {
+    const ModuleEvent event =
+        loaded_module({"m", "abc1234", "cpu", 128}, 5.5, status, 1.25, /*built_pch=*/true, LoadTimer::probe);
+    EXPECT_EQ(event.built_pch, status == LoadStatus::compiled) << to_string(status);
+    EXPECT_EQ(identity_of(event), (ModuleIdentity{"m", "abc1234", "cpu", 128}));
+    EXPECT_DOUBLE_EQ(event.ms, 5.5);
+    EXPECT_EQ(event.status, status);
+    EXPECT_EQ(event.native_ms, 1.25);
+    EXPECT_EQ(event.timer, LoadTimer::probe);
+  }
+  EXPECT_FALSE(
+      loaded_module({"m", "", "cpu", std::nullopt}, 1.0, LoadStatus::compiled, std::nullopt, false, LoadTimer::warp)
+          .built_pch);
+}
+
+}  // namespace
+}  // namespace wcp

@@ -1,0 +1,18 @@
+#pragma once
+// The diagnosis as `measure` prints it under its report by default, so the two fit one screen
+// together: the bottleneck, each finding group in one line plus the start of its fix, how many
+// mechanisms were ruled out and not checked, and where the rest is (`diagnose`, `--verbose`).
+// Every line is at most render::kScreenColumns wide.
+#include <iosfwd>
+#include <string_view>
+
+#include "analysis/finding.h"
+
+namespace wcp::render {
+
+// `saved_report`: where the command wrote the report (`--json`), so the pointer can name the
+// `diagnose` call that shows more; empty when it wrote none.
+void render_diagnosis_brief_text(const analysis::Diagnosis& diagnosis, std::string_view saved_report,
+                                 std::ostream& out);
+
+}  // namespace wcp::render
