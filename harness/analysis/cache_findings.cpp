@@ -25,7 +25,14 @@ namespace wcp::analysis {
 namespace {
 
 // What the application did to its cache, as the instrumentation (or the environment) saw it.
-enum class CacheCause { clear_kernel_cache, clear_lto_cache, other_clear, cache_kernels_off, own_cache_dir, cuda_cache_disable };
+enum class CacheCause {
+  clear_kernel_cache,
+  clear_lto_cache,
+  other_clear,
+  cache_kernels_off,
+  own_cache_dir,
+  cuda_cache_disable
+};
 
 struct SeenCause {
   CacheCause cause;
@@ -45,7 +52,8 @@ std::vector<SeenCause> seen_causes(const Report& report, const DiagnoseInputs& i
                                                                 : CacheCause::other_clear;
     causes.push_back({cause, "the application called " + clear.what + site_of(clear)});
   }
-  if (status.cache_kernels_disabled) causes.push_back({CacheCause::cache_kernels_off, "warp.config.cache_kernels was False"});
+  if (status.cache_kernels_disabled)
+    causes.push_back({CacheCause::cache_kernels_off, "warp.config.cache_kernels was False"});
   if (status.app_kernel_cache_dir) {
     causes.push_back({CacheCause::own_cache_dir,
                       "the application set warp.config.kernel_cache_dir = " + *status.app_kernel_cache_dir +
@@ -110,8 +118,9 @@ std::vector<std::string> hashes_not_built_cold(const Report& report, const WarmC
       for (const auto& [name, hash] : cold) {
         if (name == event->name) cold_hashes.push_back(hash);
       }
-      changed.push_back(fmt::format("{}: the warm pass built hash {}, the cold pass built {}", event->name, event->hash,
-                                    cold_hashes.empty() ? "no hash of it" : fmt::format("{}", fmt::join(cold_hashes, ","))));
+      changed.push_back(
+          fmt::format("{}: the warm pass built hash {}, the cold pass built {}", event->name, event->hash,
+                      cold_hashes.empty() ? "no hash of it" : fmt::format("{}", fmt::join(cold_hashes, ","))));
     }
   }
   return changed;
@@ -165,7 +174,8 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
   if (warm.compiled != true && !rebuilt_after_clear) {
     // What the application did to its cache still matters to the reader, as context.
     for (const auto& cause : causes) {
-      out.facts.push_back(fmt::format("Cache: {}; no rebuild was seen because of it in this run (not CS-2)", cause.seen));
+      out.facts.push_back(
+          fmt::format("Cache: {}; no rebuild was seen because of it in this run (not CS-2)", cause.seen));
     }
     if (!warm.compiled) {
       not_checked(out, Mechanism::cache_not_reused, warm.observation);
@@ -237,7 +247,8 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
   } else {
     double extra = 0.0;
     for (const auto& rebuilt : rebuilt_modules(report)) {
-      if (rebuilt.cause == RebuildCause::same_identity) extra += rebuilt.total_ms * (rebuilt.builds - 1) / rebuilt.builds;
+      if (rebuilt.cause == RebuildCause::same_identity)
+        extra += rebuilt.total_ms * (rebuilt.builds - 1) / rebuilt.builds;
     }
     finding.cost_ms = extra;
     finding.cost_basis = "the repeated builds of the same identity, at their average cost";

@@ -52,10 +52,14 @@ void read_command(const YamlReader& reader, const YAML::Node& node, Settings& in
 
 void read_device(const YamlReader& reader, const YAML::Node& node, Settings& into) {
   const std::string text = reader.string(node, std::string(key::device));
-  if (text == "any") into.device = DeviceRequirement::any;
-  else if (text == "cpu") into.device = DeviceRequirement::cpu;
-  else if (text == "cuda") into.device = DeviceRequirement::cuda;
-  else reader.fail(node, "'device' must be cpu, cuda or any, got '" + text + "'");
+  if (text == "any")
+    into.device = DeviceRequirement::any;
+  else if (text == "cpu")
+    into.device = DeviceRequirement::cpu;
+  else if (text == "cuda")
+    into.device = DeviceRequirement::cuda;
+  else
+    reader.fail(node, "'device' must be cpu, cuda or any, got '" + text + "'");
 }
 
 #define WCP_KEY(member, reader_method) \
@@ -110,7 +114,9 @@ const std::array<KeySpec, 21> kKeys{{
 
 }  // namespace
 
-std::span<const KeySpec> budget_keys() { return kKeys; }
+std::span<const KeySpec> budget_keys() {
+  return kKeys;
+}
 
 const KeySpec* find_key(std::string_view name) {
   for (const auto& spec : kKeys) {

@@ -84,21 +84,20 @@ BudgetOutcome warm_near_zero_budget(const Report& report) {
   // it also holds the warm module work to the allowance the user signed up for.
   const auto warm_clean = warm_near_zero(report);
   const double cold = report.cold_module_ms ? report.cold_module_ms->median : 0.0;
-  const auto near_zero = warm_clean && report.warm_module_ms
-                             ? std::optional<bool>(*warm_clean &&
-                                                   report.warm_module_ms->median <= warm_allowance_ms(cold))
-                             : std::optional<bool>();
+  const auto near_zero =
+      warm_clean && report.warm_module_ms
+          ? std::optional<bool>(*warm_clean && report.warm_module_ms->median <= warm_allowance_ms(cold))
+          : std::optional<bool>();
   BudgetOutcome outcome =
       ceiling(key::warm_near_zero, seconds(report.warm_module_ms), warm_allowance_ms(cold) / 1000.0, Unit::seconds);
   outcome.verdict = near_zero == true ? Verdict::pass : Verdict::fail;
   const auto compiles = warm_compiles(report);
-  outcome.note = near_zero
-                     ? fmt::format("warm compiles {}; limit max({:.0f}% of cold {:.2f} s, {:.2f} s)",
-                                   compiles ? std::to_string(*compiles) : "unknown", 100.0 * kWarmShareOfCold,
-                                   cold / 1000.0, kWarmFloorMs / 1000.0)
-                     : warm_clean ? "no warm module work was measured, so it cannot pass"
-                                        : "whether the warm run compiled is not recorded (no successful warm run, or no "
-                                          "per-load record of it), so it cannot pass";
+  outcome.note = near_zero    ? fmt::format("warm compiles {}; limit max({:.0f}% of cold {:.2f} s, {:.2f} s)",
+                                         compiles ? std::to_string(*compiles) : "unknown", 100.0 * kWarmShareOfCold,
+                                            cold / 1000.0, kWarmFloorMs / 1000.0)
+                 : warm_clean ? "no warm module work was measured, so it cannot pass"
+                              : "whether the warm run compiled is not recorded (no successful warm run, or no "
+                                "per-load record of it), so it cannot pass";
   if (outcome.verdict == Verdict::fail) outcome.offenders = warm_offenders(report);
   return outcome;
 }
@@ -154,7 +153,8 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
 
 std::string why_no_same_run_reference(const Report& report) {
   if (!report.reference) return "this run took no reference";
-  if (!report.reference->unavailable.empty()) return "this run's reference was unavailable: " + report.reference->unavailable;
+  if (!report.reference->unavailable.empty())
+    return "this run's reference was unavailable: " + report.reference->unavailable;
   for (const auto& sample : report.reference->samples) {
     if (!sample.failure.empty()) return "this run's reference samples failed: " + sample.failure;
   }
@@ -205,9 +205,10 @@ BudgetOutcome cold_units(double limit, const Report& report, const EvaluateOptio
     use.cost_ms = stored->cost_ms;
     use.stored_ms = stored->cost_ms.median;
     if (auto units = cold_units_against(report.sample_results, stored->cost_ms.median)) use.units = *units;
-    notes.push_back(fmt::format("cold_units uses the stored {} reference ({}), which cannot see the load this run "
-                                "ran under: {}",
-                                to_string(kind), use.source, why_no_same_run_reference(report)));
+    notes.push_back(
+        fmt::format("cold_units uses the stored {} reference ({}), which cannot see the load this run "
+                    "ran under: {}",
+                    to_string(kind), use.source, why_no_same_run_reference(report)));
   } else {
     outcome.note = why_no_same_run_reference(report) + "; and " +
                    (options.calibration ? fmt::format("calibration {} has no {} reference (run `warp-compile-probe "
@@ -224,15 +225,16 @@ BudgetOutcome cold_units(double limit, const Report& report, const EvaluateOptio
   use.band_units = units_band(use.units);
   outcome.measured = use.units.median;
   outcome.verdict = *outcome.measured <= limit ? Verdict::pass : Verdict::fail;
-  outcome.note = fmt::format("median cold module work {:.1f} ms; reference {:.1f} ms (MAD {:.1f}, {}); band ±{:.2f} units",
-                             report.cold_module_ms->median, use.cost_ms.median, use.cost_ms.mad.value_or(0.0),
-                             use.same_run ? "measured in this run" : use.source, use.band_units);
+  outcome.note =
+      fmt::format("median cold module work {:.1f} ms; reference {:.1f} ms (MAD {:.1f}, {}); band ±{:.2f} units",
+                  report.cold_module_ms->median, use.cost_ms.median, use.cost_ms.mad.value_or(0.0),
+                  use.same_run ? "measured in this run" : use.source, use.band_units);
   if (use.drift && drift_worth_a_warning(*use.drift)) {
-    notes.push_back(fmt::format("WARNING: this run's {} reference ({:.1f} ms) is {:+.0f}% off the stored calibration's "
-                                "({:.1f} ms, {}): the machine is busier, slower or faster than when it was "
-                                "calibrated; units follow this run's reference",
-                                to_string(use.kind), use.cost_ms.median, 100.0 * *use.drift, *use.stored_ms,
-                                options.calibration_source));
+    notes.push_back(fmt::format(
+        "WARNING: this run's {} reference ({:.1f} ms) is {:+.0f}% off the stored calibration's "
+        "({:.1f} ms, {}): the machine is busier, slower or faster than when it was "
+        "calibrated; units follow this run's reference",
+        to_string(use.kind), use.cost_ms.median, 100.0 * *use.drift, *use.stored_ms, options.calibration_source));
   }
   if (outcome.verdict == Verdict::fail) outcome.offenders = slowest_offenders(report, kTopOffenders);
   outcome.reference = std::move(use);
@@ -271,26 +273,30 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   result.device = entry.device;
   if (!report.measured()) {
     const auto& samples = report.sample_results;
-    result.run_failure = samples.empty() || samples.front().failure.empty() ? "every sample failed"
-                                                                            : "every sample failed: " + samples.front().failure;
+    result.run_failure = samples.empty() || samples.front().failure.empty()
+                             ? "every sample failed"
+                             : "every sample failed: " + samples.front().failure;
     return result;
   }
   if (report.failed_samples > 0) {
-    result.notes.push_back(fmt::format("{} of {} samples failed; budgets use the others", report.failed_samples, report.samples));
+    result.notes.push_back(
+        fmt::format("{} of {} samples failed; budgets use the others", report.failed_samples, report.samples));
   }
   for (const auto& note : report.notes) result.notes.push_back(note);
 
   const Settings& budgets = entry.budgets;
   auto& outcomes = result.outcomes;
   if (budgets.max_modules) {
-    outcomes.push_back(load_ceiling(key::max_modules, report, report.modules, static_cast<double>(*budgets.max_modules)));
+    outcomes.push_back(
+        load_ceiling(key::max_modules, report, report.modules, static_cast<double>(*budgets.max_modules)));
     if (outcomes.back().verdict == Verdict::fail && report.loads_observed)
       outcomes.back().offenders = module_offenders(report);
   }
   if (budgets.max_identities) outcomes.push_back(identities(*budgets.max_identities, report));
   outcomes.push_back(builds_per_module(budgets, report));
   if (budgets.cold_seconds) {
-    outcomes.push_back(ceiling(key::cold_seconds, seconds(report.cold_module_ms), *budgets.cold_seconds, Unit::seconds));
+    outcomes.push_back(
+        ceiling(key::cold_seconds, seconds(report.cold_module_ms), *budgets.cold_seconds, Unit::seconds));
     if (report.cold_module_ms) outcomes.back().note = "median cold module work";
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
   }
@@ -302,9 +308,10 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
     outcomes.push_back(
         ceiling(key::compile_elapsed_seconds, seconds(elapsed), *budgets.compile_elapsed_seconds, Unit::seconds));
     outcomes.back().note =
-        elapsed ? "median cold wall minus warm wall" +
-                      (left_out.empty() ? std::string()
-                                        : fmt::format(" of the credited samples (left out: {})", fmt::join(left_out, "; ")))
+        elapsed
+            ? "median cold wall minus warm wall" +
+                  (left_out.empty() ? std::string()
+                                    : fmt::format(" of the credited samples (left out: {})", fmt::join(left_out, "; ")))
         : left_out.empty() ? "unavailable: no successful warm run, so it cannot pass"
                            : fmt::format("unavailable: {}; so it cannot pass", fmt::join(left_out, "; "));
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
@@ -312,7 +319,8 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   if (budgets.warm_near_zero.value_or(false)) outcomes.push_back(warm_near_zero_budget(report));
   if (entry.baseline_report) outcomes.push_back(baseline_budget(budgets, report, baseline, options));
   if (budgets.max_generated_source_bytes) {
-    outcomes.push_back(ceiling(key::max_generated_source_bytes, static_cast<double>(report.cache.generated_source_bytes),
+    outcomes.push_back(ceiling(key::max_generated_source_bytes,
+                               static_cast<double>(report.cache.generated_source_bytes),
                                static_cast<double>(*budgets.max_generated_source_bytes), Unit::bytes));
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = source_offenders(report, kTopOffenders);
   }

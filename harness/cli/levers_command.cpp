@@ -254,7 +254,8 @@ void add_levers_command(CLI::App& root, CliContext& context) {
   command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
-  command->add_flag("--verbose", arguments->verbose, "Each lever's scope, owner, proof of arrival, clocks and evidence");
+  command->add_flag("--verbose", arguments->verbose,
+                    "Each lever's scope, owner, proof of arrival, clocks and evidence");
   command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)")
       ->check(CLI::ExistingDirectory);
   command->add_option("command", arguments->command, "-- COMMAND...")->required();

@@ -185,8 +185,9 @@ void add_measure_command(CLI::App& root, CliContext& context) {
   command->add_flag("--check-output", arguments->check_output,
                     "Also run the command without the probe (cold and warm) and check that its stdout, stderr and exit "
                     "status are the same as under the probe (exit 1 when not)");
-  command->add_option("--ignore-output", arguments->ignore_output,
-                      "With --check-output: leave lines matching this regex out of the comparison (repeatable)")
+  command
+      ->add_option("--ignore-output", arguments->ignore_output,
+                   "With --check-output: leave lines matching this regex out of the comparison (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->add_flag("--stable-hashes", arguments->stable_hashes,
                     "Also run the hash experiments when no hash varied: two processes with PYTHONHASHSEED 0, one with "

@@ -33,7 +33,8 @@ struct ReportArguments {
 };
 
 int run_report(const ReportArguments& arguments, CliContext& context) {
-  for (const auto& [path, flag] : {std::pair{arguments.markdown_path, "--markdown"}, std::pair{arguments.html_path, "--html"}}) {
+  for (const auto& [path, flag] :
+       {std::pair{arguments.markdown_path, "--markdown"}, std::pair{arguments.html_path, "--html"}}) {
     if (!path.empty()) require_writable_destination(path, flag);
   }
   // One `ab --json` document holds both arms, measured interleaved: judge them on pairs.
@@ -87,8 +88,9 @@ void add_report_command(CLI::App& root, CliContext& context) {
   add_report_pair(*command, arguments->baseline_path, arguments->candidate_path, ReportPair::or_ab_document);
   command->add_option("--ledger", arguments->ledger_path, "YAML of options measured and not taken (docs/cli.md#report)")
       ->check(CLI::ExistingFile);
-  command->add_option("--levers", arguments->levers_path,
-                      "The levers measured for this program (`levers --json`), as their own section")
+  command
+      ->add_option("--levers", arguments->levers_path,
+                   "The levers measured for this program (`levers --json`), as their own section")
       ->check(CLI::ExistingFile);
   add_shared_options(*command, {.markdown = {&arguments->markdown_path, "the report"},
                                 .verbose = {&arguments->verbose, "the full report (the Markdown)"}});

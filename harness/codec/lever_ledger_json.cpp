@@ -18,10 +18,11 @@ using json_fields::or_null;
 using nlohmann::json;
 
 // The names the document uses for each enum, in one table each so writing and reading agree.
-constexpr std::array<std::pair<LeverKind, std::string_view>, 4> kLedgerKinds{{{LeverKind::config, "config"},
-                                                                        {LeverKind::module_option, "module_option"},
-                                                                        {LeverKind::drop_unique, "drop_unique"},
-                                                                        {LeverKind::noop_call, "noop_call"}}};
+constexpr std::array<std::pair<LeverKind, std::string_view>, 4> kLedgerKinds{
+    {{LeverKind::config, "config"},
+     {LeverKind::module_option, "module_option"},
+     {LeverKind::drop_unique, "drop_unique"},
+     {LeverKind::noop_call, "noop_call"}}};
 constexpr std::array<std::pair<LeverStatus, std::string_view>, 5> kLedgerStatuses{
     {{LeverStatus::measured, "measured"},
      {LeverStatus::needed_by_program, "needed_by_program"},
@@ -43,8 +44,8 @@ std::string ledger_name_of(const std::array<std::pair<Enum, std::string_view>, N
 }
 
 template <typename Enum, std::size_t N>
-Enum ledger_read_name(const std::array<std::pair<Enum, std::string_view>, N>& table, const json& in, std::string_view key,
-               Enum fallback) {
+Enum ledger_read_name(const std::array<std::pair<Enum, std::string_view>, N>& table, const json& in,
+                      std::string_view key, Enum fallback) {
   const auto text = get_optional<std::string>(in, key);
   if (!text) return fallback;
   for (const auto& [entry, name] : table) {
@@ -56,12 +57,14 @@ Enum ledger_read_name(const std::array<std::pair<Enum, std::string_view>, N>& ta
 }
 
 // A string that only says "none" when empty is written as null, so a reader never mistakes it for a value.
-json ledger_text_or_null(const std::string& text) { return text.empty() ? json(nullptr) : json(text); }
+json ledger_text_or_null(const std::string& text) {
+  return text.empty() ? json(nullptr) : json(text);
+}
 
 json ledger_clock_to_json(const LeverClock& clock) {
-  return {{"before_ms", or_null(clock.before_ms)}, {"after_ms", or_null(clock.after_ms)},
-          {"delta_ms", or_null(clock.delta_ms)},   {"band_ms", or_null(clock.band_ms)},
-          {"verdict", ledger_text_or_null(clock.verdict)},     {"detail", ledger_text_or_null(clock.detail)}};
+  return {{"before_ms", or_null(clock.before_ms)},         {"after_ms", or_null(clock.after_ms)},
+          {"delta_ms", or_null(clock.delta_ms)},           {"band_ms", or_null(clock.band_ms)},
+          {"verdict", ledger_text_or_null(clock.verdict)}, {"detail", ledger_text_or_null(clock.detail)}};
 }
 
 LeverClock ledger_clock_from_json(const json& in, std::string_view key) {

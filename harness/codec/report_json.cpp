@@ -1,7 +1,7 @@
 #include "codec/report_json.h"
 
-#include "codec/hash_stability_json.h"
 #include "codec/cache_audit_json.h"
+#include "codec/hash_stability_json.h"
 #include "codec/launch_record_json.h"
 #include "codec/reference_json.h"
 #include "codec/report_json_legacy.h"
@@ -103,7 +103,8 @@ KernelInfo kernel_from_json(const json& kernel) {
   info.python_module = get<std::string>(kernel, "python_module", "");
   info.hash = get<std::string>(kernel, "hash", "");
   // Schema 5; an unknown word reads as not recorded, as a missing field does.
-  if (const auto closure = get_optional<std::string>(kernel, "closure")) info.closure = closure_kind_from_string(*closure);
+  if (const auto closure = get_optional<std::string>(kernel, "closure"))
+    info.closure = closure_kind_from_string(*closure);
   if (const auto package = kernel.find("package");
       package != kernel.end() && package->is_array() && package->size() == 2) {
     info.package = Package{(*package)[0].is_string() ? (*package)[0].get<std::string>() : "",

@@ -2,8 +2,8 @@
 
 #include <cctype>
 #include <fstream>
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace wcp::measure {
@@ -28,7 +28,9 @@ struct KernelStart {
   bool entry_point = false;  // an exported entry point: counts as one forward or backward kernel
 };
 
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
 
 // The identifier that ends right before `end` in `line`.
 std::string identifier_before(const std::string& line, std::size_t end) {
@@ -51,11 +53,11 @@ std::optional<KernelStart> kernel_start(const std::string& line) {
     bool entry_point;
   };
   static constexpr Suffix kSuffixes[] = {
-      {"_cuda_kernel_forward(", false, true}, {"_cuda_kernel_backward(", true, true},
-      {"_cpu_kernel_forward(", false, false}, {"_cpu_kernel_backward(", true, false},
-      {"_cpu_forward_tasks(", false, false},  {"_cpu_backward_tasks(", true, false},
+      {"_cuda_kernel_forward(", false, true},   {"_cuda_kernel_backward(", true, true},
+      {"_cpu_kernel_forward(", false, false},   {"_cpu_kernel_backward(", true, false},
+      {"_cpu_forward_tasks(", false, false},    {"_cpu_backward_tasks(", true, false},
       {"_cpu_forward_dispatch(", false, false}, {"_cpu_backward_dispatch(", true, false},
-      {"_cpu_forward(", false, true},         {"_cpu_backward(", true, true},
+      {"_cpu_forward(", false, true},           {"_cpu_backward(", true, true},
   };
   for (const auto& suffix : kSuffixes) {
     const auto at = line.find(suffix.text);
@@ -75,7 +77,7 @@ std::optional<KernelStart> kernel_start(const std::string& line) {
 void measure_source(const std::filesystem::path& source, ModuleSource& module) {
   std::ifstream file(source);
   std::string line;
-  std::map<std::string, std::size_t> index;  // kernel name -> position in module.kernels
+  std::map<std::string, std::size_t> index;             // kernel name -> position in module.kernels
   std::optional<std::pair<std::size_t, bool>> current;  // (kernel, backward) the lines belong to
   while (std::getline(file, line)) {
     const std::uint64_t bytes = line.size() + 1;

@@ -6,15 +6,15 @@
 #include "instrument/instrumentation_events.h"
 #include "measure/measure_options.h"
 #include "measure/progress.h"
-#include "parse/log_scanner.h"
 #include "model/report.h"
+#include "parse/log_scanner.h"
 #include "run/output_digest.h"
 #include "run/process_runner.h"
 
 namespace wcp {
 class InterruptWatch;
 class ScratchDir;
-}
+}  // namespace wcp
 
 namespace wcp::measure {
 

@@ -23,8 +23,8 @@ enum class LeverWorkload { same, changed, program_failed, not_run };
 struct LeverClock {
   std::optional<double> before_ms;  // baseline median; absent when not measured
   std::optional<double> after_ms;   // lever arm median
-  std::string verdict;              // the judge's verdict name for this clock ("IMPROVED", "INCONCLUSIVE", ...); "" when not judged
-  std::string detail;               // the judge's reason in one line
+  std::string verdict;  // the judge's verdict name for this clock ("IMPROVED", "INCONCLUSIVE", ...); "" when not judged
+  std::string detail;   // the judge's reason in one line
   // The judge's own numbers (verdict::ClockComparison): after - before (the median paired delta
   // when paired) and the noise band max(1 %, 2 x MAD); absent when not judged. The ledger's
   // "saves 120 ms ± 8" is -delta_ms ± band_ms, not a difference of the two medians.
@@ -36,10 +36,10 @@ struct LeverClock {
 struct LeverOutcome {
   Lever lever;
   LeverStatus status = LeverStatus::not_applicable;
-  std::string reason;  // why not applicable / skipped / did not arrive / needed, in one line
-  std::string scope;   // what it reaches, in words: "every module created after `import warp`"
-  std::string owner;   // whose code the target is: "yours", "Warp's (warp.fem)", "the whole program"
-  std::string arrival;  // how arrival was proved ("the hashes of 3 target modules moved"); "" when it did not
+  std::string reason;          // why not applicable / skipped / did not arrive / needed, in one line
+  std::string scope;           // what it reaches, in words: "every module created after `import warp`"
+  std::string owner;           // whose code the target is: "yours", "Warp's (warp.fem)", "the whole program"
+  std::string arrival;         // how arrival was proved ("the hashes of 3 target modules moved"); "" when it did not
   LeverClock cold_module;      // cold module work
   LeverClock compile_elapsed;  // cold wall - warm wall (scheduling levers are judged on this)
   std::string judged_on;       // "cold module work" or "compile elapsed": the clock whose verdict counts

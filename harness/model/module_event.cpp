@@ -8,9 +8,12 @@ namespace wcp {
 
 std::string to_string(LoadStatus status) {
   switch (status) {
-    case LoadStatus::compiled: return "compiled";
-    case LoadStatus::cached: return "cached";
-    case LoadStatus::error: return "error";
+    case LoadStatus::compiled:
+      return "compiled";
+    case LoadStatus::cached:
+      return "cached";
+    case LoadStatus::error:
+      return "error";
   }
   return "compiled";
 }
@@ -22,7 +25,9 @@ std::optional<LoadStatus> load_status_from_string(std::string_view text) {
   return std::nullopt;
 }
 
-std::string to_string(LoadTimer timer) { return timer == LoadTimer::warp ? "warp" : "probe"; }
+std::string to_string(LoadTimer timer) {
+  return timer == LoadTimer::warp ? "warp" : "probe";
+}
 
 std::optional<LoadTimer> load_timer_from_string(std::string_view text) {
   if (text == "warp") return LoadTimer::warp;
@@ -32,10 +37,14 @@ std::optional<LoadTimer> load_timer_from_string(std::string_view text) {
 
 std::string to_string(ClosureKind kind) {
   switch (kind) {
-    case ClosureKind::none: return "none";
-    case ClosureKind::literals: return "literals";
-    case ClosureKind::arguments: return "arguments";
-    case ClosureKind::values: return "values";
+    case ClosureKind::none:
+      return "none";
+    case ClosureKind::literals:
+      return "literals";
+    case ClosureKind::arguments:
+      return "arguments";
+    case ClosureKind::values:
+      return "values";
   }
   return "none";
 }

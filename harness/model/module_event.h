@@ -89,24 +89,24 @@ std::string unique_kernel_factory(std::string_view kernel_key);
 
 // What the instrumentation knows about a load that Warp's log does not say.
 struct LoadDetail {
-  std::string full_hash;                             // hex, as long as Warp exposes it
-  std::vector<KernelInfo> kernels;                   // live kernels of the module at this load
-  std::map<std::string, std::string> options;        // module option values (repr)
-  std::map<std::string, std::string> config_at_load; // warp.config values that modules copy
-  std::optional<SourceLocation> trigger;             // first frame outside Warp on the loading stack
-  std::vector<SourceLocation> stack;                 // the loading stack, innermost first (Warp frames kept)
-  int pid = 0;                                       // the process that loaded it
+  std::string full_hash;                              // hex, as long as Warp exposes it
+  std::vector<KernelInfo> kernels;                    // live kernels of the module at this load
+  std::map<std::string, std::string> options;         // module option values (repr)
+  std::map<std::string, std::string> config_at_load;  // warp.config values that modules copy
+  std::optional<SourceLocation> trigger;              // first frame outside Warp on the loading stack
+  std::vector<SourceLocation> stack;                  // the loading stack, innermost first (Warp frames kept)
+  int pid = 0;                                        // the process that loaded it
   // On the run's clock: seconds since the tool started the command. The start is where Warp's
   // load timer starts (after hashing); 0 when unknown (reports of schema 1 kept only the end,
   // in seconds since the instrumentation attached).
   double start_s = 0.0;
   double end_s = 0.0;
-  std::optional<bool> compiled;                      // built (true) or taken from the cache (false)
+  std::optional<bool> compiled;  // built (true) or taken from the cache (false)
   // The instrumentation's own time inside Warp's load timer for this load, as it measured it
   // (schema 4); absent from older reports. Warp's "took N ms" includes it.
   std::optional<double> hook_ms;
-  std::optional<long long> thread;                   // the OS thread that loaded it (schema 4)
-  std::string error;                                 // for a failed load, "Type: message"
+  std::optional<long long> thread;  // the OS thread that loaded it (schema 4)
+  std::string error;                // for a failed load, "Type: message"
   bool operator==(const LoadDetail&) const = default;
 };
 

@@ -63,7 +63,7 @@ struct KernelSource {
 
 // One module directory of the kernel cache, as generated source tells it.
 struct ModuleSource {
-  std::string directory;            // e.g. "wp___main___b43a5cc"
+  std::string directory;  // e.g. "wp___main___b43a5cc"
   std::uint64_t source_bytes = 0;
   std::uint64_t forward_kernels = 0;   // entry points found in the source
   std::uint64_t backward_kernels = 0;  // adjoint entry points (0 when enable_backward is off)
@@ -89,11 +89,11 @@ struct CacheInventory {
 
 // What the injected instrumentation could and could not do in a run.
 struct InstrumentationStatus {
-  bool attached = false;            // a process that imported warp wrote events
-  std::string warp_api;             // the internal layout it attached to: "warp._src" (1.10+) or "warp.context"
-  std::string warp_dir;             // the imported warp package's folder (ends in a separator); "" when unknown
-  std::string timers;               // how Warp's module timers were switched on: "log_level" or "verbose"
-  std::vector<std::string> missing; // hooks that could not be installed, in plain words
+  bool attached = false;             // a process that imported warp wrote events
+  std::string warp_api;              // the internal layout it attached to: "warp._src" (1.10+) or "warp.context"
+  std::string warp_dir;              // the imported warp package's folder (ends in a separator); "" when unknown
+  std::string timers;                // how Warp's module timers were switched on: "log_level" or "verbose"
+  std::vector<std::string> missing;  // hooks that could not be installed, in plain words
   std::optional<std::string> app_kernel_cache_dir;  // set when the app pointed the cache elsewhere
   bool cache_kernels_disabled = false;
   std::vector<CacheClear> cache_clears;
@@ -110,14 +110,14 @@ struct SampleResult {
   int index = 0;
   bool cold_ok = false;
   bool timed_out = false;
-  int exit_code = 0;          // of the cold run; 128+N when killed by signal N
-  std::string failure;        // plain words, with the tail of the output, when !cold_ok
+  int exit_code = 0;    // of the cold run; 128+N when killed by signal N
+  std::string failure;  // plain words, with the tail of the output, when !cold_ok
   double cold_wall_ms = 0.0;
   // Sum of (compiled) module load timers; absent when modules loaded but Warp printed no timer.
   std::optional<double> cold_module_ms;
   // Sum of "Compile x86/CUDA took" timers; absent when modules compiled but no timer was printed.
   std::optional<double> native_compile_ms;
-  std::optional<double> warm_wall_ms;       // absent when the warm run failed or timed out
+  std::optional<double> warm_wall_ms;  // absent when the warm run failed or timed out
   std::optional<double> warm_module_ms;
   std::optional<int> warm_compiled_events;
   std::string warm_failure;
@@ -176,9 +176,9 @@ struct Report : ColdStartClocks {
 
   // Log signals the diagnosis needs that are not module loads.
   std::vector<HashChange> hash_changes;
-  std::vector<std::string> find_failures;    // "Failed to find ... kernel" lines
+  std::vector<std::string> find_failures;  // "Failed to find ... kernel" lines
   InstrumentationStatus instrumentation;
-  std::vector<std::string> notes;            // isolation caveats and warnings, in plain words
+  std::vector<std::string> notes;  // isolation caveats and warnings, in plain words
   // The machine reference measured beside the command (`measure --reference`, `check` with
   // cold_units): its cost and the cold units it gives. Absent when none was asked for.
   std::optional<MachineReference> reference;

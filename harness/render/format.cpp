@@ -31,17 +31,23 @@ namespace {
 
 std::string_view to_string(Format format) {
   switch (format) {
-    case Format::text: return "text";
-    case Format::json: return "json";
-    case Format::markdown: return "markdown";
-    case Format::html: return "html";
+    case Format::text:
+      return "text";
+    case Format::json:
+      return "json";
+    case Format::markdown:
+      return "markdown";
+    case Format::html:
+      return "html";
   }
   return "";
 }
 
 void write(const Report& report, Format format, std::ostream& out) {
   switch (format) {
-    case Format::json: out << report_to_json_text(report); return;
+    case Format::json:
+      out << report_to_json_text(report);
+      return;
     default:
       unsupported("a report (text takes its ReportView)", format);
   }
@@ -59,17 +65,27 @@ void write(const ReportView& view, Format format, std::ostream& out) {
 
 void write(const analysis::Diagnosis& diagnosis, Format format, std::ostream& out) {
   switch (format) {
-    case Format::text: render_diagnosis_text(diagnosis, out); return;
-    case Format::json: out << diagnosis_to_json(diagnosis).dump(2) << '\n'; return;
-    default: unsupported("a diagnosis", format);
+    case Format::text:
+      render_diagnosis_text(diagnosis, out);
+      return;
+    case Format::json:
+      out << diagnosis_to_json(diagnosis).dump(2) << '\n';
+      return;
+    default:
+      unsupported("a diagnosis", format);
   }
 }
 
 void write(const verdict::Judgement& judgement, Format format, std::ostream& out) {
   switch (format) {
-    case Format::text: render_judgement_text(judgement, out); return;
-    case Format::json: out << judgement_to_json(judgement).dump(2) << '\n'; return;
-    default: unsupported("a comparison", format);
+    case Format::text:
+      render_judgement_text(judgement, out);
+      return;
+    case Format::json:
+      out << judgement_to_json(judgement).dump(2) << '\n';
+      return;
+    default:
+      unsupported("a comparison", format);
   }
 }
 
@@ -80,18 +96,28 @@ void write(const budget::CheckResult& result, Format format, std::ostream& out) 
       for (const auto& command : result.commands) render_command_result(command, out);
       render_budget_summary(result, out);
       return;
-    case Format::json: out << budget_result_to_json(result).dump(2) << '\n'; return;
-    case Format::markdown: out << render_budget_markdown(result); return;
-    default: unsupported("a budget check", format);
+    case Format::json:
+      out << budget_result_to_json(result).dump(2) << '\n';
+      return;
+    case Format::markdown:
+      out << render_budget_markdown(result);
+      return;
+    default:
+      unsupported("a budget check", format);
   }
 }
 
 void write(const results::ResultsReport& results, Format format, std::ostream& out) {
   switch (format) {
     case Format::text:
-    case Format::markdown: out << render_results_markdown(results); return;
-    case Format::html: out << render_results_html(results); return;
-    default: unsupported("a results report", format);
+    case Format::markdown:
+      out << render_results_markdown(results);
+      return;
+    case Format::html:
+      out << render_results_html(results);
+      return;
+    default:
+      unsupported("a results report", format);
   }
 }
 
@@ -125,7 +151,9 @@ void write(const bisect::BisectResult& result, Format format, std::ostream& out)
   }
 }
 
-void write(const LeverLedger& ledger, Format format, std::ostream& out) { write(LeverLedgerView{ledger}, format, out); }
+void write(const LeverLedger& ledger, Format format, std::ostream& out) {
+  write(LeverLedgerView{ledger}, format, out);
+}
 
 void write(const LeverLedgerView& view, Format format, std::ostream& out) {
   switch (format) {

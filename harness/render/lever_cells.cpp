@@ -25,13 +25,13 @@ std::string lever_saving_phrase(const results::LeverSaving& saving) {
                      saving.on_elapsed ? "elapsed" : "cold", saving.id);
 }
 
-std::string lever_savings_phrase(const std::vector<results::LeverSaving>& savings, const char* one,
-                                 const char* many, const char* after) {
+std::string lever_savings_phrase(const std::vector<results::LeverSaving>& savings, const char* one, const char* many,
+                                 const char* after) {
   constexpr std::size_t kNamed = 3;
   std::vector<std::string> phrases;
   for (std::size_t i = 0; i < savings.size() && i < kNamed; ++i) phrases.push_back(lever_saving_phrase(savings[i]));
-  std::string text = fmt::format("{} {} {}{}", savings.size(), savings.size() == 1 ? one : many,
-                                 fmt::join(phrases, ", "), after);
+  std::string text =
+      fmt::format("{} {} {}{}", savings.size(), savings.size() == 1 ? one : many, fmt::join(phrases, ", "), after);
   if (savings.size() > kNamed) text += fmt::format(" and {} more", savings.size() - kNamed);
   return text;
 }
@@ -58,9 +58,9 @@ std::string lever_headline(const results::LeverTally& tally) {
   if (tally.skipped > 0) not_run.push_back(fmt::format("{} skipped", tally.skipped));
 
   const int measured = tally.run();
-  std::string text = measured == 0 ? std::string("No lever was measured")
-                                   : fmt::format("{} lever{} measured: {}", measured, measured == 1 ? "" : "s",
-                                                 fmt::join(run, ", "));
+  std::string text =
+      measured == 0 ? std::string("No lever was measured")
+                    : fmt::format("{} lever{} measured: {}", measured, measured == 1 ? "" : "s", fmt::join(run, ", "));
   if (!not_run.empty()) text += fmt::format("{}{}", measured == 0 ? ": " : "; ", fmt::join(not_run, ", "));
   return text;
 }
@@ -87,8 +87,8 @@ std::string lever_before_after(const LeverClock& clock) {
 std::string lever_clock_cell(const LeverClock& clock) {
   std::string text = lever_before_after(clock);
   if (clock.delta_ms) {
-    text += fmt::format(" ({:+.1f} ms{})", *clock.delta_ms,
-                        clock.band_ms ? fmt::format(" ± {:.1f}", *clock.band_ms) : "");
+    text +=
+        fmt::format(" ({:+.1f} ms{})", *clock.delta_ms, clock.band_ms ? fmt::format(" ± {:.1f}", *clock.band_ms) : "");
   }
   return text;
 }
@@ -100,11 +100,11 @@ std::string lever_verdict_cell(const LeverOutcome& outcome) {
 }
 
 std::string lever_prediction_cell(const LeverOutcome& outcome) {
-  const std::string predicted =
-      outcome.predicted_saving_ms
-          ? fmt::format("{}{}", outcome.prediction_estimated ? "~" : "", whole_milliseconds_text(*outcome.predicted_saving_ms)) +
-                (outcome.prediction_estimated ? " (estimate)" : "")
-          : std::string("none");
+  const std::string predicted = outcome.predicted_saving_ms
+                                    ? fmt::format("{}{}", outcome.prediction_estimated ? "~" : "",
+                                                  whole_milliseconds_text(*outcome.predicted_saving_ms)) +
+                                          (outcome.prediction_estimated ? " (estimate)" : "")
+                                    : std::string("none");
   const LeverClock& clock = results::judged_clock(outcome);
   const auto saving = results::saving_ms(clock);
   const double size = saving ? (*saving < 0.0 ? -*saving : *saving) : 0.0;  // read only when saving is set

@@ -4,6 +4,8 @@
 
 namespace wcp::render {
 
-std::string render_lever_ledger_json(const LeverLedger& ledger) { return lever_ledger_to_json_text(ledger); }
+std::string render_lever_ledger_json(const LeverLedger& ledger) {
+  return lever_ledger_to_json_text(ledger);
+}
 
 }  // namespace wcp::render

@@ -87,8 +87,8 @@ void render_lever_block(const LeverOutcome& outcome, std::ostream& out) {
   lever_detail("owner", outcome.owner, out);
   lever_detail("why", outcome.reason, out);
   if (results::was_run(outcome)) {
-    lever_detail("arrival", outcome.arrival.empty() ? "not proved: nothing in the run shows it arrived" : outcome.arrival,
-                 out);
+    lever_detail("arrival",
+                 outcome.arrival.empty() ? "not proved: nothing in the run shows it arrived" : outcome.arrival, out);
     lever_detail("cold", "module work " + lever_clock_detail(outcome.cold_module), out);
     lever_detail("elapsed", "compile " + lever_clock_detail(outcome.compile_elapsed), out);
     lever_detail("judged on", lever_judged_clock_name(outcome), out);

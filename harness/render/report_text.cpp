@@ -56,12 +56,13 @@ void render_headline(const Report& report, std::ostream& out) {
   constexpr std::string_view no_warm = "no successful warm run";
   const std::string no_loads = report.loads_observed ? "a sample's loads were not observed" : report.loads_unobserved;
   out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms, no_loads));
-  out << fmt::format("  native compile  {}\n",
-                     median_mad(report.native_compile_ms,
-                                report.loads_observed ? "a compiled load's native compile time was not observed" : no_loads));
-  out << fmt::format("Warm module work  {}\n",
-                     median_mad(report.warm_module_ms, report.warm_wall_ms ? "the warm run's loads were not observed"
-                                                                           : no_warm));
+  out << fmt::format(
+      "  native compile  {}\n",
+      median_mad(report.native_compile_ms,
+                 report.loads_observed ? "a compiled load's native compile time was not observed" : no_loads));
+  out << fmt::format(
+      "Warm module work  {}\n",
+      median_mad(report.warm_module_ms, report.warm_wall_ms ? "the warm run's loads were not observed" : no_warm));
   out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms, "no successful run"));
   out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms, no_warm));
   const auto elapsed = credited_compile_elapsed(report);
@@ -153,10 +154,10 @@ void render_output_check(const Report& report, std::ostream& out) {
                           ? fmt::format("; lines in another order, written by {} at once", writers_text(*pass.writers))
                           : ""));
     }
-    out << fmt::format("\nOutput check: the same with and without the probe: {} (stdout + stderr; durations and "
-                       "private paths masked{})\n",
-                       fmt::join(passes, ", "),
-                       check.ignored_patterns.empty() ? "" : ", lines matching --ignore-output left out");
+    out << fmt::format(
+        "\nOutput check: the same with and without the probe: {} (stdout + stderr; durations and "
+        "private paths masked{})\n",
+        fmt::join(passes, ", "), check.ignored_patterns.empty() ? "" : ", lines matching --ignore-output left out");
   } else {
     out << "\nOUTPUT CHANGED UNDER THE PROBE: the program did not print or exit as it does without it\n";
     for (const auto& pass : check.passes) {
@@ -203,7 +204,8 @@ void render_overlapping_loads(const Report& report, std::ostream& out) {
       names.push_back(event.hash.empty() ? event.name : event.name + " " + event.hash);
     }
     out << fmt::format("  {} pid {}: {} loads on {} threads from {:.3f} s to {:.3f} s: {}\n", to_string(group.pass),
-                       group.pid, group.events.size(), group.threads, group.start_s, group.end_s, fmt::join(names, ", "));
+                       group.pid, group.events.size(), group.threads, group.start_s, group.end_s,
+                       fmt::join(names, ", "));
   }
 }
 

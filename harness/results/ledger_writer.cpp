@@ -29,20 +29,26 @@ std::string ledger_first_evidence(const LeverOutcome& outcome) {
 
 std::string ledger_measured(const LeverOutcome& outcome) {
   switch (outcome.status) {
-    case LeverStatus::needed_by_program: return "needed by this program: " + ledger_first_evidence(outcome);
+    case LeverStatus::needed_by_program:
+      return "needed by this program: " + ledger_first_evidence(outcome);
     case LeverStatus::did_not_arrive:
       return "not measured: it did not arrive" + (outcome.reason.empty() ? "" : " (" + outcome.reason + ")");
     case LeverStatus::not_applicable:
-    case LeverStatus::skipped: return "not measured: " + std::string(status_words(outcome.status));
-    case LeverStatus::measured: break;
+    case LeverStatus::skipped:
+      return "not measured: " + std::string(status_words(outcome.status));
+    case LeverStatus::measured:
+      break;
   }
   const std::string verdict = judged_clock(outcome).verdict;
   const std::string change = ledger_change_text(outcome);
   switch (effect_of(outcome)) {
     case LeverEffect::saves:
-    case LeverEffect::costs: return fmt::format("{} ({})", change, verdict);
-    case LeverEffect::inside_noise: return fmt::format("inside noise: {} ({})", change, verdict);
-    case LeverEffect::not_judged: break;
+    case LeverEffect::costs:
+      return fmt::format("{} ({})", change, verdict);
+    case LeverEffect::inside_noise:
+      return fmt::format("inside noise: {} ({})", change, verdict);
+    case LeverEffect::not_judged:
+      break;
   }
   return fmt::format("not judged: {}{}", change, verdict.empty() ? "" : " (" + verdict + ")");
 }
@@ -66,18 +72,25 @@ std::string ledger_why_not(const LeverOutcome& outcome) {
     case LeverStatus::needed_by_program:
       return "taking it breaks this program: " + ledger_breakage(outcome.workload) +
              (outcome.behaviour_evidence.empty() ? "" : "; " + outcome.behaviour_evidence.front());
-    case LeverStatus::did_not_arrive: return "it could not be measured from outside the program";
+    case LeverStatus::did_not_arrive:
+      return "it could not be measured from outside the program";
     case LeverStatus::not_applicable:
-    case LeverStatus::skipped: return outcome.reason.empty() ? std::string(status_words(outcome.status)) : outcome.reason;
-    case LeverStatus::measured: break;
+    case LeverStatus::skipped:
+      return outcome.reason.empty() ? std::string(status_words(outcome.status)) : outcome.reason;
+    case LeverStatus::measured:
+      break;
   }
   const std::string changes =
       outcome.behaviour.empty() || outcome.behaviour == "nothing" ? "" : "; taking it changes " + outcome.behaviour;
   switch (effect_of(outcome)) {
-    case LeverEffect::saves: return "not taken yet: measured by `levers`" + changes;
-    case LeverEffect::costs: return "it made compiling slower" + changes;
-    case LeverEffect::inside_noise: return "no saving beyond the noise on this machine" + changes;
-    case LeverEffect::not_judged: break;
+    case LeverEffect::saves:
+      return "not taken yet: measured by `levers`" + changes;
+    case LeverEffect::costs:
+      return "it made compiling slower" + changes;
+    case LeverEffect::inside_noise:
+      return "no saving beyond the noise on this machine" + changes;
+    case LeverEffect::not_judged:
+      break;
   }
   return "its effect could not be judged" + changes;
 }
@@ -120,6 +133,8 @@ std::string ledger_to_yaml(const Ledger& ledger) {
          std::string(out.c_str()) + "\n";
 }
 
-std::string lever_ledger_yaml(const LeverLedger& levers) { return ledger_to_yaml(ledger_from_levers(levers)); }
+std::string lever_ledger_yaml(const LeverLedger& levers) {
+  return ledger_to_yaml(ledger_from_levers(levers));
+}
 
 }  // namespace wcp::results

@@ -35,12 +35,15 @@ std::string lever_kernels_text(const std::vector<KernelRef>& kernels) {
 
 std::string lever_option_text(const Lever& lever) {
   switch (lever.kind) {
-    case LeverKind::config: return fmt::format("wp.config.{} = {}", lever.name, lever_python_literal(lever.value_json));
+    case LeverKind::config:
+      return fmt::format("wp.config.{} = {}", lever.name, lever_python_literal(lever.value_json));
     case LeverKind::module_option:
       return fmt::format("module option {} = {} on {}", lever.name, lever_python_literal(lever.value_json),
                          lever_modules_text(lever.modules));
-    case LeverKind::drop_unique: return fmt::format("module=\"unique\" dropped on {}", lever_kernels_text(lever.kernels));
-    case LeverKind::noop_call: return fmt::format("wp.{}() made a no-op", lever.name);
+    case LeverKind::drop_unique:
+      return fmt::format("module=\"unique\" dropped on {}", lever_kernels_text(lever.kernels));
+    case LeverKind::noop_call:
+      return fmt::format("wp.{}() made a no-op", lever.name);
   }
   return lever.id;
 }

@@ -21,7 +21,9 @@ LeverSaving lever_saving_of(const LeverOutcome& outcome) {
 
 }  // namespace
 
-bool judged_on_elapsed(const LeverOutcome& outcome) { return outcome.judged_on == "compile elapsed"; }
+bool judged_on_elapsed(const LeverOutcome& outcome) {
+  return outcome.judged_on == "compile elapsed";
+}
 
 const LeverClock& judged_clock(const LeverOutcome& outcome) {
   return judged_on_elapsed(outcome) ? outcome.compile_elapsed : outcome.cold_module;
@@ -60,16 +62,32 @@ LeverTally tally(const LeverLedger& ledger) {
     switch (outcome.status) {
       case LeverStatus::measured:
         switch (effect_of(outcome)) {
-          case LeverEffect::saves: tally.saves.push_back(lever_saving_of(outcome)); break;
-          case LeverEffect::costs: tally.costs.push_back(lever_saving_of(outcome)); break;
-          case LeverEffect::inside_noise: ++tally.inside_noise; break;
-          case LeverEffect::not_judged: ++tally.not_judged; break;
+          case LeverEffect::saves:
+            tally.saves.push_back(lever_saving_of(outcome));
+            break;
+          case LeverEffect::costs:
+            tally.costs.push_back(lever_saving_of(outcome));
+            break;
+          case LeverEffect::inside_noise:
+            ++tally.inside_noise;
+            break;
+          case LeverEffect::not_judged:
+            ++tally.not_judged;
+            break;
         }
         break;
-      case LeverStatus::needed_by_program: ++tally.needed; break;
-      case LeverStatus::did_not_arrive: ++tally.did_not_arrive; break;
-      case LeverStatus::not_applicable: ++tally.not_applicable; break;
-      case LeverStatus::skipped: ++tally.skipped; break;
+      case LeverStatus::needed_by_program:
+        ++tally.needed;
+        break;
+      case LeverStatus::did_not_arrive:
+        ++tally.did_not_arrive;
+        break;
+      case LeverStatus::not_applicable:
+        ++tally.not_applicable;
+        break;
+      case LeverStatus::skipped:
+        ++tally.skipped;
+        break;
     }
   }
   // saving_ms is set on both lists (effect_of requires it).
@@ -82,21 +100,30 @@ LeverTally tally(const LeverLedger& ledger) {
 
 std::string_view status_words(LeverStatus status) {
   switch (status) {
-    case LeverStatus::measured: return "measured";
-    case LeverStatus::needed_by_program: return "needed by this program";
-    case LeverStatus::did_not_arrive: return "did not arrive";
-    case LeverStatus::not_applicable: return "not applicable";
-    case LeverStatus::skipped: return "skipped";
+    case LeverStatus::measured:
+      return "measured";
+    case LeverStatus::needed_by_program:
+      return "needed by this program";
+    case LeverStatus::did_not_arrive:
+      return "did not arrive";
+    case LeverStatus::not_applicable:
+      return "not applicable";
+    case LeverStatus::skipped:
+      return "skipped";
   }
   return "";
 }
 
 std::string_view workload_words(LeverWorkload workload) {
   switch (workload) {
-    case LeverWorkload::same: return "same";
-    case LeverWorkload::changed: return "changed";
-    case LeverWorkload::program_failed: return "program failed";
-    case LeverWorkload::not_run: return "not run";
+    case LeverWorkload::same:
+      return "same";
+    case LeverWorkload::changed:
+      return "changed";
+    case LeverWorkload::program_failed:
+      return "program failed";
+    case LeverWorkload::not_run:
+      return "not run";
   }
   return "";
 }

@@ -59,7 +59,7 @@ LeverTally tally(const LeverLedger& ledger);
 bool was_run(const LeverOutcome& outcome);
 
 // Plain words for the text, Markdown, HTML and YAML ledgers.
-std::string_view status_words(LeverStatus status);      // "measured", "needed by this program", ...
+std::string_view status_words(LeverStatus status);        // "measured", "needed by this program", ...
 std::string_view workload_words(LeverWorkload workload);  // "same", "changed", "program failed", "not run"
 
 }  // namespace wcp::results

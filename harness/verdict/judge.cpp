@@ -434,9 +434,9 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
     judgement.module_work =
         compare_clock_paired(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
                              pairs_of(baseline, candidate, Clock::module_work), options.tolerance_percent);
-    judgement.compile_elapsed =
-        compare_clock_paired(Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
-                             pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
+    judgement.compile_elapsed = compare_clock_paired(
+        Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
+        pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
   } else {
     judgement.module_work =
         compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms, options.tolerance_percent);

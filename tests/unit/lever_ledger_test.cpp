@@ -82,12 +82,13 @@ LeverLedger sample_ledger() {
   fem.behaviour = "gradients";
   fem.behaviour_evidence = {"exit status 1 (baseline 0)", "stdout line 3: \"grad 0.5\" became \"grad 0.0\""};
 
-  auto cache = outcome("keep-kernel-cache", LeverKind::noop_call, "clear_kernel_cache", "", LeverStatus::did_not_arrive);
+  auto cache =
+      outcome("keep-kernel-cache", LeverKind::noop_call, "clear_kernel_cache", "", LeverStatus::did_not_arrive);
   cache.reason = "no call of wp.clear_kernel_cache was intercepted";
   cache.workload = LeverWorkload::same;
 
-  auto workers = outcome("max-workers-4", LeverKind::config, "load_module_max_workers", "4",
-                         LeverStatus::not_applicable);
+  auto workers =
+      outcome("max-workers-4", LeverKind::config, "load_module_max_workers", "4", LeverStatus::not_applicable);
   workers.lever.cuda_only = true;
   workers.reason = "CUDA only, and this run loads modules on the CPU";
   workers.judged_on = "compile elapsed";
@@ -194,12 +195,12 @@ TEST(LeverLedgerText, SaysTheAnswerFirstThenOneLinePerLever) {
 TEST(LeverLedgerText, VerboseAddsScopeOwnerArrivalEvidenceAndThePrediction) {
   const std::string brief = written(sample_ledger(), render::Format::text);
   const std::string text = written(sample_ledger(), render::Format::text, true);
-  for (const char* detail : {"every module created after `import warp`", "the whole program",
-                             "the hashes of 3 target modules moved", "Warp's (warp.fem)",
-                             "exit status 1 (baseline 0)", "~100 ms (estimate) → measured: saves 120.0 ms",
-                             "module work 1234.5 → 1114.5 ms (-120.0 ms ± 8.0): IMPROVED — judged on 3 pairs",
-                             "compile 2000.0 → 1950.0 ms (-50.0 ms ± 60.0): INCONCLUSIVE",
-                             "wp.clear_kernel_cache() made a no-op", "module option mode = \"release\" on every module"}) {
+  for (const char* detail :
+       {"every module created after `import warp`", "the whole program", "the hashes of 3 target modules moved",
+        "Warp's (warp.fem)", "exit status 1 (baseline 0)", "~100 ms (estimate) → measured: saves 120.0 ms",
+        "module work 1234.5 → 1114.5 ms (-120.0 ms ± 8.0): IMPROVED — judged on 3 pairs",
+        "compile 2000.0 → 1950.0 ms (-50.0 ms ± 60.0): INCONCLUSIVE", "wp.clear_kernel_cache() made a no-op",
+        "module option mode = \"release\" on every module"}) {
     EXPECT_NE(text.find(detail), std::string::npos) << detail << "\n" << text;
     EXPECT_EQ(brief.find(detail), std::string::npos) << detail;
   }
@@ -291,8 +292,7 @@ TEST(LeverLedgerJson, RefusesOtherDocumentsAndUnknownNamesNamingTheField) {
 TEST(LeverLedgerYaml, HasAnEntryForEveryLeverThatRanWithWhatWasMeasured) {
   const results::Ledger ledger = results::ledger_from_levers(sample_ledger());
   ASSERT_EQ(ledger.declined.size(), 5u);  // not applicable and skipped were not measured options
-  EXPECT_EQ(ledger.declined[0].option,
-            "wp.config.enable_backward = False (every module created after `import warp`)");
+  EXPECT_EQ(ledger.declined[0].option, "wp.config.enable_backward = False (every module created after `import warp`)");
   EXPECT_EQ(ledger.declined[0].measured, "-120.0 ms cold module work ± 8.0 (IMPROVED)");
   EXPECT_EQ(ledger.declined[0].why_not, "not taken yet: measured by `levers`; taking it changes gradients");
   EXPECT_EQ(ledger.declined[0].to_take_it, "app.py:3: wp.config.enable_backward = False, right after `import warp`");
