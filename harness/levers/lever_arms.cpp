@@ -8,6 +8,7 @@
 #include "errors.h"
 #include "io/environment.h"
 #include "levers/lever_protocol.h"
+#include "measure/arm_progress.h"
 #include "measure/measure.h"
 #include "measure/report_builder.h"
 #include "run/interrupt_watch.h"
@@ -15,31 +16,6 @@
 
 namespace wcp::levers {
 namespace {
-
-// Numbers the passes of every arm as one sequence, so the progress line's ETA covers the run.
-class ArmsProgress final : public measure::ProgressListener {
- public:
-  ArmsProgress(measure::ProgressListener& inner, int total) : inner_(inner), total_(total) {}
-  void start(const std::string& arm, int sample) {
-    arm_ = arm;
-    inner_.arm(arm_);
-    sample_ = sample;
-  }
-  void pass_started(int, int, Pass pass) override { inner_.pass_started(sample_, total_, pass); }
-  void pass_finished(int, int, Pass pass, double wall_ms, bool ok) override {
-    inner_.pass_finished(sample_, total_, pass, wall_ms, ok);
-  }
-  void done() override {
-    inner_.arm("");
-    inner_.done();
-  }
-
- private:
-  measure::ProgressListener& inner_;
-  int total_;
-  int sample_ = 0;
-  std::string arm_;
-};
 
 VerifyResult run_verify(const std::string& command, const std::filesystem::path& cwd, int sample,
                         std::chrono::milliseconds timeout, InterruptWatch& interrupts) {
@@ -90,7 +66,7 @@ LeverArms measure_lever_arms(const measure::MeasureOptions& command, const std::
   const int count = static_cast<int>(arms.size());
   std::vector<std::vector<measure::SampleRecord>> samples(arms.size());
   std::vector<ArmResult> results(arms.size());
-  ArmsProgress arms_progress(progress, count * options.pairs);
+  measure::ArmProgress arms_progress(progress, count * options.pairs);
   int taken = 0;
   for (int round = 0; round < options.pairs; ++round) {
     for (const int arm : round_order(round, count)) {

@@ -3,38 +3,13 @@
 #include <string>
 
 #include "errors.h"
+#include "measure/arm_progress.h"
 #include "measure/measure.h"
 #include "measure/report_builder.h"
 #include "measure/sample_runner.h"
 #include "run/interrupt_watch.h"
 
 namespace wcp::measure {
-namespace {
-
-// Numbers the passes of both arms as one sequence, so the progress line's ETA covers the run.
-class ArmProgress final : public ProgressListener {
- public:
-  ArmProgress(ProgressListener& inner, int total) : inner_(inner), total_(total) {}
-  void start(const char* arm, int sample) {
-    inner_.arm(arm);
-    sample_ = sample;
-  }
-  void pass_started(int, int, Pass pass) override { inner_.pass_started(sample_, total_, pass); }
-  void pass_finished(int, int, Pass pass, double wall_ms, bool ok) override {
-    inner_.pass_finished(sample_, total_, pass, wall_ms, ok);
-  }
-  void done() override {
-    inner_.arm("");
-    inner_.done();
-  }
-
- private:
-  ProgressListener& inner_;
-  int total_;
-  int sample_ = 0;
-};
-
-}  // namespace
 
 AbReports measure_ab(const MeasureOptions& baseline, const MeasureOptions& candidate, int samples,
                      InterruptWatch& interrupts, ProgressListener& progress) {
