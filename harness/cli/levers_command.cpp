@@ -16,6 +16,7 @@
 #include "analysis/diagnose.h"
 #include "cli/command_progress.h"
 #include "cli/commands.h"
+#include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
 #include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
@@ -247,17 +248,15 @@ void add_levers_command(CLI::App& root, CliContext& context) {
   command->add_option("--verify", arguments->verify,
                       "Your own check, run with /bin/sh -c in the command's directory after each sample; non-zero "
                       "after a lever's sample marks it needed by the program");
-  command->add_option("--json", arguments->json_path, "Write the ledger as JSON");
-  command->add_option("--markdown", arguments->markdown_path, "Write the ledger as Markdown");
   command->add_option("--html", arguments->html_path, "Write the ledger as HTML");
   command->add_option("--ledger", arguments->ledger_path, "Write the ledger file `report --ledger` reads");
-  command->add_option("--timeout", arguments->timeout_s, "Seconds each run may take before it is stopped (default 900)")
-      ->check(CLI::PositiveNumber);
-  command->add_flag("--quiet", arguments->quiet, "No progress line on stderr");
-  command->add_flag("--verbose", arguments->verbose,
-                    "Each lever's scope, owner, proof of arrival, clocks and evidence");
-  command->add_option("--cwd", arguments->cwd, "Run the command in this directory (default: current)")
-      ->check(CLI::ExistingDirectory);
+  add_shared_options(
+      *command, {.json = {&arguments->json_path, "the ledger"},
+                 .markdown = {&arguments->markdown_path, "the ledger"},
+                 .cwd = {&arguments->cwd, "the command"},
+                 .timeout_s = &arguments->timeout_s,
+                 .quiet = &arguments->quiet,
+                 .verbose = {&arguments->verbose, "each lever's scope, owner, proof of arrival, clocks and evidence"}});
   command->add_option("command", arguments->command, "-- COMMAND...")->required();
   command->positionals_at_end(true);
 }

@@ -1,15 +1,9 @@
 #include "codec/cache_audit_json.h"
 
-#include "io/json_fields.h"
+#include "codec/json_codec.h"
 
 namespace wcp {
 namespace {
-
-using json_fields::FieldError;
-using json_fields::get;
-using json_fields::get_optional;
-using json_fields::or_null;
-using nlohmann::json;
 
 json totals_to_json(const CacheAuditTotals& totals) {
   return json{{"dir_entries", totals.dir_entries},       {"dir_bytes", totals.dir_bytes},

@@ -1,14 +1,8 @@
 #include "codec/hash_stability_json.h"
 
-#include "io/json_fields.h"
+#include "codec/json_codec.h"
 
 namespace wcp {
-
-using json_fields::FieldError;
-using json_fields::get;
-using json_fields::get_optional;
-using json_fields::or_null;
-using nlohmann::json;
 
 json hash_stability_to_json(const HashStability& stability) {
   json passes = json::array();

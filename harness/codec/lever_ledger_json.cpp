@@ -3,19 +3,13 @@
 #include <array>
 #include <utility>
 
+#include "codec/json_codec.h"
 #include "errors.h"
 #include "io/file_io.h"
-#include "io/json_fields.h"
 #include "model/report.h"
 
 namespace wcp {
 namespace {
-
-using json_fields::FieldError;
-using json_fields::get;
-using json_fields::get_optional;
-using json_fields::or_null;
-using nlohmann::json;
 
 // The names the document uses for each enum, in one table each so writing and reading agree.
 constexpr std::array<std::pair<LeverKind, std::string_view>, 4> kLedgerKinds{

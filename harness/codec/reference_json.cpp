@@ -1,16 +1,10 @@
 #include "codec/reference_json.h"
 
+#include "codec/json_codec.h"
 #include "codec/summary_json.h"
-#include "io/json_fields.h"
 
 namespace wcp {
 namespace {
-
-using json_fields::FieldError;
-using json_fields::get;
-using json_fields::get_optional;
-using json_fields::or_null;
-using nlohmann::json;
 
 // The values are the truth; a median without values is not something this tool writes.
 std::optional<Summary> read_summary(const json& in, const std::string& stem) {

@@ -2,6 +2,7 @@
 
 #include "codec/cache_audit_json.h"
 #include "codec/hash_stability_json.h"
+#include "codec/json_codec.h"
 #include "codec/launch_record_json.h"
 #include "codec/reference_json.h"
 #include "codec/report_json_legacy.h"
@@ -10,15 +11,8 @@
 #include "facts/load_overlap.h"
 #include "facts/queries.h"
 #include "io/file_io.h"
-#include "io/json_fields.h"
 
 namespace wcp {
-
-using json_fields::FieldError;
-using json_fields::get;
-using json_fields::get_optional;
-using json_fields::or_null;
-using nlohmann::json;
 
 // --- the parts ------------------------------------------------------------------------------
 
