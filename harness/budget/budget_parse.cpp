@@ -73,6 +73,9 @@ class EntryBuilder {
     command.cwd = (directory / (s.cwd ? expand(*s.cwd, at(key::cwd)) : std::string("."))).lexically_normal();
     for (const auto& [variable, value] : s.env) command.env[variable] = expand(value, at(key::env));
     command.samples = s.samples.value_or(kDefaultSamples);
+    // A timeout beyond a year is a typo, and beyond what milliseconds in a long long can hold.
+    if (s.timeout && *s.timeout > 365.0 * 86400.0)
+      reader_.fail(entry_node, "command '" + name + "': 'timeout' is more than a year of seconds");
     if (s.timeout) command.timeout = std::chrono::milliseconds(static_cast<long long>(*s.timeout * 1000.0));
     command.device = s.device.value_or(DeviceRequirement::any);
     command.budgets = s;
