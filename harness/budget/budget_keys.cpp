@@ -73,7 +73,7 @@ const std::array<KeySpec, 21> kKeys{{
     {key::env, "extra environment variables for the command (merged key by key with defaults)", true,
      WCP_KEY(env, string_map)},
     {key::samples, "cold+warm samples to take (default 3)", true, WCP_KEY(samples, positive_int)},
-    {key::timeout, "seconds each run may take before it is stopped (default 900)", true,
+    {key::timeout, "seconds each run may take before it is stopped (default 900, at most a year)", true,
      WCP_KEY(timeout, positive_number)},
     {key::device, "cpu, cuda or any (default): a cuda entry is not run where there is no CUDA device", true,
      &read_device, &merge_field<&Settings::device>},

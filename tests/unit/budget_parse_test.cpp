@@ -110,6 +110,15 @@ TEST(BudgetParse, WrongTypesNameLine) {
             std::string::npos);
 }
 
+TEST(BudgetParse, TimeoutBeyondAYearIsAnErrorNotAnOverflow) {
+  // 3e130 s times 1000 does not fit a long long of milliseconds; budget_fuzz found the cast.
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    timeout: 3e130\n")
+                .find("budget.yaml:2: command 'a': 'timeout' is more than a year of seconds"),
+            std::string::npos);
+  EXPECT_EQ(parse("commands:\n  - name: a\n    command: [x]\n    timeout: 31536000\n").commands.at(0).timeout,
+            std::chrono::milliseconds(31'536'000'000LL));
+}
+
 TEST(BudgetParse, DuplicateNamesAndKeys) {
   EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n  - name: a\n    command: [y]\n")
                 .find("budget.yaml:4: duplicate command name 'a' (first at line 2)"),
