@@ -32,12 +32,14 @@
 #include "render/format.h"
 #include "render/report_text.h"
 #include "results/ledger_writer.h"
+#include "stats/paired.h"
+#include "verdict/judge.h"
 
 namespace wcp::cli {
 namespace {
 
 struct LeversArguments {
-  int pairs = 3;
+  int pairs = 5;  // the fewest with which the judge's sign test can credit a lever, as ab's default
   std::string baseline_path;
   std::vector<std::string> only;
   std::vector<std::string> skip;
@@ -171,6 +173,13 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
       "Plan: {} lever(s) to measure, {} run(s) ({} arm(s) x {} pair(s)){}\n", to_run.size(), runs,
       to_run.empty() ? 0 : to_run.size() + 1, arguments.pairs,
       per_sample && runs > 0 ? fmt::format(", about {:.1f} min", runs * *per_sample / 60.0) : "");
+  if (const int fewest = fewest_pairs_to_credit(verdict::kSignTestAlpha);
+      !to_run.empty() && arguments.pairs < fewest) {
+    context.out << fmt::format(
+        "  with {} pair(s) the sign test cannot credit a lever ({} is the fewest): every verdict will be "
+        "INCONCLUSIVE, the numbers only\n",
+        arguments.pairs, fewest);
+  }
   for (const auto& lever : chosen) {
     context.out << fmt::format(
         "  {:<15} {:<32} {}\n", lever.runnable() ? std::string_view("will measure") : status_text(lever.outcome.status),
@@ -225,7 +234,7 @@ void add_levers_command(CLI::App& root, CliContext& context) {
       root, context, "levers",
       "Apply each fix the instrumentation can make from outside the code, and measure it against a shared baseline",
       run_levers);
-  command->add_option("--pairs", arguments->pairs, "Interleaved rounds: samples per arm (default 3)")
+  command->add_option("--pairs", arguments->pairs, "Interleaved rounds: samples per arm (default 5, the fewest the sign test can credit)")
       ->check(CLI::PositiveNumber);
   command
       ->add_option("--baseline", arguments->baseline_path,

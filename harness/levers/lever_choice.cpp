@@ -55,6 +55,12 @@ std::string config_line(const Report& report, const std::string& name, const std
 }
 
 std::string module_option_line(const std::string& module, const std::string& name, const std::string& value_json) {
+  if (const auto key = unique_module_kernel(module)) {
+    // Warp names a module="unique" module after its content hash: there is no name to look up
+    // before it loads, only the kernel's own options.
+    return fmt::format("@wp.kernel(module=\"unique\", module_options={{\"{}\": {}}}) on kernel {}", name,
+                       python_repr(value_json).value_or(value_json), *key);
+  }
   return fmt::format(
       "wp.get_module(\"{}\").options[\"{}\"] = {} before its first load (or the module option at its "
       "kernels' definition)",
@@ -202,7 +208,12 @@ class Chooser {
     lever.modules = {finding.module};
     lever.mechanism = Mechanism::unused_backward;
     ChosenLever& chosen = add(std::move(lever));
-    chosen.outcome.scope = fmt::format("module {} only, at its creation", finding.module);
+    const auto unique_key = unique_module_kernel(finding.module);
+    chosen.outcome.scope =
+        unique_key ? fmt::format("module=\"unique\" kernel {} at its module's creation, matched there by its "
+                                 "function's name: every module=\"unique\" kernel of that name",
+                                 *unique_key)
+                   : fmt::format("module {} only, at its creation", finding.module);
     chosen.outcome.owner = owner_of(finding);
     chosen.outcome.behaviour =
         finding.behaviour.empty() ? std::string(info(finding.mechanism).behaviour) : finding.behaviour;

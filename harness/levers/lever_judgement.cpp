@@ -26,10 +26,27 @@ Hashes hashes_by_module(const Report& report) {
   return out;
 }
 
+// One module across two runs: by name, or for module="unique" by kernel key (its name carries a
+// hash that the lever itself moves).
+bool same_module(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  const auto key = unique_module_kernel(a);
+  return key && key == unique_module_kernel(b);
+}
+
 bool targets(const Lever& lever, const std::string& module) {
   if (lever.kind == LeverKind::config) return true;
   return std::any_of(lever.modules.begin(), lever.modules.end(),
-                     [&](const std::string& target) { return target == "*" || target == module; });
+                     [&](const std::string& target) { return target == "*" || same_module(target, module); });
+}
+
+// The arm's hashes of `module`, or nullptr when the arm did not build it.
+const std::set<std::string>* arm_hashes(const Hashes& after, const std::string& module) {
+  if (const auto found = after.find(module); found != after.end()) return &found->second;
+  for (const auto& [name, hashes] : after) {
+    if (same_module(module, name)) return &hashes;
+  }
+  return nullptr;
 }
 
 const LeverArrival* arrival_of(const Report& report, const std::string& id) {
@@ -45,9 +62,9 @@ std::string option_arrival(const Lever& lever, const Report& baseline, const Rep
   std::vector<std::string> moved;
   for (const auto& [module, hashes] : before) {
     if (!targets(lever, module)) continue;
-    const auto found = after.find(module);
-    if (found != after.end() && found->second != hashes) {
-      moved.push_back(fmt::format("{} ({} -> {})", module, fmt::join(hashes, "/"), fmt::join(found->second, "/")));
+    const std::set<std::string>* now = arm_hashes(after, module);
+    if (now != nullptr && *now != hashes) {
+      moved.push_back(fmt::format("{} ({} -> {})", module, fmt::join(hashes, "/"), fmt::join(*now, "/")));
     }
   }
   if (!moved.empty()) {
@@ -65,7 +82,9 @@ std::string option_arrival(const Lever& lever, const Report& baseline, const Rep
   }
   std::vector<std::string> carried;
   for (const ModuleEvent* event : cold_compiled_events(arm)) {
-    if (event->detail && had.contains(event->name) && effective_option(*event->detail, lever.name) == *repr)
+    const bool had_other = std::any_of(had.begin(), had.end(),
+                                       [&](const std::string& name) { return same_module(name, event->name); });
+    if (event->detail && had_other && effective_option(*event->detail, lever.name) == *repr)
       carried.push_back(event->name);
   }
   if (!carried.empty()) {

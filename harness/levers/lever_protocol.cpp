@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/module_event.h"
+
 namespace wcp::levers {
 
 std::string_view to_string(LeverKind kind) {
@@ -25,7 +27,16 @@ std::string probe_levers_json(const std::vector<Lever>& levers) {
     if (lever.kind == LeverKind::config || lever.kind == LeverKind::module_option) {
       item["value"] = nlohmann::json::parse(lever.value_json.empty() ? "null" : lever.value_json);
     }
-    if (lever.kind == LeverKind::module_option) item["modules"] = lever.modules;
+    if (lever.kind == LeverKind::module_option) {
+      item["modules"] = lever.modules;
+      // A module="unique" target is created under its function's name and renamed after it is
+      // hashed; the probe matches it at creation by its kernel key.
+      nlohmann::json keys = nlohmann::json::array();
+      for (const auto& module : lever.modules) {
+        if (const auto key = unique_module_kernel(module)) keys.push_back(*key);
+      }
+      if (!keys.empty()) item["unique_kernels"] = keys;
+    }
     if (lever.kind == LeverKind::drop_unique) {
       nlohmann::json kernels = nlohmann::json::array();
       for (const auto& kernel : lever.kernels)

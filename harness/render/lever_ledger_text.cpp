@@ -27,14 +27,21 @@ std::string lever_clock_column(const LeverOutcome& outcome) {
   return (results::judged_on_elapsed(outcome) ? "elapsed " : "") + lever_before_after(results::judged_clock(outcome));
 }
 
-// What a row says after its status: the measurement for a measured lever, else why it was not.
-std::string lever_row_rest(const LeverOutcome& outcome) {
+// A row: its columns padded, then what it says last (the behaviour for a measured lever, else why
+// it was not measured), wrapped under the clock column so the columns stay aligned.
+void render_lever_row(const LeverOutcome& outcome, std::size_t width, const std::string& continuation,
+                      std::ostream& out) {
+  std::string head = fmt::format("  {:<{}} {:<14} ", outcome.lever.id, width, lever_status_column(outcome.status));
+  std::string last;
   if (outcome.status == LeverStatus::measured) {
-    return fmt::format("{:<24} {:<12} {}", lever_clock_column(outcome), lever_verdict_cell(outcome),
-                       outcome.behaviour.empty() ? "behaviour unknown" : outcome.behaviour);
+    head += fmt::format("{:<24} {:<12} ", lever_clock_column(outcome), lever_verdict_cell(outcome));
+    last = outcome.behaviour.empty() ? "behaviour unknown" : outcome.behaviour;
+  } else if (!outcome.reason.empty()) {
+    last = outcome.reason;
+  } else if (!outcome.behaviour_evidence.empty()) {
+    last = outcome.behaviour_evidence.front();
   }
-  if (!outcome.reason.empty()) return outcome.reason;
-  return outcome.behaviour_evidence.empty() ? std::string() : outcome.behaviour_evidence.front();
+  print_wrapped(last, head, continuation, out);
 }
 
 void render_lever_table(const LeverLedger& ledger, std::ostream& out) {
@@ -45,11 +52,7 @@ void render_lever_table(const LeverLedger& ledger, std::ostream& out) {
   print_fitted(fmt::format("  {:<{}} {:<14} {:<24} {:<12} {}", "lever", width, "status", "before → after (cold)",
                            "verdict", "behaviour"),
                continuation, out);
-  for (const auto& outcome : ledger.outcomes) {
-    print_fitted(fmt::format("  {:<{}} {:<14} {}", outcome.lever.id, width, lever_status_column(outcome.status),
-                             lever_row_rest(outcome)),
-                 continuation, out);
-  }
+  for (const auto& outcome : ledger.outcomes) render_lever_row(outcome, width, continuation, out);
 }
 
 void render_take_it(const LeverLedger& ledger, std::ostream& out) {

@@ -31,4 +31,10 @@ double sign_test_p(int wins, int n) {
   return tail / std::pow(2.0, n);
 }
 
+int fewest_pairs_to_credit(double alpha) {
+  int n = 1;
+  while (n < 64 && sign_test_p(n, n) > alpha) ++n;
+  return n;
+}
+
 }  // namespace wcp

@@ -23,4 +23,8 @@ PairedDifferences paired_differences(const std::vector<std::pair<double, double>
 // P(X >= wins) for X ~ Binomial(n, 1/2): the one-sided sign test.
 double sign_test_p(int wins, int n);
 
+// The fewest pairs with which a one-sided sign test at `alpha` can credit anything (all pairs one
+// way): 5 at 5 %. A comparison with fewer can only report its numbers.
+int fewest_pairs_to_credit(double alpha);
+
 }  // namespace wcp

@@ -149,6 +149,40 @@ report(a=a.options["lineinfo"], b=b.options["lineinfo"], imported=sorted(ctx.use
     assert (bogus["status"], bogus["detail"]) == ("not_applicable", "this Warp has no module option 'no_such_option'")
 
 
+def test_module_option_lever_reaches_a_unique_module_by_its_kernel_key(tmp_path, warp_cache):
+    # Warp creates a module="unique" module under the function's name and renames it after
+    # hashing, so the report's "<key>_<hash>" name is matched at creation through the kernel key.
+    body = REPORT + """
+def make_scale(c):
+    @wp.kernel(module="unique")
+    def scale(x: wp.array(dtype=float)):
+        x[wp.tid()] = x[wp.tid()] * c
+    return scale
+
+
+def make_shift(c):
+    @wp.kernel(module="unique")
+    def shift(x: wp.array(dtype=float)):
+        x[wp.tid()] = x[wp.tid()] + c
+    return shift
+
+
+a, b = make_scale(2.0), make_shift(1.0)
+report(scale=a.module.options["enable_backward"], shift=b.module.options["enable_backward"],
+       scale_name=a.module.name)
+"""
+    run = run_script(tmp_path, body, cache=warp_cache,
+                     env=with_levers([{"id": "bw", "kind": "module_option", "name": "enable_backward",
+                                       "value": False, "modules": ["make_scale__locals__scale_0123abcd"],
+                                       "unique_kernels": ["make_scale__locals__scale"]}]))
+    values = reported(run)
+    assert values["scale"] is False
+    assert values["shift"] is not False  # another factory's kernel is not a target
+    assert values["scale_name"].startswith("make_scale__locals__scale_")
+    final = [r for r in lever_records(run, "bw") if r.get("final")]
+    assert len(final) == 1 and final[0]["modules"] == [values["scale_name"]]  # reported by its name at exit
+
+
 def test_drop_unique_moves_target_kernels_to_the_default_module(tmp_path, warp_cache):
     body = REPORT + """
 @wp.kernel(module="unique")

@@ -225,6 +225,33 @@ TEST(LeverProtocol, ValuesCrossBetweenJsonAndPythonAndTheProbeGetsItsArray) {
       R"({"id":"drop-unique","kernels":[{"file":"/app/a.py","qualname":"make.<locals>.k"}],"kind":"drop_unique","name":""}])");
 }
 
+TEST(LeverProtocol, AUniqueModuleTargetTravelsWithItsKernelKey) {
+  Lever option;
+  option.id = "backward-off:make__locals__k_0123abcd";
+  option.kind = LeverKind::module_option;
+  option.name = "enable_backward";
+  option.value_json = "false";
+  option.modules = {"make__locals__k_0123abcd", "plain"};
+  EXPECT_EQ(probe_levers_json({option}),
+            R"([{"id":"backward-off:make__locals__k_0123abcd","kind":"module_option",)"
+            R"("modules":["make__locals__k_0123abcd","plain"],"name":"enable_backward",)"
+            R"("unique_kernels":["make__locals__k"],"value":false}])");
+}
+
+TEST(LeverChoice, AUniqueModulesBackwardLeverSaysItsScopeAndTheKernelsOwnFix) {
+  analysis::Diagnosis diagnosis;
+  diagnosis.findings.push_back(finding_of(Mechanism::unused_backward, "make__locals__k_0123abcd", 250.0));
+  const auto levers = choose_levers(report_on("1.19.0"), diagnosis);
+  const ChosenLever* module = find(levers, "backward-off:make__locals__k_0123abcd");
+  ASSERT_NE(module, nullptr);
+  EXPECT_NE(module->outcome.scope.find("every module=\"unique\" kernel of that name"), std::string::npos)
+      << module->outcome.scope;
+  // No owner recorded: the user's own kernel, so the fix is its own module_options.
+  EXPECT_NE(module->outcome.take_it.find("module_options={\"enable_backward\": False}) on kernel make__locals__k"),
+            std::string::npos)
+      << module->outcome.take_it;
+}
+
 TEST(LeverArms, EachArmIsAsOftenEarlyAsLateOverTwoRounds) {
   for (int arms : {2, 3, 5}) {
     std::vector<int> position_sum(static_cast<std::size_t>(arms), 0);

@@ -45,6 +45,21 @@ TEST(LeverJudgement, AnOptionLeverArrivesWhenATargetModulesHashMoved) {
   EXPECT_EQ(proven_arrival(other, baseline, with_hash("bbbbbbb", 2000.0)), "");
 }
 
+TEST(LeverJudgement, AUniqueModuleLeverArrivesThoughTheModulesNameMovedWithItsHash) {
+  Report baseline = with_hash("aaaaaaa", 3000.0);
+  baseline.module_events.front().name = "make__locals__k_aaaaaaaa";
+  Report arm = with_hash("bbbbbbb", 2000.0);
+  arm.module_events.front().name = "make__locals__k_bbbbbbbb";
+  Lever lever = backward_off();
+  lever.kind = LeverKind::module_option;
+  lever.modules = {"make__locals__k_aaaaaaaa"};
+  EXPECT_NE(proven_arrival(lever, baseline, arm).find("make__locals__k_aaaaaaaa (aaaaaaa -> bbbbbbb)"),
+            std::string::npos);
+  // Another factory's kernel is another module.
+  arm.module_events.front().name = "other__locals__k_bbbbbbbb";
+  EXPECT_EQ(proven_arrival(lever, baseline, arm), "");
+}
+
 TEST(LeverJudgement, ANoOpLeverArrivesOnlyByTheCallsItIntercepted) {
   Lever noop;
   noop.id = "noop:clear_kernel_cache";

@@ -192,6 +192,19 @@ TEST(LeverLedgerText, SaysTheAnswerFirstThenOneLinePerLever) {
   EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 25) << text;
 }
 
+TEST(LeverLedgerText, ARowTooLongForTheScreenWrapsOnlyItsLastColumn) {
+  LeverLedger ledger = sample_ledger();
+  ledger.outcomes.front().behaviour =
+      "gradients: no adjoint code is built, so nothing can differentiate these kernels (a Tape's backward fails)";
+  const std::string text = written(ledger, render::Format::text);
+  const std::string header = line_with(text, "  lever ");
+  const std::string backward = line_with(text, "  backward-off ");
+  EXPECT_EQ(backward.find("measured"), header.find("status")) << header << "\n" << backward;
+  EXPECT_EQ(backward.find("IMPROVED"), header.find("verdict")) << header << "\n" << backward;
+  EXPECT_NE(text.find("(a Tape's backward fails)"), std::string::npos) << text;
+  expect_fits_a_screen(text);
+}
+
 TEST(LeverLedgerText, VerboseAddsScopeOwnerArrivalEvidenceAndThePrediction) {
   const std::string brief = written(sample_ledger(), render::Format::text);
   const std::string text = written(sample_ledger(), render::Format::text, true);

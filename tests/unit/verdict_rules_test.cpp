@@ -350,6 +350,9 @@ TEST(PairedClocks, TheSignTestIsTheBinomialTail) {
   EXPECT_DOUBLE_EQ(sign_test_p(4, 5), 6.0 / 32.0);
   EXPECT_DOUBLE_EQ(sign_test_p(0, 5), 1.0);
   EXPECT_DOUBLE_EQ(sign_test_p(1, 0), 1.0);
+  // What `levers` and `ab` warn about below it.
+  EXPECT_EQ(fewest_pairs_to_credit(kSignTestAlpha), 5);
+  EXPECT_EQ(fewest_pairs_to_credit(0.01), 7);
 }
 
 TEST(PairedClocks, ThreePairsAllOneWayAreNotEnoughToCallAChange) {

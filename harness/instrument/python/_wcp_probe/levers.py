@@ -24,7 +24,8 @@ MAX_RECORDS = 100
 
 
 class Lever:
-    __slots__ = ("id", "kind", "name", "value", "modules", "kernels", "records", "calls", "reached", "applicable")
+    __slots__ = ("id", "kind", "name", "value", "modules", "unique_kernels", "kernels", "records", "calls", "reached",
+                 "applicable")
 
     def __init__(self, item):
         self.id = item["id"]
@@ -32,6 +33,10 @@ class Lever:
         self.name = item["name"]
         self.value = item.get("value")
         self.modules = frozenset(item.get("modules") or ())
+        # Kernel keys of module="unique" targets: Warp creates such a module under the function's
+        # name and renames it "<key>_<hash>" only after hashing it, so at creation it is matched by
+        # that name (every kernel the same factory makes with it).
+        self.unique_kernels = tuple(k for k in item.get("unique_kernels") or () if isinstance(k, str) and k)
         self.kernels = frozenset((k["qualname"], _same_file(k["file"])) for k in item.get("kernels") or ())
         self.applicable = True
         self.reset()
@@ -40,6 +45,14 @@ class Lever:
         self.records = 0  # reach records written by this process
         self.calls = 0
         self.reached = []  # (weak reference or None, name at the time), at most MAX_RECORDS
+
+
+def _created_as_unique(lever, name):
+    """Whether a module created as `name` is one of `lever`'s module="unique" targets."""
+    if not name or "." in name:  # a unique module starts as a bare function name
+        return False
+    suffix = "__" + name
+    return any(key == name or key.endswith(suffix) for key in lever.unique_kernels)
 
 
 def _same_file(path):
@@ -148,7 +161,8 @@ class Levers:
             return
         name = str(getattr(module, "name", ""))
         for lever in self.module_levers:
-            if not lever.applicable or not ("*" in lever.modules or name in lever.modules):
+            if not lever.applicable or not ("*" in lever.modules or name in lever.modules
+                                            or lever.unique_kernels and _created_as_unique(lever, name)):
                 continue
             try:
                 if lever.name not in options:
