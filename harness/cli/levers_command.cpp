@@ -173,8 +173,7 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
       "Plan: {} lever(s) to measure, {} run(s) ({} arm(s) x {} pair(s)){}\n", to_run.size(), runs,
       to_run.empty() ? 0 : to_run.size() + 1, arguments.pairs,
       per_sample && runs > 0 ? fmt::format(", about {:.1f} min", runs * *per_sample / 60.0) : "");
-  if (const int fewest = fewest_pairs_to_credit(verdict::kSignTestAlpha);
-      !to_run.empty() && arguments.pairs < fewest) {
+  if (const int fewest = fewest_pairs_to_credit(verdict::kSignTestAlpha); !to_run.empty() && arguments.pairs < fewest) {
     context.out << fmt::format(
         "  with {} pair(s) the sign test cannot credit a lever ({} is the fewest): every verdict will be "
         "INCONCLUSIVE, the numbers only\n",
@@ -234,7 +233,9 @@ void add_levers_command(CLI::App& root, CliContext& context) {
       root, context, "levers",
       "Apply each fix the instrumentation can make from outside the code, and measure it against a shared baseline",
       run_levers);
-  command->add_option("--pairs", arguments->pairs, "Interleaved rounds: samples per arm (default 5, the fewest the sign test can credit)")
+  command
+      ->add_option("--pairs", arguments->pairs,
+                   "Interleaved rounds: samples per arm (default 5, the fewest the sign test can credit)")
       ->check(CLI::PositiveNumber);
   command
       ->add_option("--baseline", arguments->baseline_path,

@@ -209,11 +209,12 @@ class Chooser {
     lever.mechanism = Mechanism::unused_backward;
     ChosenLever& chosen = add(std::move(lever));
     const auto unique_key = unique_module_kernel(finding.module);
-    chosen.outcome.scope =
-        unique_key ? fmt::format("module=\"unique\" kernel {} at its module's creation, matched there by its "
-                                 "function's name: every module=\"unique\" kernel of that name",
-                                 *unique_key)
-                   : fmt::format("module {} only, at its creation", finding.module);
+    chosen.outcome.scope = unique_key
+                               ? fmt::format(
+                                     "module=\"unique\" kernel {} at its module's creation, matched there by its "
+                                     "function's name: every module=\"unique\" kernel of that name",
+                                     *unique_key)
+                               : fmt::format("module {} only, at its creation", finding.module);
     chosen.outcome.owner = owner_of(finding);
     chosen.outcome.behaviour =
         finding.behaviour.empty() ? std::string(info(finding.mechanism).behaviour) : finding.behaviour;

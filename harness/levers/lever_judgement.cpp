@@ -82,8 +82,8 @@ std::string option_arrival(const Lever& lever, const Report& baseline, const Rep
   }
   std::vector<std::string> carried;
   for (const ModuleEvent* event : cold_compiled_events(arm)) {
-    const bool had_other = std::any_of(had.begin(), had.end(),
-                                       [&](const std::string& name) { return same_module(name, event->name); });
+    const bool had_other =
+        std::any_of(had.begin(), had.end(), [&](const std::string& name) { return same_module(name, event->name); });
     if (event->detail && had_other && effective_option(*event->detail, lever.name) == *repr)
       carried.push_back(event->name);
   }

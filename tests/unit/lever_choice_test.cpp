@@ -232,10 +232,9 @@ TEST(LeverProtocol, AUniqueModuleTargetTravelsWithItsKernelKey) {
   option.name = "enable_backward";
   option.value_json = "false";
   option.modules = {"make__locals__k_0123abcd", "plain"};
-  EXPECT_EQ(probe_levers_json({option}),
-            R"([{"id":"backward-off:make__locals__k_0123abcd","kind":"module_option",)"
-            R"("modules":["make__locals__k_0123abcd","plain"],"name":"enable_backward",)"
-            R"("unique_kernels":["make__locals__k"],"value":false}])");
+  EXPECT_EQ(probe_levers_json({option}), R"([{"id":"backward-off:make__locals__k_0123abcd","kind":"module_option",)"
+                                         R"("modules":["make__locals__k_0123abcd","plain"],"name":"enable_backward",)"
+                                         R"("unique_kernels":["make__locals__k"],"value":false}])");
 }
 
 TEST(LeverChoice, AUniqueModulesBackwardLeverSaysItsScopeAndTheKernelsOwnFix) {
