@@ -171,6 +171,10 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
     ExitRecord exit;
     exit.t = t;
     exit.how = text_of(record, "how");
+    // `python -m MOD` has no __main__ module yet when the process record is written: the exit
+    // record names it.
+    if (const auto main = record.find("main"); !process.main && main != record.end() && main->is_string())
+      process.main = main->get<std::string>();
     if (const auto dir = record.find("kernel_cache_dir"); dir != record.end() && dir->is_string()) {
       exit.kernel_cache_dir = dir->get<std::string>();
     }

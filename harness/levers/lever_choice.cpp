@@ -49,7 +49,13 @@ bool some_build_with(const Report& report, const std::string& key, const std::st
 
 std::string config_line(const Report& report, const std::string& name, const std::string& value_json) {
   const ProcessRecord* main = main_process(report);
-  const std::string where = main != nullptr && !main->program.empty() ? short_file(main->program) : "the main script";
+  std::string where = "the main script";
+  if (main != nullptr && !main->program.empty()) {
+    // A script's path, or the module of `python -m MOD`.
+    where = main->program.ends_with(".py") || main->program.find('/') != std::string::npos
+                ? short_file(main->program)
+                : "module " + main->program + " (the `-m` entry point)";
+  }
   return fmt::format("wp.config.{} = {} right after `import warp` in {}", name,
                      python_repr(value_json).value_or(value_json), where);
 }

@@ -50,6 +50,7 @@ std::string lever_headline(const results::LeverTally& tally) {
     if (n > 0) run.push_back(fmt::format("{} {}", n, words));
   };
   count(tally.inside_noise, "inside noise");
+  count(tally.undecided, "undecided (beyond the band, too few pairs agree: more --pairs)");
   count(tally.not_judged, "not judged (a clock unavailable)");
   count(tally.needed, "needed by this program");
   count(tally.did_not_arrive, "did not arrive");
@@ -119,6 +120,10 @@ std::string lever_prediction_cell(const LeverOutcome& outcome) {
     case results::LeverEffect::inside_noise:
       measured = fmt::format("measured: inside noise ({:+.1f} ms{})", -*saving,
                              clock.band_ms ? fmt::format(" ± {:.1f}", *clock.band_ms) : "");
+      break;
+    case results::LeverEffect::undecided:
+      measured = fmt::format("measured: undecided ({:+.1f} ms{}, too few pairs agree)", -*saving,
+                             clock.band_ms ? fmt::format(", band ± {:.1f}", *clock.band_ms) : "");
       break;
     case results::LeverEffect::not_judged:
       if (outcome.status == LeverStatus::measured) measured = "measured, not judged";

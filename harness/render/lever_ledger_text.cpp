@@ -14,7 +14,7 @@
 namespace wcp::render {
 namespace {
 
-// Ids wider than this are cut in the table's column (their row then wraps); --verbose names them whole.
+// Ids wider than this get a line of their own above their row.
 constexpr std::size_t kIdColumnMax = 30;
 constexpr std::size_t kIdColumnMin = 12;
 
@@ -31,7 +31,11 @@ std::string lever_clock_column(const LeverOutcome& outcome) {
 // it was not measured), wrapped under the clock column so the columns stay aligned.
 void render_lever_row(const LeverOutcome& outcome, std::size_t width, const std::string& continuation,
                       std::ostream& out) {
-  std::string head = fmt::format("  {:<{}} {:<14} ", outcome.lever.id, width, lever_status_column(outcome.status));
+  // An id wider than its column gets a line of its own, so the columns below it stay aligned.
+  const bool id_alone = columns(outcome.lever.id) > width;
+  if (id_alone) out << "  " << outcome.lever.id << '\n';
+  std::string head = fmt::format("  {:<{}} {:<14} ", id_alone ? std::string() : outcome.lever.id, width,
+                                 lever_status_column(outcome.status));
   std::string last;
   if (outcome.status == LeverStatus::measured) {
     head += fmt::format("{:<24} {:<12} ", lever_clock_column(outcome), lever_verdict_cell(outcome));
@@ -64,7 +68,15 @@ void render_take_it(const LeverLedger& ledger, std::ostream& out) {
     print_wrapped(outcome.take_it.empty() ? results::lever_option_text(outcome.lever) : outcome.take_it,
                   "  " + outcome.lever.id + ": ", "    ", out);
   }
-  if (!any) print_wrapped("No lever saved compile time beyond the noise: nothing to take.", "", "  ", out);
+  if (any) return;
+  if (const int undecided = results::tally(ledger).undecided; undecided > 0) {
+    print_wrapped(fmt::format("No lever was credited yet: {} left the band, but too few pairs agreed; measure "
+                              "them again with more --pairs (e.g. --only <id> --pairs {}).",
+                              undecided, std::max(ledger.pairs * 2, 5)),
+                  "", "  ", out);
+  } else {
+    print_wrapped("No lever saved compile time beyond the noise: nothing to take.", "", "  ", out);
+  }
 }
 
 // One labelled line of a lever's --verbose block; nothing when there is nothing to say.

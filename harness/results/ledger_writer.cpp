@@ -47,6 +47,8 @@ std::string ledger_measured(const LeverOutcome& outcome) {
       return fmt::format("{} ({})", change, verdict);
     case LeverEffect::inside_noise:
       return fmt::format("inside noise: {} ({})", change, verdict);
+    case LeverEffect::undecided:
+      return fmt::format("undecided, too few pairs agree: {} ({})", change, verdict);
     case LeverEffect::not_judged:
       break;
   }
@@ -89,6 +91,8 @@ std::string ledger_why_not(const LeverOutcome& outcome) {
       return "it made compiling slower" + changes;
     case LeverEffect::inside_noise:
       return "no saving beyond the noise on this machine" + changes;
+    case LeverEffect::undecided:
+      return "not decided: the change left the band, but too few pairs agreed (measure with more --pairs)" + changes;
     case LeverEffect::not_judged:
       break;
   }

@@ -42,7 +42,9 @@ LeverEffect effect_of(const LeverOutcome& outcome) {
   if (lever_verdict_is(clock.verdict, {"improved"})) return LeverEffect::saves;
   if (lever_verdict_is(clock.verdict, {"regression", "regressed"})) return LeverEffect::costs;
   if (lever_verdict_is(clock.verdict, {"inconclusive", "within noise", "within band", "within_band"})) {
-    return LeverEffect::inside_noise;
+    // The judge says INCONCLUSIVE both inside the band and when the sign test held it back.
+    const double size = *saving_ms(clock) < 0.0 ? -*saving_ms(clock) : *saving_ms(clock);
+    return clock.band_ms && size > *clock.band_ms ? LeverEffect::undecided : LeverEffect::inside_noise;
   }
   return LeverEffect::not_judged;  // "", UNVERIFIED, INVALID, unavailable
 }
@@ -53,7 +55,8 @@ bool was_run(const LeverOutcome& outcome) {
 }
 
 int LeverTally::run() const {
-  return static_cast<int>(saves.size() + costs.size()) + inside_noise + not_judged + needed + did_not_arrive;
+  return static_cast<int>(saves.size() + costs.size()) + inside_noise + undecided + not_judged + needed +
+         did_not_arrive;
 }
 
 LeverTally tally(const LeverLedger& ledger) {
@@ -70,6 +73,9 @@ LeverTally tally(const LeverLedger& ledger) {
             break;
           case LeverEffect::inside_noise:
             ++tally.inside_noise;
+            break;
+          case LeverEffect::undecided:
+            ++tally.undecided;
             break;
           case LeverEffect::not_judged:
             ++tally.not_judged;

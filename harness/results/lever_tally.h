@@ -27,6 +27,7 @@ enum class LeverEffect {
   saves,         // the judge said IMPROVED
   costs,         // the judge said REGRESSION
   inside_noise,  // judged, and neither (INCONCLUSIVE, within the band)
+  undecided,     // INCONCLUSIVE beyond the band: too few pairs agreed for the sign test
   not_judged,    // no verdict: a clock unavailable, UNVERIFIED, or the lever not measured
 };
 LeverEffect effect_of(const LeverOutcome& outcome);
@@ -43,6 +44,7 @@ struct LeverTally {
   std::vector<LeverSaving> saves;  // largest saving first
   std::vector<LeverSaving> costs;  // largest cost first
   int inside_noise = 0;
+  int undecided = 0;   // beyond the band, but too few pairs agreed (more --pairs may decide)
   int not_judged = 0;  // measured, but no verdict on the clock it is judged on
   int needed = 0;
   int did_not_arrive = 0;

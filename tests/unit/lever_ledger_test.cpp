@@ -155,6 +155,38 @@ TEST(LeverTally, CountsEveryStatusAndJudgesOnTheClockItIsJudgedOn) {
   EXPECT_EQ(results::effect_of(elapsed), results::LeverEffect::inside_noise);
 }
 
+TEST(LeverTally, BeyondTheBandWithoutTheSignTestIsUndecidedNotNoise) {
+  // Seen on example_diffusion with 2 pairs: use_precompiled_headers=False cost +33 s, band ±1.4 s,
+  // and the judge said INCONCLUSIVE because two pairs cannot pass the sign test.
+  LeverLedger ledger = sample_ledger();
+  ledger.pairs = 2;
+  auto pch = outcome("pch-flip", LeverKind::config, "use_precompiled_headers", "false", LeverStatus::measured);
+  pch.cold_module = clock(13421.7, 46387.9, 32966.2, 1354.4, "INCONCLUSIVE");
+  auto small = outcome("max-unroll", LeverKind::config, "max_unroll", "4", LeverStatus::measured);
+  small.cold_module = clock(13421.7, 13253.3, -100.0, 134.2, "INCONCLUSIVE");
+  ledger.outcomes = {pch, small};
+  EXPECT_EQ(results::effect_of(pch), results::LeverEffect::undecided);
+  EXPECT_EQ(results::effect_of(small), results::LeverEffect::inside_noise);
+  const auto counted = results::tally(ledger);
+  EXPECT_EQ(counted.undecided, 1);
+  EXPECT_EQ(counted.inside_noise, 1);
+  const std::string text = written(ledger, render::Format::text);
+  EXPECT_NE(text.find("1 undecided"), std::string::npos) << text;
+  EXPECT_NE(text.find("No lever was credited yet: 1 left the band"), std::string::npos) << text;
+  EXPECT_EQ(text.find("nothing to take"), std::string::npos) << text;
+}
+
+TEST(LeverLedgerText, AnIdWiderThanItsColumnHasALineOfItsOwn) {
+  LeverLedger ledger = sample_ledger();
+  ledger.outcomes.front().lever.id = "backward-off:_bsr_accumulate_triplet_values_89c51218";
+  const std::string text = written(ledger, render::Format::text);
+  EXPECT_NE(text.find("\n  backward-off:_bsr_accumulate_triplet_values_89c51218\n"), std::string::npos) << text;
+  const std::string header = line_with(text, "  lever ");
+  const std::string row = line_with(text, "1234.5 → 1114.5 ms");
+  EXPECT_EQ(row.find("measured"), header.find("status")) << header << "\n" << row;
+  expect_fits_a_screen(text);
+}
+
 TEST(LeverLedgerText, SaysTheAnswerFirstThenOneLinePerLever) {
   const std::string text = written(sample_ledger(), render::Format::text);
   std::istringstream lines(text);

@@ -92,16 +92,7 @@ class Probe:
         self.note_missing(what + (" (probe error: %s)" % type(error).__name__ if error is not None else ""))
 
     def process_record(self):
-        main = None
-        try:
-            main_module = sys.modules.get("__main__")
-            spec = getattr(main_module, "__spec__", None)
-            if spec is not None and getattr(spec, "name", None):
-                main = spec.name
-            elif getattr(main_module, "__file__", None):
-                main = os.path.abspath(main_module.__file__)
-        except Exception:
-            pass
+        main = main_program()
         try:
             cwd = os.getcwd()
         except Exception:
@@ -234,6 +225,21 @@ def capture_stack(frame, stop_files=()):
             out.append((code, frame.f_lineno))
         frame = frame.f_back
     return out
+
+
+def main_program():
+    """The program __main__ runs: the module of `python -m MOD` (known only once runpy has set
+    __main__ up, so at exit rather than at start), else the script's absolute path; None if unknown."""
+    try:
+        main_module = sys.modules.get("__main__")
+        spec = getattr(main_module, "__spec__", None)
+        if spec is not None and getattr(spec, "name", None):
+            return spec.name
+        if getattr(main_module, "__file__", None):
+            return os.path.abspath(main_module.__file__)
+    except Exception:
+        pass
+    return None
 
 
 def wrap_like(wrapper, original):

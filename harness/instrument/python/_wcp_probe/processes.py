@@ -5,7 +5,7 @@ import os
 import sys
 import threading
 
-from .events import wrap_like
+from .events import main_program, wrap_like
 
 MP_BOOTSTRAP_FILES = ("spawn.py", "forkserver.py", "popen_fork.py", "process.py")
 
@@ -53,7 +53,7 @@ def install(probe):
             config = probe.config
             runtime = getattr(probe.ctx, "runtime", None)
             toolkit = getattr(runtime, "toolkit_version", None) if runtime is not None else None
-            probe.emit("exit", {"how": how, "missing": list(probe.missing),
+            probe.emit("exit", {"how": how, "missing": list(probe.missing), "main": main_program(),
                                 "kernel_cache_dir": str(getattr(config, "kernel_cache_dir", "")),
                                 "cache_kernels": bool(getattr(config, "cache_kernels", True)),
                                 "use_precompiled_headers": getattr(config, "use_precompiled_headers", None),
