@@ -148,8 +148,11 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
     baseline = load_report(arguments.baseline_path);
     baseline_source = arguments.baseline_path;
   } else {
-    // One sample for the diagnosis that chooses the levers; the judging baseline is the arm below.
+    // Two samples for the diagnosis that chooses the levers: CS-9 tells a unique kernel made from
+    // constants (which drop-unique may move) by its hash holding across samples, so one sample
+    // could never offer that lever. The judging baseline is the arm below.
     measure::MeasureOptions first = command;
+    first.samples = 2;
     first.label = "baseline (diagnosis)";
     first.extra_environment[levers::kLeversVariable] = "";
     baseline = measure::measure(first, context.interrupts, progress.listener());

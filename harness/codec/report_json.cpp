@@ -541,11 +541,12 @@ void read_document(const json& document, Report& report) {
     }
   }
 
-  // Schema 7; earlier reports asked for no levers.
+  // Schema 7; earlier reports asked for no levers. modules_replaced: schema 8.
   json_fields::each(document, "lever_arrivals", [&](const json& item, std::size_t) {
     report.lever_arrivals.push_back(
         {get<std::string>(item, "id", ""), get<std::string>(item, "status", ""), get<std::string>(item, "detail", ""),
-         get<std::vector<std::string>>(item, "modules_reached", {}), get<int>(item, "calls_intercepted", 0)});
+         get<std::vector<std::string>>(item, "modules_reached", {}), get<int>(item, "calls_intercepted", 0),
+         get<std::vector<std::string>>(item, "modules_replaced", {})});
   });
   if (const auto found = document.find("cache_audit"); found != document.end() && found->is_object()) {
     try {
@@ -666,7 +667,8 @@ json report_to_json(const Report& report) {
                         {"status", arrival.status},
                         {"detail", arrival.detail},
                         {"modules_reached", arrival.modules_reached},
-                        {"calls_intercepted", arrival.calls_intercepted}});
+                        {"calls_intercepted", arrival.calls_intercepted},
+                        {"modules_replaced", arrival.modules_replaced}});
   }
   out["lever_arrivals"] = std::move(arrivals);
   if (report.cache_audit) out["cache_audit"] = cache_audit_to_json(*report.cache_audit);  // absent when not asked

@@ -166,6 +166,7 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
     lever.final = bool_of(record, "final").value_or(false);
     lever.calls = int_of(record, "calls").value_or(0);
     lever.modules = strings_of(record, "modules");
+    lever.replaced = strings_of(record, "replaced");
     process.levers.push_back(std::move(lever));
   } else if (type == "exit") {
     ExitRecord exit;

@@ -62,11 +62,12 @@ struct LeverEvent {
   std::string id;
   std::string status;  // "applied", "not_applicable", "failed"; "" on a tally
   std::string detail;
-  std::string module;                // a module it reached
-  std::string call;                  // a call it intercepted
-  bool final = false;                // the process's tally at exit: counts beyond the bounded records
-  int calls = 0;                     // final: calls intercepted in this process
-  std::vector<std::string> modules;  // final: modules reached, by their names at exit
+  std::string module;                 // a module it reached
+  std::string call;                   // a call it intercepted
+  bool final = false;                 // the process's tally at exit: counts beyond the bounded records
+  int calls = 0;                      // final: calls intercepted in this process
+  std::vector<std::string> modules;   // final: modules reached, by their names at exit
+  std::vector<std::string> replaced;  // final: of those, the ones whose option value was gone at exit
 };
 
 struct ExitRecord {

@@ -311,7 +311,15 @@ void judge_lever(const ArmResult& baseline, const ArmResult& arm, LeverOutcome& 
       outcome.reason =
           "applied, but no target module's hash moved, no build carries the value and no call was "
           "intercepted: nothing it was meant for was built after it was set";
-      if (!said->detail.empty()) outcome.reason += " (" + said->detail + ")";
+      if (!said->modules_replaced.empty()) {
+        outcome.reason = fmt::format(
+            "set at the creation of {}, but code after that replaced or rewrote its options, so the "
+            "build never saw it (warp.fem, for one, assigns `module.options` to each module it generates, from the "
+            "module it generates them from): no setting narrower than that module's reaches it",
+            fmt::join(said->modules_replaced, ", "));
+      } else if (!said->detail.empty()) {
+        outcome.reason += " (" + said->detail + ")";
+      }
     }
     return;
   }

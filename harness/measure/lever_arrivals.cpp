@@ -31,7 +31,7 @@ std::vector<LeverArrival> lever_arrivals_of(const PassRecord& pass) {
   std::map<std::string, std::size_t> index;
   const auto arrival_for = [&](const std::string& id) -> LeverArrival& {
     const auto [found, inserted] = index.try_emplace(id, arrivals.size());
-    if (inserted) arrivals.push_back(LeverArrival{id, "", "", {}, 0});
+    if (inserted) arrivals.push_back(LeverArrival{id, "", "", {}, 0, {}});
     return arrivals[found->second];
   };
   for (const auto& process : pass.instrumentation.processes) {
@@ -60,6 +60,12 @@ std::vector<LeverArrival> lever_arrivals_of(const PassRecord& pass) {
       LeverArrival& arrival = arrival_for(id);
       const auto& modules = mine.tally != nullptr ? mine.tally->modules : mine.modules;
       for (const auto& module : modules) add_module(arrival, module);
+      if (mine.tally != nullptr) {
+        for (const auto& module : mine.tally->replaced) {
+          auto& replaced = arrival.modules_replaced;
+          if (std::find(replaced.begin(), replaced.end(), module) == replaced.end()) replaced.push_back(module);
+        }
+      }
       arrival.calls_intercepted += std::max(mine.calls, mine.tally != nullptr ? mine.tally->calls : 0);
     }
   }

@@ -31,8 +31,8 @@ struct Lever {
   LeverKind kind = LeverKind::config;
   std::string name;        // the config or module option, or the function made a no-op
   std::string value_json;  // the value to set, as JSON ("false", "2", "\"release\""); "" for noop_call/drop_unique
-  std::vector<std::string> modules;  // module_option: target module names; {"*"} for every module
-  std::vector<KernelRef> kernels;    // drop_unique: target kernels
+  std::vector<std::string> modules;    // module_option: target module names; {"*"} for every module
+  std::vector<KernelRef> kernels;      // drop_unique: target kernels
   std::optional<Mechanism> mechanism;  // the finding it tests; absent for a standing lever
   bool changes_numerics = false;       // fast_math: offered only with --numerics
   bool cuda_only = false;              // load_module_max_workers: never run when a load targets the CPU
@@ -50,6 +50,9 @@ struct LeverArrival {
   std::string detail;
   std::vector<std::string> modules_reached;  // module_option, drop_unique: modules it was applied to
   int calls_intercepted = 0;                 // noop_call: calls it turned into no-ops
+  // module_option (schema 8): reached modules whose value was gone at exit, because code after
+  // their creation replaced or rewrote their options (warp.fem assigns `module.options = ...`).
+  std::vector<std::string> modules_replaced;
   bool operator==(const LeverArrival&) const = default;
 };
 

@@ -149,6 +149,25 @@ report(a=a.options["lineinfo"], b=b.options["lineinfo"], imported=sorted(ctx.use
     assert (bogus["status"], bogus["detail"]) == ("not_applicable", "this Warp has no module option 'no_such_option'")
 
 
+def test_a_module_whose_options_are_replaced_after_creation_is_reported_replaced(tmp_path, warp_cache):
+    # What warp.fem does to the modules it generates: `module.options = <a copy of another's>`.
+    body = REPORT + """
+kept = wp.get_module("kept_module")
+lost = wp.get_module("lost_module")
+lost.options = dict(lost.options, enable_backward=True)
+report(kept=kept.options["enable_backward"], lost=lost.options["enable_backward"])
+"""
+    run = run_script(tmp_path, body, cache=warp_cache,
+                     env=with_levers([{"id": "bw", "kind": "module_option", "name": "enable_backward",
+                                       "value": False, "modules": ["kept_module", "lost_module"]}]))
+    values = reported(run)
+    assert (values["kept"], values["lost"]) == (False, True)
+    final = [r for r in lever_records(run, "bw") if r.get("final")]
+    assert len(final) == 1
+    assert final[0]["modules"] == ["kept_module", "lost_module"]
+    assert final[0]["replaced"] == ["lost_module"]
+
+
 def test_module_option_lever_reaches_a_unique_module_by_its_kernel_key(tmp_path, warp_cache):
     # Warp creates a module="unique" module under the function's name and renames it after
     # hashing, so the report's "<key>_<hash>" name is matched at creation through the kernel key.

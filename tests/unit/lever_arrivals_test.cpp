@@ -21,7 +21,7 @@ constexpr const char* kMain = R"({"type":"process","pid":10,"t":1.0}
 {"type":"lever","pid":10,"t":2.0,"id":"unroll","kind":"module_option","status":"applied","detail":"","module":"saxpy"}
 {"type":"lever","pid":10,"t":2.1,"id":"unroll","kind":"module_option","status":"applied","detail":"","module":"__main__"}
 {"type":"lever","pid":10,"t":2.2,"id":"keep-cache","kind":"noop_call","status":"applied","detail":"","call":"clear_kernel_cache"}
-{"type":"lever","pid":10,"t":3.0,"id":"unroll","kind":"module_option","final":true,"calls":0,"reached":2,"modules":["saxpy_1a2b3c4d","__main__"]}
+{"type":"lever","pid":10,"t":3.0,"id":"unroll","kind":"module_option","final":true,"calls":0,"reached":2,"modules":["saxpy_1a2b3c4d","__main__"],"replaced":["__main__"]}
 {"type":"lever","pid":10,"t":3.1,"id":"keep-cache","kind":"noop_call","final":true,"calls":250,"reached":250,"modules":[]}
 )";
 constexpr const char* kChild = R"({"type":"process","pid":11,"t":1.5,"forked_from":10}
@@ -49,6 +49,7 @@ TEST(LeverArrivals, PerLeverInTheListsOrderOverTheProcesses) {
   // The main process's tally names the unique module as renamed at exit; the child had no tally.
   EXPECT_EQ(arrivals[0].modules_reached, (std::vector<std::string>{"saxpy_1a2b3c4d", "__main__", "worker_module"}));
   EXPECT_EQ(arrivals[0].calls_intercepted, 0);
+  EXPECT_EQ(arrivals[0].modules_replaced, std::vector<std::string>{"__main__"});  // its value was gone at exit
   // The worst status wins, with its own reason first.
   EXPECT_EQ(arrivals[1].id, "pch");
   EXPECT_EQ(arrivals[1].status, "failed");
@@ -57,7 +58,7 @@ TEST(LeverArrivals, PerLeverInTheListsOrderOverTheProcesses) {
   EXPECT_EQ(arrivals[2].id, "keep-cache");
   EXPECT_EQ(arrivals[2].calls_intercepted, 252);
   EXPECT_TRUE(arrivals[2].modules_reached.empty());
-  EXPECT_EQ(arrivals[3], (LeverArrival{"#3", "failed", "malformed lever: unknown kind 'teleport'", {}, 0}));
+  EXPECT_EQ(arrivals[3], (LeverArrival{"#3", "failed", "malformed lever: unknown kind 'teleport'", {}, 0, {}}));
 }
 
 TEST(LeverArrivals, NoLeverRecordsNoArrivals) {
@@ -66,13 +67,20 @@ TEST(LeverArrivals, NoLeverRecordsNoArrivals) {
 
 TEST(LeverArrivals, ReportJsonCarriesThemAndSchema6ReportsReadWithNone) {
   Report report;
-  report.lever_arrivals = {{"unroll", "applied", "set at creation", {"__main__"}, 0},
-                           {"keep-cache", "applied", "", {}, 3}};
+  report.lever_arrivals = {{"unroll", "applied", "set at creation", {"__main__"}, 0, {"__main__"}},
+                           {"keep-cache", "applied", "", {}, 3, {}}};
   const auto document = report_to_json(report);
-  EXPECT_EQ(document["schema_version"], 7);
+  EXPECT_EQ(document["schema_version"], 8);
   ASSERT_EQ(document["lever_arrivals"].size(), 2u);
   EXPECT_EQ(document["lever_arrivals"][1]["calls_intercepted"], 3);
+  EXPECT_EQ(document["lever_arrivals"][0]["modules_replaced"], nlohmann::json::array({"__main__"}));
   EXPECT_EQ(report_from_json(document, "x.json").lever_arrivals, report.lever_arrivals);
+
+  // Schema 7 had no modules_replaced: read as none.
+  nlohmann::json seven = document;
+  seven["schema_version"] = 7;
+  for (auto& arrival : seven["lever_arrivals"]) arrival.erase("modules_replaced");
+  EXPECT_TRUE(report_from_json(seven, "seven.json").lever_arrivals.front().modules_replaced.empty());
 
   nlohmann::json older = document;
   older["schema_version"] = 6;

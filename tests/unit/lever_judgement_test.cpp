@@ -67,7 +67,7 @@ TEST(LeverJudgement, ANoOpLeverArrivesOnlyByTheCallsItIntercepted) {
   noop.name = "clear_kernel_cache";
   Report arm = clean_report();
   EXPECT_EQ(proven_arrival(noop, clean_report(), arm), "");
-  arm.lever_arrivals = {LeverArrival{noop.id, "applied", "", {}, 0}};
+  arm.lever_arrivals = {LeverArrival{noop.id, "applied", "", {}, 0, {}}};
   EXPECT_EQ(proven_arrival(noop, clean_report(), arm), "");
   arm.lever_arrivals.front().calls_intercepted = 2;
   EXPECT_NE(proven_arrival(noop, clean_report(), arm).find("2 call(s)"), std::string::npos);
@@ -103,7 +103,7 @@ TEST(LeverJudgement, ALeverThatDidNotArriveSaysSoAndHasNoClocks) {
   LeverOutcome outcome;
   outcome.lever = backward_off();
   Report same = with_hash("aaaaaaa", 2900.0);
-  same.lever_arrivals = {LeverArrival{"backward-off", "applied", "", {}, 0}};
+  same.lever_arrivals = {LeverArrival{"backward-off", "applied", "", {}, 0, {}}};
   judge_lever(arm_of(with_hash("aaaaaaa", 3000.0)), arm_of(same), outcome);
   EXPECT_EQ(outcome.status, LeverStatus::did_not_arrive);
   EXPECT_EQ(outcome.workload, LeverWorkload::same);
@@ -111,12 +111,34 @@ TEST(LeverJudgement, ALeverThatDidNotArriveSaysSoAndHasNoClocks) {
   EXPECT_EQ(outcome.cold_module.verdict, "");
 }
 
+TEST(LeverJudgement, AModuleWhoseOptionsWereReplacedAfterTheLeverSaysWhoLostIt) {
+  // example_darcy_ls_optimization: warp.fem assigns module.options to the modules it generates,
+  // after their creation, so a per-module lever set there never reaches the build.
+  LeverOutcome outcome;
+  outcome.lever = backward_off();
+  outcome.lever.kind = LeverKind::module_option;
+  outcome.lever.modules = {"__main__.classify_boundary_sides_37f07b9f"};
+  Report same = with_hash("aaaaaaa", 2900.0);
+  same.lever_arrivals = {LeverArrival{"backward-off",
+                                      "applied",
+                                      "",
+                                      {"__main__.classify_boundary_sides_37f07b9f"},
+                                      0,
+                                      {"__main__.classify_boundary_sides_37f07b9f"}}};
+  judge_lever(arm_of(with_hash("aaaaaaa", 3000.0)), arm_of(same), outcome);
+  EXPECT_EQ(outcome.status, LeverStatus::did_not_arrive);
+  EXPECT_NE(outcome.reason.find("set at the creation of __main__.classify_boundary_sides_37f07b9f, but code after "
+                                "that replaced or rewrote its options"),
+            std::string::npos)
+      << outcome.reason;
+}
+
 TEST(LeverJudgement, WhatTheProbeCannotApplyHereIsNotApplicable) {
   LeverOutcome outcome;
   outcome.lever = backward_off();
   Report arm = with_hash("aaaaaaa", 3000.0);
   arm.lever_arrivals = {
-      LeverArrival{"backward-off", "not_applicable", "this Warp has no warp.config.enable_backward", {}, 0}};
+      LeverArrival{"backward-off", "not_applicable", "this Warp has no warp.config.enable_backward", {}, 0, {}}};
   judge_lever(arm_of(with_hash("aaaaaaa", 3000.0)), arm_of(arm), outcome);
   EXPECT_EQ(outcome.status, LeverStatus::not_applicable);
   EXPECT_NE(outcome.reason.find("no warp.config"), std::string::npos);

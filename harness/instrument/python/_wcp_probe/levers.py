@@ -141,14 +141,23 @@ class Levers:
         for lever in self.levers:
             if not lever.records:
                 continue
-            modules = []
+            modules, replaced = [], []
             for ref, name in lever.reached:
                 module = ref() if ref is not None else None
                 current = str(getattr(module, "name", name)) if module is not None else name
                 if current not in modules:
                     modules.append(current)
+                # The value is gone when code after the creation replaced the module's options
+                # (warp.fem assigns `module.options = ...` to the modules it generates).
+                if lever.kind == "module_option" and module is not None:
+                    try:
+                        options = module.__dict__.get("options")
+                        if isinstance(options, dict) and options.get(lever.name, lever.value) != lever.value:
+                            replaced.append(current)
+                    except Exception:
+                        pass
             self.probe.emit("lever", {"id": lever.id, "kind": lever.kind, "final": True, "calls": lever.calls,
-                                      "reached": lever.records, "modules": modules})
+                                      "reached": lever.records, "modules": modules, "replaced": replaced})
 
     def after_fork(self):
         for lever in self.levers:
