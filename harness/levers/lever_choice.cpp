@@ -38,6 +38,14 @@ Prediction predicted(const analysis::Diagnosis& diagnosis, Mechanism mechanism, 
   return out;
 }
 
+// Whether every cold build of the baseline, and at least one, already built with `key` = `repr`.
+bool every_build_with(const Report& report, const std::string& key, const std::string& repr) {
+  const auto events = cold_compiled_events(report);
+  return !events.empty() && std::all_of(events.begin(), events.end(), [&](const ModuleEvent* event) {
+    return event->detail && effective_option(*event->detail, key) == repr;
+  });
+}
+
 // Whether any cold build of the baseline built with `key` = `repr`.
 bool some_build_with(const Report& report, const std::string& key, const std::string& repr) {
   for (const ModuleEvent* event : cold_compiled_events(report)) {
@@ -97,6 +105,13 @@ class Chooser {
         !warp_has_config(report_.warp_version, chosen.outcome.lever.name)) {
       not_applicable(chosen, fmt::format("Warp {} has no warp.config.{} (added in Warp 1.10)", report_.warp_version,
                                          chosen.outcome.lever.name));
+    }
+    if (const Lever& lever = chosen.outcome.lever; lever.kind == LeverKind::config) {
+      // The program already sets it: the lever could change nothing, so it is not run.
+      if (const auto repr = python_repr(lever.value_json); repr && every_build_with(report_, lever.name, *repr)) {
+        not_applicable(chosen, fmt::format("every module this run built already has {} = {}: the program sets it",
+                                           lever.name, *repr));
+      }
     }
     if (chosen.outcome.lever.cuda_only && loads_on_cpu(report_)) {
       not_applicable(chosen, "CUDA only, and this run loads modules on the CPU (concurrent CPU loads are not safe)");

@@ -73,6 +73,24 @@ TEST(LeverChoice, LineinfoAndReleaseModeWhereABuildHadThemAndFastMathOnlyWithNum
   EXPECT_EQ(fast->outcome.lever.modules, std::vector<std::string>{"*"});
 }
 
+TEST(LeverChoice, AnEntryPointLeverTheProgramAlreadyTakesIsNotRun) {
+  // fixtures/unique_modules sets wp.config.enable_backward = False itself.
+  Report report = report_on("1.19.0");
+  report.module_events = {snapshot_load("fill_a45253e7", "aaaaaaa", 100.0, {kernel_in("fill", "/app/app.py", 3)})};
+  report.module_events.front().detail->options["enable_backward"] = "False";
+  const auto levers = choose_levers(report, analysis::Diagnosis{});
+  const ChosenLever* backward = find(levers, "backward-off");
+  ASSERT_NE(backward, nullptr);
+  EXPECT_EQ(backward->outcome.status, LeverStatus::not_applicable);
+  EXPECT_EQ(backward->outcome.reason,
+            "every module this run built already has enable_backward = False: the program sets it");
+  // One build still with backward on: the lever can change it, so it runs.
+  report.module_events.push_back(snapshot_load("other", "bbbbbbb", 100.0, {kernel_in("g", "/app/app.py", 9)}));
+  report.module_events.back().detail->options["enable_backward"] = "True";
+  const auto again = choose_levers(report, analysis::Diagnosis{});
+  EXPECT_TRUE(find(again, "backward-off")->runnable());
+}
+
 TEST(LeverChoice, UnusedBackwardGetsOneModuleLeverPerFindingWithItsPrediction) {
   analysis::Diagnosis diagnosis;
   diagnosis.findings.push_back(finding_of(Mechanism::unused_backward, "pipeline", 250.0));
