@@ -91,10 +91,15 @@ TEST(LeverChoice, AnEntryPointLeverTheProgramAlreadyTakesIsNotRun) {
   EXPECT_TRUE(find(again, "backward-off")->runnable());
 }
 
-TEST(LeverChoice, UnusedBackwardGetsOneModuleLeverPerFindingWithItsPrediction) {
+// The levers for a run whose one CS-10 finding is on `module`, costing 250 ms.
+std::vector<ChosenLever> levers_for_unused_backward(const std::string& module) {
   analysis::Diagnosis diagnosis;
-  diagnosis.findings.push_back(finding_of(Mechanism::unused_backward, "pipeline", 250.0));
-  const auto levers = choose_levers(report_on("1.19.0"), diagnosis);
+  diagnosis.findings.push_back(finding_of(Mechanism::unused_backward, module, 250.0));
+  return choose_levers(report_on("1.19.0"), diagnosis);
+}
+
+TEST(LeverChoice, UnusedBackwardGetsOneModuleLeverPerFindingWithItsPrediction) {
+  const auto levers = levers_for_unused_backward("pipeline");
   const ChosenLever* module = find(levers, "backward-off:pipeline");
   ASSERT_NE(module, nullptr);
   EXPECT_EQ(module->outcome.lever.kind, LeverKind::module_option);
@@ -256,9 +261,7 @@ TEST(LeverProtocol, AUniqueModuleTargetTravelsWithItsKernelKey) {
 }
 
 TEST(LeverChoice, AUniqueModulesBackwardLeverSaysItsScopeAndTheKernelsOwnFix) {
-  analysis::Diagnosis diagnosis;
-  diagnosis.findings.push_back(finding_of(Mechanism::unused_backward, "make__locals__k_0123abcd", 250.0));
-  const auto levers = choose_levers(report_on("1.19.0"), diagnosis);
+  const auto levers = levers_for_unused_backward("make__locals__k_0123abcd");
   const ChosenLever* module = find(levers, "backward-off:make__locals__k_0123abcd");
   ASSERT_NE(module, nullptr);
   EXPECT_NE(module->outcome.scope.find("every module=\"unique\" kernel of that name"), std::string::npos)
