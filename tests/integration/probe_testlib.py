@@ -39,6 +39,20 @@ def measure(command, samples=1, extra_args=(), env=None, timeout=600):
         return result, report
 
 
+def diagnose(report):
+    """`diagnose --verbose --json` of a report given as a dict: the diagnosis as a dict."""
+    with tempfile.TemporaryDirectory() as directory:
+        report_path = os.path.join(directory, "report.json")
+        out = os.path.join(directory, "diagnosis.json")
+        with open(report_path, "w", encoding="utf-8") as handle:
+            json.dump(report, handle)
+        result = run_cli(["diagnose", report_path, "--verbose", "--json", out])
+        if result.returncode != 0:
+            raise AssertionError(result.stderr)
+        with open(out, encoding="utf-8") as handle:
+            return json.load(handle)
+
+
 def launch_runs(report, role="main"):
     """The launches of the report's process with `role`, decoded from its launch record
     (schema 3) into runs of one signature: dicts with the signature's fields and "count"."""

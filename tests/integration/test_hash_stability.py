@@ -14,22 +14,9 @@ import tempfile
 import textwrap
 import unittest
 
-from probe_testlib import PYTHON, SOURCE_DIR, fixture, measure, run_cli
+from probe_testlib import PYTHON, SOURCE_DIR, diagnose, fixture, measure, run_cli
 
 OLD_PYTHON = os.environ.get("WCP_PYTHON_WARP_OLD", os.path.join(SOURCE_DIR, ".venv-warp-old", "bin", "python"))
-
-
-def diagnose(report):
-    with tempfile.TemporaryDirectory() as directory:
-        report_path = os.path.join(directory, "report.json")
-        out = os.path.join(directory, "diagnosis.json")
-        with open(report_path, "w", encoding="utf-8") as handle:
-            json.dump(report, handle)
-        result = run_cli(["diagnose", report_path, "--verbose", "--json", out])
-        if result.returncode != 0:
-            raise AssertionError(result.stderr)
-        with open(out, encoding="utf-8") as handle:
-            return json.load(handle)
 
 
 def cs2(diagnosis):
