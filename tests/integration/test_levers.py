@@ -1,9 +1,10 @@
 """`levers` on real Warp (issue 30): each lever kind the probe can apply, measured against a
-shared baseline with --pairs 1 --only ID so each test takes one diagnosis sample and two arm
+shared baseline with --pairs 1 --only ID so each test takes two diagnosis samples and two arm
 samples. Unused backward code: the entry-point lever arrives (the module's hash moved) and is
 judged; a program that differentiates through a Tape: the same lever is needed by the program,
-never a saving; an option aimed at a module that is never built: the lever did not arrive; Warp
-1.9.1: the precompiled-header lever is not applicable, and nothing is run for it."""
+never a saving; an option aimed at a module that is never built: the lever did not arrive;
+stable module="unique" kernels: drop-unique is offered and arrives; Warp 1.9.1: the
+precompiled-header lever is not applicable, and nothing is run for it."""
 
 import json
 import os
@@ -69,6 +70,21 @@ class Levers(unittest.TestCase):
         self.assertEqual(row["status"], "did_not_arrive", row)
         self.assertIsNone(row["arrival"], "no proof of arrival is null, not a text")
         self.assertIsNone(row["cold_module"]["after_ms"], "a lever that did not arrive saves nothing, not 0")
+
+    def test_unique_kernels_made_from_constants_get_drop_unique_and_it_arrives(self):
+        # The diagnosis baseline takes two samples: CS-9 tells kernels made from constants by
+        # their hash holding across samples, so with one the lever was never offered.
+        result, ledger = levers(PYTHON, "unique_modules/app.py", "drop-unique,backward-off")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        row = outcome(self, ledger, "drop-unique")
+        self.assertEqual(row["status"], "measured", row)
+        self.assertEqual(row["arrival"], 'the target kernels were built in 0 module="unique" module(s), 3 in the baseline')
+        self.assertEqual(row["workload"], "same")
+        # The app turns backward off itself: that lever could change nothing and is not run.
+        backward = outcome(self, ledger, "backward-off")
+        self.assertEqual(backward["status"], "not_applicable", backward)
+        self.assertIn("the program sets it", backward["reason"])
+        self.assertIn("Plan: 1 lever(s) to measure, 2 run(s)", result.stdout)
 
     @unittest.skipUnless(PYTHON_OLD and os.path.exists(PYTHON_OLD), "no Warp 1.9.1 interpreter (WCP_PYTHON_WARP_OLD)")
     def test_warp_one_nine_has_no_precompiled_header_lever(self):
