@@ -2,7 +2,8 @@
 
 One GPU, 16 cores: `setup` first, then the checks that time CUDA builds or launches against
 each other one at a time ("alone": neutrality, launch-cost, scheduling-fix), then the rest side
-by side ("side": one findings check per catalogued fixture, output, cpu-fixture, recordings),
+by side ("side": one findings check per catalogued fixture, output, lever-load-workers,
+cpu-fixture, recordings),
 each taking as many of the --jobs slots as it runs processes at once. A check still running at
 the deadline is stopped (its process group gets SIGTERM, then SIGKILL) and reported as cut off;
 one not started by then is reported as not run. Writes summary.txt (every check id, its status,
@@ -43,7 +44,9 @@ def plan(jobs):
               Planned("launch-cost", "launch_cost_cuda.py", phase="alone", expected_s=20),
               Planned("scheduling-fix", "scheduling_fix.py", phase="alone", expected_s=70),
               Planned("recordings", "recordings.py", ["--jobs", str(record_jobs)], weight=record_jobs, expected_s=90),
-              Planned("output", "output_cuda.py", ["--jobs", "2"], weight=2, expected_s=35)]
+              Planned("output", "output_cuda.py", ["--jobs", "2"], weight=2, expected_s=35),
+              # Side by side: it asserts what the lever did (arrived or not, same workload), not a saving.
+              Planned("lever-load-workers", "lever_load_workers.py", ["--pairs", "3"], expected_s=65)]
     for entry in catalog("cuda"):
         checks.append(Planned(f"findings/{entry['name']}", "fixture_findings.py", ["--fixture", entry["name"]],
                               expected_s=25))
