@@ -18,6 +18,11 @@ std::string group_text(const std::string& group) {
   return group.empty() ? "(top level)" : group;
 }
 
+// "1 entry", "3 entries": the verbose table's counts are often 1 on a small program.
+std::string entries_text(std::size_t count) {
+  return fmt::format("{} entr{}", count, count == 1 ? "y" : "ies");
+}
+
 std::string not_audited_reason(const CacheAudit& audit) {
   if (!audit.pass_ok) return audit.pass_failure;
   return audit.unavailable;
@@ -37,10 +42,10 @@ void render_cache_audit_summary(const CacheAudit& audit, std::ostream& out) {
     return;
   }
   const CacheAuditTotals totals = totals_of(audit);
-  print_wrapped(fmt::format("used {} of {} entries, {} of {}; {} never read ({}); {}{}", totals.used_entries,
-                            totals.dir_entries, bytes_text(totals.used_bytes), bytes_text(totals.dir_bytes),
-                            totals.unused_entries, bytes_text(totals.unused_bytes), served_text(audit),
-                            audit.prune_list ? "; prune list: " + *audit.prune_list : ""),
+  print_wrapped(fmt::format("used {} of {}, {} of {}; {} never read ({}); {}{}", totals.used_entries,
+                            entries_text(totals.dir_entries), bytes_text(totals.used_bytes),
+                            bytes_text(totals.dir_bytes), totals.unused_entries, bytes_text(totals.unused_bytes),
+                            served_text(audit), audit.prune_list ? "; prune list: " + *audit.prune_list : ""),
                 "Warm cache: ", "  ", out);
 }
 
@@ -55,9 +60,9 @@ void render_cache_audit_text(const CacheAudit& audit, std::ostream& out) {
   }
   const CacheAuditTotals totals = totals_of(audit);
   out << fmt::format("  Warp's folder: {}; pass {:.0f} ms\n", group_text(audit.run_group), audit.pass_wall_ms);
-  out << fmt::format("  Used {} of {} entries, {} of {}; needed (read + written) {} entries, {}\n", totals.used_entries,
-                     totals.dir_entries, bytes_text(totals.used_bytes), bytes_text(totals.dir_bytes),
-                     totals.needed_entries, bytes_text(totals.needed_bytes));
+  out << fmt::format("  Used {} of {}, {} of {}; needed (read + written) {}, {}\n", totals.used_entries,
+                     entries_text(totals.dir_entries), bytes_text(totals.used_bytes), bytes_text(totals.dir_bytes),
+                     entries_text(totals.needed_entries), bytes_text(totals.needed_bytes));
   if (totals.hashless_used > 0) {
     out << fmt::format("  {} used entr{} without a hash in the name (strip_hash): served by name, content unchecked\n",
                        totals.hashless_used, totals.hashless_used == 1 ? "y" : "ies");
@@ -73,7 +78,8 @@ void render_cache_audit_text(const CacheAudit& audit, std::ostream& out) {
   const auto groups = unused_by_group(audit);
   if (!groups.empty()) out << "  Never read, by Warp version folder:\n";
   for (const auto& group : groups) {
-    out << fmt::format("    {:<14} {} entries, {}\n", group_text(group.group), group.entries, bytes_text(group.bytes));
+    out << fmt::format("    {:<14} {}, {}\n", group_text(group.group), entries_text(group.entries),
+                       bytes_text(group.bytes));
   }
   const auto unused = unused_entries(audit);
   if (!unused.empty()) out << "  Never read, largest first:\n";

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "budget/evaluate.h"
 #include "codec/cache_audit_json.h"
@@ -11,6 +12,7 @@
 #include "measure/cache_audit.h"
 #include "measure/cache_copy.h"
 #include "measure/cache_listing.h"
+#include "render/cache_audit_text.h"
 #include "report_fixtures.h"
 
 namespace wcp::measure {
@@ -94,6 +96,22 @@ TEST(CacheAudit, ACachedLoadOfAnEntryDirLackedWasNotServedByDir) {
   EXPECT_EQ(audit.modules[0].served, ServedBy::compiled);
   EXPECT_EQ(totals_of(audit).used_entries, 0u);
   EXPECT_EQ(totals_of(audit).needed_entries, 1u);
+}
+
+TEST(CacheAudit, TheVerboseTextCountsOneEntryInTheSingular) {
+  // A one-module program's audit: DIR holds one entry, the pass needed it, the 1.18.0 one is unused.
+  CacheListing dir;
+  dir.entries = {entry("1.19.0", "wp_a_aaaaaaa", 1000), entry("1.18.0", "wp_a_aaaaaaa", 7000)};
+  CacheAudit audit;
+  audit.pass_ok = true;
+  audit.loads_observed = true;
+  classify_entries(audit, dir, dir, {load("a", "aaaaaaa", LoadStatus::cached)}, "1.19.0");
+  std::ostringstream text;
+  render::render_cache_audit_text(audit, text);
+  EXPECT_NE(text.str().find("Used 1 of 2 entries"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("needed (read + written) 1 entry,"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("1.18.0         1 entry,"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("1 entries"), std::string::npos) << text.str();
 }
 
 TEST(CacheAudit, ALoadInAnotherGroupDoesNotUseThisOne) {
