@@ -63,6 +63,11 @@ class Check:
         self.dry_run = os.environ.get("WCP_GPU_DRY_RUN", "")
         self.device = self.dry_run or cuda_device_name()
 
+    def add_pair_count(self, flag):
+        """The number of interleaved pairs a judged check takes (`--pairs`, `--samples`): 5 by
+        default, the fewest at which the paired sign test can credit a change at 5 %."""
+        self.parser.add_argument(flag, type=int, default=5, help="pairs (5 is the fewest a sign test passes at 5 %%)")
+
     def parse(self, argv=None):
         self.args = self.parser.parse_args(argv)
         self.results = os.path.abspath(self.args.results)
@@ -102,6 +107,18 @@ class Check:
             self.finish(FAILED, why)
         self.figures["cuda"] = why
         return warp
+
+    def run_cli(self, arguments, json_path, log_name, timeout=900):
+        """Runs the tool (`arguments` after the CLI) from the source tree, its output logged in
+        results/log_name, and returns the JSON it wrote at json_path; without that JSON the check
+        fails there, with the exit status and the end of stderr."""
+        result = run([CLI, *arguments], env=self.env(), cwd=SOURCE_DIR, timeout=timeout,
+                     log_path=os.path.join(self.results, log_name))
+        if not self.expect(os.path.exists(json_path), f"{arguments[0]} wrote no JSON (exit {result.returncode}): "
+                                                      f"{result.stderr[-400:]}"):
+            self.finish()
+        with open(json_path, encoding="utf-8") as handle:
+            return json.load(handle)
 
     def finish(self, status=None, reason=""):
         if status is None:

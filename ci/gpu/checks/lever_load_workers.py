@@ -10,7 +10,6 @@ there: CS-13 is not checked on the CPU, and concurrent CPU loads are not safe.
 
   python3 ci/gpu/checks/lever_load_workers.py --results DIR [--pairs 5]
 """
-import json
 import os
 import sys
 
@@ -20,20 +19,15 @@ import gpucheck  # noqa: E402
 
 def main():
     check = gpucheck.Check("lever-load-workers", __doc__)
-    check.parser.add_argument("--pairs", type=int, default=5, help="pairs (5 is the fewest a sign test passes at 5 %%)")
+    check.add_pair_count("--pairs")
     args = check.parse()
     check.require_cuda()
     folder = os.path.join(gpucheck.FIXTURES, "parallel_preload")
     ledger_json = os.path.join(check.results, "levers.json")
-    result = gpucheck.run([gpucheck.CLI, "levers", "--quiet", "--verbose", "--pairs", str(args.pairs), "--only",
-                           "load-workers", "--json", ledger_json, "--", gpucheck.PYTHON, os.path.join(folder, "app.py")],
-                          env=check.env(), cwd=gpucheck.SOURCE_DIR, timeout=900,
-                          log_path=os.path.join(check.results, "levers.txt"))
-    if not check.expect(os.path.exists(ledger_json), f"levers wrote no JSON (exit {result.returncode}): "
-                                                     f"{result.stderr[-400:]}"):
-        check.finish()
-    with open(ledger_json, encoding="utf-8") as handle:
-        outcomes = {row["lever"]["id"]: row for row in json.load(handle)["outcomes"]}
+    ledger = check.run_cli(["levers", "--quiet", "--verbose", "--pairs", str(args.pairs), "--only", "load-workers",
+                            "--json", ledger_json, "--", gpucheck.PYTHON, os.path.join(folder, "app.py")],
+                           ledger_json, "levers.txt")
+    outcomes = {row["lever"]["id"]: row for row in ledger["outcomes"]}
     row = outcomes.get("load-workers")
     if check.dry_run:
         # On the CPU, CS-13 is not checked, so the lever is not chosen; if it were, never run.

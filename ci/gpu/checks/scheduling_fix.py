@@ -9,7 +9,6 @@ can save (the sum of the builds above the largest one), printed next to the meas
 
   python3 ci/gpu/checks/scheduling_fix.py --results DIR [--samples 5]
 """
-import json
 import os
 import sys
 
@@ -19,21 +18,17 @@ import gpucheck  # noqa: E402
 
 def main():
     check = gpucheck.Check("scheduling-fix", __doc__)
-    check.parser.add_argument("--samples", type=int, default=5, help="pairs (5 is the fewest a sign test passes at 5 %%)")
+    check.add_pair_count("--samples")
     args = check.parse()
     check.require_cuda()
     folder = os.path.join(gpucheck.FIXTURES, "parallel_preload")
     out = check.results
     ab_json, serial_json = os.path.join(out, "ab.json"), os.path.join(out, "serial.json")
-    result = gpucheck.run([gpucheck.CLI, "ab", "--quiet", "--samples", str(args.samples), "--json", ab_json,
-                           "--baseline-json", serial_json, "--candidate-json", os.path.join(out, "parallel.json"),
-                           "--", gpucheck.PYTHON, os.path.join(folder, "app.py"),
-                           "--vs", gpucheck.PYTHON, os.path.join(folder, "fixed.py")],
-                          env=check.env(), cwd=gpucheck.SOURCE_DIR, timeout=900, log_path=os.path.join(out, "ab.txt"))
-    if not check.expect(os.path.exists(ab_json), f"ab wrote no JSON (exit {result.returncode}): {result.stderr[-400:]}"):
-        check.finish()
-    with open(ab_json, encoding="utf-8") as handle:
-        comparison = json.load(handle)["comparison"]
+    comparison = check.run_cli(["ab", "--quiet", "--samples", str(args.samples), "--json", ab_json, "--baseline-json",
+                                serial_json, "--candidate-json", os.path.join(out, "parallel.json"), "--",
+                                gpucheck.PYTHON, os.path.join(folder, "app.py"),
+                                "--vs", gpucheck.PYTHON, os.path.join(folder, "fixed.py")],
+                               ab_json, "ab.txt")["comparison"]
     elapsed = comparison["compile_elapsed"]
     check.figure("verdict", f"{comparison['verdict']}: {comparison['reason']}")
     check.figure("compile elapsed", {"serial_ms": elapsed["baseline_median_ms"], "parallel_ms": elapsed["candidate_median_ms"],
