@@ -64,8 +64,8 @@ void render_cache_audit_text(const CacheAudit& audit, std::ostream& out) {
                      entries_text(totals.dir_entries), bytes_text(totals.used_bytes), bytes_text(totals.dir_bytes),
                      entries_text(totals.needed_entries), bytes_text(totals.needed_bytes));
   if (totals.hashless_used > 0) {
-    out << fmt::format("  {} used entr{} without a hash in the name (strip_hash): served by name, content unchecked\n",
-                       totals.hashless_used, totals.hashless_used == 1 ? "y" : "ies");
+    out << fmt::format("  {} used without a hash in the name (strip_hash): served by name, content unchecked\n",
+                       entries_text(totals.hashless_used));
   }
   out << "  " << served_text(audit) << ":\n";
   for (const auto& module : audit.modules) {
