@@ -23,6 +23,8 @@ done
 # The same on real Warp CPU launches (string, Device, default device, many arguments, a struct,
 # launch_tiled, record_cmd replays), on both Warp versions; the goal is the pinned Warp's.
 .venv/bin/python tests/bench/real_launch_cost.py --python .venv/bin/python --python .venv-warp-old/bin/python
+# ... and with the Python counter, what an interpreter that cannot load the native one gets.
+.venv/bin/python tests/bench/real_launch_cost.py --python .venv/bin/python --python-counter
 .venv/bin/python tests/bench/neutrality_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python \
   --python .venv-warp-old/bin/python
 .venv/bin/python tests/bench/units_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python

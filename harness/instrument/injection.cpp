@@ -2,9 +2,11 @@
 
 #include <fstream>
 #include <optional>
+#include <string>
 
 #include "errors.h"
 #include "instrument/instrumentation_sources.h"
+#include "instrument/native_sources.h"
 
 namespace wcp::instrument {
 namespace {
@@ -25,14 +27,22 @@ bool is_assignment(const std::string& token) {
 }  // namespace
 
 void write_instrumentation(const std::filesystem::path& directory) {
-  for (const auto& embedded : kInstrumentationFiles) {
-    const auto path = directory / embedded.path;
+  const auto write = [&directory](const char* relative, const char* data, std::size_t size) {
+    const auto path = directory / relative;
     std::error_code error;
     std::filesystem::create_directories(path.parent_path(), error);
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file << embedded.source;
+    file.write(data, static_cast<std::streamsize>(size));
     file.close();
     if (error || !file) throw RunError("cannot write the instrumentation to " + path.string() + " (is the temp dir full?)");
+  };
+  for (const auto& embedded : kInstrumentationFiles) {
+    write(embedded.path, embedded.source, std::char_traits<char>::length(embedded.source));
+  }
+  // The native launch counter, where the build had Python headers: the probe falls back to
+  // counting in Python when the measured interpreter cannot load it.
+  for (const auto& native : kNativeFiles) {
+    write(native.path, reinterpret_cast<const char*>(native.data), native.size);
   }
 }
 

@@ -22,7 +22,9 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "python"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "helpers"))
 from fake_warp import make_fake_warp  # noqa: E402
+from probe_tree import probe_dir  # noqa: E402
 
 PROGRAM = r"""
 import json, sys, time
@@ -110,7 +112,8 @@ def run(probe_dir, chunk, pairs):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--probe-dir", default=os.path.join(ROOT, "harness", "instrument", "python"))
+    parser.add_argument("--probe-dir", help="the instrumentation to time (default: as the CLI ships it, with the "
+                        "build's native launch counter)")
     parser.add_argument("--chunk", type=int, default=20_000, help="launches per arm")
     parser.add_argument("--pairs", type=int, default=10)
     args = parser.parse_args()
@@ -118,7 +121,7 @@ def main():
     print(f"== added time per launch on the fake Warp, by launch shape (in-process arms, {args.chunk:,} launches "
           f"each, {args.pairs} pairs; median)")
     worst = 0.0
-    for shape, result in run(args.probe_dir, args.chunk, args.pairs).items():
+    for shape, result in run(args.probe_dir or probe_dir(), args.chunk, args.pairs).items():
         added = statistics.median(result["added"])
         worst = max(worst, added)
         print(f"{shape:18s} bare {result['bare']:6.2f} us, added {added:6.3f} us per launch  "

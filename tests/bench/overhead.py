@@ -25,7 +25,10 @@ import tempfile
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PROBE_DIR = os.path.join(ROOT, "harness", "instrument", "python")
+sys.path.insert(0, os.path.join(ROOT, "tests", "helpers"))
+from probe_tree import probe_dir  # noqa: E402
+
+PROBE_DIR = probe_dir()  # as the CLI ships it, with the build's native launch counter
 
 KERNELS = r"""
 import json, random, resource, sys, time

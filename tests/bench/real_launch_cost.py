@@ -1,7 +1,7 @@
 """What the instrumentation adds to one launch, by launch shape, on real Warp CPU launches (run
 via ci/bench.sh beside launch_cost.py, which times the fake Warp and underestimates this path).
 
-The probe is injected as the CLI injects it (PYTHONPATH holds harness/instrument/python, whose
+The probe is injected as the CLI injects it (PYTHONPATH holds the instrumentation folder, whose
 sitecustomize.py installs _wcp_probe when WCP_EVENT_DIR names a directory), into one process per
 Python given. In that process each shape alternates chunks of launches through the probe's entry
 point and through Warp's original (the wrapper's __wrapped__), in ABBA order, so both arms share
@@ -12,7 +12,10 @@ cache). Per shape the table gives each arm's us per launch as the min over its c
 least disturbed by other load) and the median; "added min" is probed min - bare min (the goal:
 <= 1 us for every shape on the pinned Warp), "added med" the median of the pairs' differences.
 
---probe-dir runs another copy of the instrumentation (e.g. an older commit's, to show a fix).
+The probe is the one the CLI ships: the Python tree with the build's native launch counter
+(tests/helpers/probe_tree.py); --python-counter times the Python counter instead (what an
+interpreter that cannot load the native one gets). --probe-dir runs another copy of the
+instrumentation (e.g. an older commit's, to show a fix).
 """
 import argparse
 import json
@@ -23,6 +26,8 @@ import sys
 import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "helpers"))
+from probe_tree import probe_dir  # noqa: E402
 
 PROGRAM = r"""
 import json, sys, time
@@ -160,14 +165,15 @@ print("RESULT", json.dumps({"warp": wp.config.version, "results": results}))
 """
 
 
-def run(python, probe_dir, chunk, pairs, cache_dir, shapes=()):
+def run(python, probe_dir, chunk, pairs, cache_dir, shapes=(), faults=""):
     with tempfile.TemporaryDirectory() as scratch:
         events = os.path.join(scratch, "events")
         os.makedirs(events)
         script = os.path.join(scratch, "real_launch_program.py")
         with open(script, "w", encoding="utf-8") as handle:
             handle.write(PROGRAM)
-        env = dict(os.environ, PYTHONPATH=probe_dir, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir)
+        env = dict(os.environ, PYTHONPATH=probe_dir, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir,
+                   WCP_PROBE_FAULT=faults)
         done = subprocess.run([python, script, str(chunk), str(pairs), *shapes], env=env, capture_output=True,
                               text=True, cwd=scratch)
         if done.returncode != 0:
@@ -176,13 +182,22 @@ def run(python, probe_dir, chunk, pairs, cache_dir, shapes=()):
         records = [os.path.join(events, name) for name in os.listdir(events)]
         if not records:
             sys.exit("the probe wrote no record: it did not attach")
-    return json.loads(next(line for line in out.splitlines() if line.startswith("RESULT")).split(None, 1)[1])
+        counter = "unknown"
+        with open(records[0], encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                if record.get("type") == "attach":
+                    counter = record.get("launch_counter", counter)
+    result = json.loads(next(line for line in out.splitlines() if line.startswith("RESULT")).split(None, 1)[1])
+    result["counter"] = counter
+    return result
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--python", action="append", help="a Python with Warp (repeatable); default: .venv's")
-    parser.add_argument("--probe-dir", default=os.path.join(ROOT, "harness", "instrument", "python"))
+    parser.add_argument("--probe-dir", help="the instrumentation to time (default: as the CLI ships it)")
+    parser.add_argument("--python-counter", action="store_true", help="count in Python, not with the native counter")
     parser.add_argument("--chunk", type=int, default=300, help="launches per arm and pair")
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--shape", action="append", default=[], help="time only this shape (repeatable)")
@@ -192,9 +207,10 @@ def main():
     pythons = [os.path.abspath(p) for p in args.python or [os.path.join(ROOT, ".venv", "bin", "python")]]
     print("machine:", os.uname().nodename, "cores", os.cpu_count(), "load", os.getloadavg())
     for python in pythons:
-        out = run(python, os.path.abspath(args.probe_dir), args.chunk, args.pairs, args.cache_dir, args.shape)
-        print(f"== Warp {out['warp']} ({python}): real CPU launches, us per launch; in-process ABBA arms, "
-              f"{args.chunk:,} launches each, {args.pairs} pairs")
+        out = run(python, os.path.abspath(args.probe_dir or probe_dir()), args.chunk, args.pairs, args.cache_dir,
+                  args.shape, "python-counter" if args.python_counter else "")
+        print(f"== Warp {out['warp']} ({python}), {out['counter']} launch counter: real CPU launches, us per "
+              f"launch; in-process ABBA arms, {args.chunk:,} launches each, {args.pairs} pairs")
         print(f"{'shape':16s} {'bare min':>9s} {'bare med':>9s} {'added min':>10s} {'added med':>10s}")
         worst = 0.0
         for shape, result in out["results"].items():

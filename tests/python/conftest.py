@@ -19,13 +19,19 @@ import textwrap
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-PROBE_DIR = os.path.join(ROOT, "harness", "instrument", "python")
-PROBE_FILE = os.path.join(PROBE_DIR, "sitecustomize.py")
-PROBE_PACKAGE = os.path.join(PROBE_DIR, "_wcp_probe")
 sys.path.insert(0, os.path.dirname(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "helpers"))  # tests/helpers/launch_sequence.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "helpers"))  # tests/helpers/
 
 from launch_sequence import expand  # noqa: E402  (re-exported for the tests)
+from probe_tree import native_module, probe_dir  # noqa: E402
+
+# The instrumentation as the CLI ships it: with the build's native launch counter where there is
+# one (WCP_EXPECT_NATIVE, set by CTest, says there must be; tests/python/test_counter.py).
+NATIVE_MODULE = native_module()
+NATIVE_EXPECTED = bool(os.environ.get("WCP_EXPECT_NATIVE"))
+PROBE_DIR = probe_dir(NATIVE_MODULE)
+PROBE_FILE = os.path.join(PROBE_DIR, "sitecustomize.py")
+PROBE_PACKAGE = os.path.join(PROBE_DIR, "_wcp_probe")
 
 EXPECT = os.environ.get("WCP_EXPECT_WARP", "1.19")
 WARP_EXPECTED = bool(os.environ.get("WCP_EXPECT_WARP"))

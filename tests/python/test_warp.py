@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from conftest import EXPECT, launched, last_launches, needs_warp, of_type, run_script
+from conftest import EXPECT, NATIVE_MODULE, launched, last_launches, needs_warp, of_type, run_script
 
 pytestmark = needs_warp
 
@@ -32,6 +32,17 @@ def counting_invoke(kernel, hooks, params, adjoint, *rest):
 
 ctx.invoke = counting_invoke
 """
+
+# The launch counters a run can have: the native one where the build has it (what the CLI
+# ships), and the Python one it falls back to. Launch-record tests run under each and must agree.
+COUNTERS = {"python": {"WCP_PROBE_FAULT": "python-counter"}}
+if NATIVE_MODULE is not None:
+    COUNTERS["native"] = {}
+
+
+def counter_of(run):
+    return of_type(run.main, "attach")[0]["launch_counter"]
+
 
 KERNELS = """
 @wp.kernel
@@ -64,6 +75,7 @@ def test_era_is_the_expected_one(tmp_path, warp_cache):
         assert "Module.load" not in attach["hooks"]
     assert attach["missing"] == []
     assert attach["warp_version"] == ("1.9.1" if EXPECT == "old" else "1.19.0")
+    assert attach["launch_counter"] == ("native" if NATIVE_MODULE is not None else "python")
 
 
 def test_launches_match_what_ran(tmp_path, warp_cache):
@@ -91,19 +103,24 @@ for _ in range(50):
     wp.launch(scale, dim=8, inputs=[x, 0.5])
 print("INVOKED " + json.dumps(INVOKED))
 """
-    run = run_script(tmp_path, body, cache=warp_cache)
-    assert run.proc.returncode == 0, run.proc.stderr
-    invoked = json.loads(run.proc.stdout.split("INVOKED ", 1)[1])
-    sigs = launched(run.main)
-    assert [s["kernel"] for s in sigs] == [key for key, _ in invoked]
-    assert last_launches(run.main)["total"] == len(invoked) and last_launches(run.main)["final"]
-    assert [(s["kernel"], s["entry"]) for s in sigs[:4]] == [
-        ("fill", "launch"), ("tiled", "launch_tiled"), ("fill", "launch"), ("fill", "launch")]
-    assert len({json.dumps(s, sort_keys=True) for s in sigs[4:9]}) == 1  # one signature, five call shapes
-    assert sigs[4]["dtypes"] == ["float32", ""]
-    assert [s["entry"] for s in sigs[9:11]] == ["cmd", "cmd"]
-    assert all(s["device"] == "cpu" for s in sigs)
-    assert last_launches(run.main)["unrecorded"] == {}
+    records = {}
+    for counter, env in COUNTERS.items():
+        run = run_script(tmp_path, body, cache=warp_cache, env=env)
+        assert run.proc.returncode == 0, run.proc.stderr
+        assert counter_of(run) == counter
+        invoked = json.loads(run.proc.stdout.split("INVOKED ", 1)[1])
+        sigs = launched(run.main)
+        assert [s["kernel"] for s in sigs] == [key for key, _ in invoked]
+        assert last_launches(run.main)["total"] == len(invoked) and last_launches(run.main)["final"]
+        assert [(s["kernel"], s["entry"]) for s in sigs[:4]] == [
+            ("fill", "launch"), ("tiled", "launch_tiled"), ("fill", "launch"), ("fill", "launch")]
+        assert len({json.dumps(s, sort_keys=True) for s in sigs[4:9]}) == 1  # one signature, five call shapes
+        assert sigs[4]["dtypes"] == ["float32", ""]
+        assert [s["entry"] for s in sigs[9:11]] == ["cmd", "cmd"]
+        assert all(s["device"] == "cpu" for s in sigs)
+        assert last_launches(run.main)["unrecorded"] == {}
+        records[counter] = (last_launches(run.main)["signatures"], last_launches(run.main)["sequence"])
+    assert len({json.dumps(record) for record in records.values()}) == 1, records
 
 
 
@@ -134,18 +151,22 @@ print("COPY " + json.dumps(hasattr(ctx, "_wcp_probe_original_launch")))
 print("INVOKED " + json.dumps(INVOKED))
 """
     records = {}
-    for mode, env in (("copy", {}), ("mark", {"FORCE_MARK": "1"})):
+    modes = [(mode + "/" + counter, dict(env, **counter_env)) for mode, env in (("copy", {}), ("mark", {"FORCE_MARK": "1"}))
+             for counter, counter_env in COUNTERS.items()]
+    for name, env in modes:
+        mode = name.split("/")[0]
         run = run_script(tmp_path, body, cache=warp_cache, env=env)
         assert run.proc.returncode == 0, run.proc.stderr
+        assert counter_of(run) == name.split("/")[1]
         out = run.proc.stdout
         assert json.loads(out.split("COPY ", 1)[1].split("\n", 1)[0]) == (mode == "copy")
         assert json.loads(out.split("CALLER ", 1)[1].split("\n", 1)[0]) == ["context.py", "launch_tiled"]
         invoked = json.loads(out.split("INVOKED ", 1)[1])
         final = last_launches(run.main)
         assert final["total"] == len(invoked) and final["unrecorded"] == {}
-        records[mode] = (final["signatures"], final["sequence"])
-    assert records["copy"] == records["mark"]
-    signatures = records["copy"][0]
+        records[name] = (final["signatures"], final["sequence"])
+    assert len({json.dumps(record) for record in records.values()}) == 1, records
+    signatures = records["copy/python"][0]
     assert [(s["entry"], s["dim"], s["block_dim"]) for s in signatures] == [
         ("launch_tiled", [8], 64), ("launch", [8], 0), ("launch_tiled", [4], 0), ("cmd", [8], 8),
         ("launch_tiled", [8], 1)]
@@ -319,6 +340,41 @@ sys.exit(7)
         assert any("probe error" in k for k in last_launches(run.main)["unrecorded"])
     if fault == "load":
         assert any(m.startswith("module loads (probe error") for m in of_type(run.main, "exit")[0]["missing"])
+
+
+def test_launches_from_many_threads_are_all_counted(tmp_path, warp_cache):
+    # Warp's CPU launch releases the GIL, so threads interleave around the counter; the native one
+    # counts an identical launch without the lock when nobody holds it. Every launch is counted
+    # once, under either counter, whatever the interleaving.
+    body = PRELUDE + KERNELS + """
+import threading
+xs = [wp.zeros(8, dtype=float, device="cpu") for _ in range(4)]
+wp.launch(fill, dim=8, inputs=[xs[0]])
+wp.launch(scale, dim=8, inputs=[xs[0], 1.0])
+
+def work(i):
+    for n in range(1500):
+        if i % 2:
+            wp.launch(fill, dim=8, inputs=[xs[i]])
+        else:
+            wp.launch(scale, dim=8, inputs=[xs[i], 1.0], device="cpu")
+
+threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print("INVOKED " + json.dumps(INVOKED))
+"""
+    for counter, env in COUNTERS.items():
+        run = run_script(tmp_path, body, cache=warp_cache, env=env)
+        assert run.proc.returncode == 0, run.proc.stderr
+        assert counter_of(run) == counter
+        invoked = json.loads(run.proc.stdout.split("INVOKED ", 1)[1])
+        kernels = [s["kernel"] for s in launched(run.main)]
+        assert len(invoked) == 6002 and last_launches(run.main)["total"] == 6002
+        assert sorted(kernels) == sorted(key for key, _ in invoked), counter
+        assert last_launches(run.main)["unrecorded"] == {}
 
 
 def test_record_cmd_replays_follow_set_dim(tmp_path, warp_cache):

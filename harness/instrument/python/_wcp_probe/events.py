@@ -32,7 +32,10 @@ class Probe:
     def __init__(self, event_dir, faults=()):
         self.event_dir = event_dir
         self.faults = frozenset(faults)
-        self.lock = threading.RLock()  # re-entrant: a signal handler or __del__ may record while held
+        # Re-entrant: a signal handler or __del__ may record while held. A fork or exit that
+        # replaces the lock makes it with new_lock (launches.py wraps it for the native counter).
+        self.new_lock = threading.RLock
+        self.lock = self.new_lock()
         self.pid = os.getpid()
         self.forked_from = None
         self.fd = None
@@ -104,7 +107,8 @@ class Probe:
     def emit_attach(self):
         info = self.info
         self.emit("attach", {"warp_version": info["warp_version"], "warp_dir": info["warp_dir"], "api": info["api"],
-                             "timers": info["timers"], "hooks": list(self.hooks), "missing": list(self.missing)})
+                             "timers": info["timers"], "hooks": list(self.hooks), "missing": list(self.missing),
+                             "launch_counter": info.get("launch_counter")})
 
     # ---- frames --------------------------------------------------------------------------------
     def in_warp(self, filename):
@@ -194,7 +198,7 @@ class Probe:
             except OSError:
                 pass
         self.fd = None
-        self.lock = threading.RLock()
+        self.lock = self.new_lock()
         self.final_done = False
         self.info["mp_child"] = mp_child
         for reset in self.on_fork:

@@ -6,8 +6,8 @@
 # container is allocated (allocations drive Python's garbage collector, which then costs more
 # than the compare). Loads that a launch caused are written after it returns (loads.py).
 import dis
+import functools
 import inspect
-import itertools
 import sys
 import threading
 import time
@@ -15,50 +15,12 @@ import types
 import weakref
 
 from .events import injected_fault, is_probe_file, wrap_like
+from .counter import PyCounter, PyState, dtypes_of, launch_dtypes, native_types
 from .record import LaunchRecord
 
-# For tuple(map(getattr, args, DTYPE_NAMES, NONES)): every argument's dtype (or None) in C.
-DTYPE_NAMES = itertools.repeat("dtype")
-NONES = itertools.repeat(None)
-# The same for a list or tuple of up to MAX_UNROLLED arguments, unrolled: DTYPES_OF[n](args) is
-# a tuple of n getattr calls, about half of what map() and tuple() cost for many arguments.
-MAX_UNROLLED = 16
-DTYPES_OF = [eval("lambda s: (%s)" % "".join("getattr(s[%d], 'dtype', None), " % i for i in range(n)),
-                  {"getattr": getattr}) for n in range(MAX_UNROLLED + 1)]
 # The parameters of launch() in Warp 1.9 to 1.19: a wrapper with exactly these binds in C.
 KNOWN_LAUNCH_PARAMETERS = ["kernel", "dim", "inputs", "outputs", "adj_inputs", "adj_outputs", "device", "stream",
                            "adjoint", "record_tape", "record_cmd", "max_blocks", "block_dim"]
-
-
-# The same for inputs and outputs together, PAIR_DTYPES_OF[n][m](inputs, outputs), built on first
-# use for the arguments of that launch: where they had a dtype it is read as an attribute (a third
-# of getattr's cost), elsewhere with getattr. An argument there without one raises AttributeError:
-# the caller then puts the all-getattr form in its place (pair_getter(n, m)) and calls that.
-PAIR_DTYPES_OF = [[None] * (MAX_UNROLLED + 1) for _ in range(MAX_UNROLLED + 1)]
-
-
-def pair_getter(n, m, inputs=None, outputs=None):
-    def read(name, i, arg):
-        if arg is not None and hasattr(arg, "dtype"):
-            return "%s[%d].dtype, " % (name, i)
-        return "getattr(%s[%d], 'dtype', None), " % (name, i)
-
-    parts = [read("s", i, None if inputs is None else inputs[i]) for i in range(n)]
-    parts += [read("o", i, None if outputs is None else outputs[i]) for i in range(m)]
-    getter = PAIR_DTYPES_OF[n][m] = eval("lambda s, o: (%s)" % "".join(parts), {"getattr": getattr})
-    return getter
-
-
-def dtypes_of(args):
-    """Every argument's dtype (None for a Python scalar or None), as a tuple."""
-    if (args.__class__ is list or args.__class__ is tuple) and len(args) <= MAX_UNROLLED:
-        return DTYPES_OF[len(args)](args)
-    return tuple(map(getattr, args, DTYPE_NAMES, NONES))
-
-
-def launch_dtypes(inputs, outputs):
-    """Every argument's dtype (None for a Python scalar), inputs then outputs, as one tuple."""
-    return dtypes_of(inputs) + dtypes_of(outputs) if outputs else dtypes_of(inputs)
 
 
 def launch_dims(dim):
@@ -154,7 +116,9 @@ def binder_for(function, fallback=None):
 
 
 class Launches:
-    """This process's launch record and the wrappers that count into it.
+    """This process's launch record and the wrappers that count into it. Its hot fields live in
+    its second base (counter.py), which install() gives it: the native State where the native
+    counter loads, else PyState.
 
     The record is attributes, reset in a fork child. The wp.launch fast path keeps the previous
     launch's fields in its own closure for an allocation-free compare; they hold while
@@ -351,6 +315,13 @@ class Launches:
         except Exception:
             pass
 
+    # ---- the launch counter --------------------------------------------------------------------------
+    def new_counter(self, default_block_dim, entry, is_launch):
+        """A launch counter for one entry point (counter.py): native on a native State."""
+        native = native_types(self.probe)
+        make = native.Counter if native is not None and isinstance(self, native.State) else PyCounter
+        return make(self, self.ctx, default_block_dim, self.tiled_threads, entry, is_launch)
+
     # ---- wp.launch -------------------------------------------------------------------------------
     def hook_launches(self):
         probe, warp, ctx, state = self.probe, self.warp, self.ctx, self
@@ -398,83 +369,26 @@ class Launches:
 
         # Fast path: when launch() has the signature this probe knows (Warp 1.9 to 1.19 do), a
         # wrapper with the same parameters and the very same default objects lets Python bind
-        # the call in C (no *args/**kwargs repacking) and passes Warp identical arguments.
-        max_unrolled, pair_getters = MAX_UNROLLED, PAIR_DTYPES_OF
-        # The previous fast-path launch's fields, valid while state.last_key is l_key.
-        l_key = l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = None
+        # the call in C (no *args/**kwargs repacking) and passes Warp identical arguments; the
+        # count is one call of the launch counter (counter.py, native where it loads).
+        count = self.new_counter(default_block_dim, "launch", True).count
 
         def launch(kernel, dim, inputs=(), outputs=(), adj_inputs=(), adj_outputs=(), device=None, stream=None,
                    adjoint=False, record_tape=True, record_cmd=False, max_blocks=0, block_dim=None):
-            nonlocal l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint
             try:
                 result = original(kernel, dim, inputs, outputs, adj_inputs, adj_outputs, device, stream, adjoint,
                                   record_tape, record_cmd, max_blocks, block_dim)
             except BaseException as error:
                 probe.fail_pending(error)
                 raise
-            # Inlined, not shared with the general path: a Python call costs 0.1-0.2 us here.
             try:
                 if finished_loads:
                     probe.drain()
-                runtime = ctx.runtime
-                if block_dim == default_block_dim:
-                    block_dim = None
-                if runtime.tape is not None and record_tape or result is not None or state.capturing or tiled_threads:
-                    # A tape, record_cmd, a capture or inside launch_tiled's fallback: the general path.
+                if result is not None or not count(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim,
+                                                   record_tape):
+                    # record_cmd, a tape, a capture, launch_tiled's fallback, launch bounds: in general.
                     record_launch(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, record_tape,
                                   result, getframe(1))
-                    return result
-                dev = (runtime.default_device if device is None else device) if stream is None else stream.device
-                if dim.__class__ is not int and dim.__class__ is not tuple:
-                    # A list the caller may change later: a tuple of its values.
-                    dim = tuple(dim) if dim.__class__ is list else launch_dims(dim)
-                # Every argument's dtype (None for a Python scalar): a tuple, a lone input's bare.
-                if outputs:
-                    if (inputs.__class__ is list and outputs.__class__ is list and (n := len(inputs)) <= max_unrolled
-                            and (m := len(outputs)) <= max_unrolled):
-                        # One unrolled getter for both lists: no second call, no concatenation.
-                        getter = pair_getters[n][m]
-                        if getter is None:
-                            getter = pair_getter(n, m, inputs, outputs)
-                        try:
-                            dtypes = getter(inputs, outputs)
-                        except AttributeError:  # an argument without a dtype where the first had one
-                            dtypes = pair_getter(n, m)(inputs, outputs)
-                    else:
-                        dtypes = dtypes_of(inputs) + dtypes_of(outputs)
-                elif len(inputs) == 1:
-                    dtypes = getattr(inputs[0], "dtype", None)
-                elif inputs.__class__ is list and (n := len(inputs)) <= max_unrolled:
-                    getter = pair_getters[n][0]
-                    if getter is None:
-                        getter = pair_getter(n, 0, inputs)
-                    try:
-                        dtypes = getter(inputs, None)
-                    except AttributeError:
-                        dtypes = pair_getter(n, 0)(inputs, None)
-                else:
-                    dtypes = dtypes_of(inputs)
-                kid = id(kernel)
-                lock = state.lock
-                lock.acquire()  # not `with`: its method lookups cost more than the compare below
-                try:
-                    total = state.total = state.total + 1
-                    # A device named by a string that is equal but not the same object (built per
-                    # call, e.g. f"cuda:{i}") is the same device: compare strings by value.
-                    if (l_key is state.last_key and kid == l_kid and dim == l_dim and dtypes == l_dtypes
-                            and (dev is l_dev or dev.__class__ is str and dev == l_dev)
-                            and block_dim == l_block_dim and adjoint == l_adjoint):
-                        state.open_n += 1
-                        if not total & 63:
-                            state.maybe_snapshot()
-                    else:
-                        key = (kid, dim, dev, dtypes, block_dim, adjoint, "launch")
-                        state.new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint, "launch")
-                        if state.last_key is key:
-                            l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint = (
-                                key, kid, dim, dev, dtypes, block_dim, adjoint)
-                finally:
-                    lock.release()
             except Exception as e:
                 state.count_unrecorded("launches via warp.launch (probe error: %s)" % type(e).__name__)
             return result
@@ -504,14 +418,35 @@ class Launches:
         direct = reading_global_as(tiled_original, "launch", launch_original)
         warp_globals = getattr(tiled_original, "__globals__", {})
         finished_loads = probe.finished_loads
-        max_unrolled, dtypes_of_list = MAX_UNROLLED, DTYPES_OF
-        # The previous launch_tiled's fields, valid while state.last_key is l_key (as wp.launch's).
-        l_key = l_kid = l_dim = l_dev = l_dtypes = l_block_dim = l_adjoint = None
+        counter = self.new_counter(None, "launch_tiled", False)
+        count = counter.count
+
+        def record_tiled(args, kwargs, result):
+            # Any call the counter does not take: bound by launch()'s signature, counted in general.
+            try:
+                kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
+                if result is not None:
+                    state.remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
+                else:
+                    state.count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, "launch_tiled")
+            except Exception as e:
+                state.count_unrecorded("launches via warp.launch_tiled (probe error: %s)" % type(e).__name__)
+
+        native = native_types(probe)
+        if native is not None and isinstance(counter, native.Counter):
+            # In C: a (*args, **kwargs) call forwarded without a Python frame (0.6 us less).
+            class TiledLaunch(native.Forwarder):
+                pass  # a Python subclass, for the attributes wrap_like() sets
+
+            launch_tiled = TiledLaunch(direct, warp_globals if isinstance(warp_globals, dict) else {}, launch_wrapper,
+                                       functools.partial(state.call_marked, tiled_original), probe, finished_loads,
+                                       counter, record_tiled, inputs_default, outputs_default)
+            probe.replace((warp, ctx), "launch_tiled", tiled_original, launch_tiled)
+            return
 
         def launch_tiled(*args, **kwargs):
             # Counted here, once, with the dim and block_dim its caller gave (Warp's launch_tiled
             # appends the block to the dim and resolves block_dim before it calls launch()).
-            nonlocal l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint
             if direct is not None and warp_globals.get("launch") is launch_wrapper:
                 try:
                     result = direct(*args, **kwargs)
@@ -522,58 +457,17 @@ class Launches:
                     probe.drain()
             else:
                 result = state.call_marked(tiled_original, args, kwargs)
-            # The count inlined as in wp.launch's fast path: each Python call here costs 0.1-0.2 us.
             try:
-                if len(args) == 1:  # the usual call: launch_tiled(kernel, dim=..., block_dim=..., ...)
-                    # `in` and [] rather than kwargs.get(): a method call each, 0.1 us more for five.
-                    kernel, dim, block_dim = args[0], kwargs["dim"], kwargs["block_dim"]  # Warp requires both
-                    inputs = kwargs["inputs"] if "inputs" in kwargs else inputs_default
-                    outputs = kwargs["outputs"] if "outputs" in kwargs else outputs_default
-                    device = kwargs["device"] if "device" in kwargs else None
-                    stream = kwargs["stream"] if "stream" in kwargs else None
-                    adjoint = kwargs["adjoint"] if "adjoint" in kwargs else False
-                else:
-                    kernel, dim, inputs, outputs, device, stream, adjoint, block_dim, _ = tiled_bind(args, kwargs)
-                if result is not None or state.capturing:
-                    if result is not None:
-                        state.remember_cmd(result, kernel, dim, device, stream, inputs, outputs, adjoint, block_dim)
-                    else:
-                        state.count_call(kernel, dim, inputs, outputs, device, stream, adjoint, block_dim,
-                                         "launch_tiled")
-                    return result
-                dev = (ctx.runtime.default_device if device is None else device) if stream is None else stream.device
-                if dim.__class__ is not int and dim.__class__ is not tuple:
-                    dim = tuple(dim) if dim.__class__ is list else launch_dims(dim)
-                if outputs:
-                    dtypes = launch_dtypes(inputs, outputs)
-                elif len(inputs) == 1:
-                    dtypes = getattr(inputs[0], "dtype", None)  # bare, as wp.launch's fast path has it
-                elif inputs.__class__ is list and len(inputs) <= max_unrolled:
-                    dtypes = dtypes_of_list[len(inputs)](inputs)
-                else:
-                    dtypes = launch_dtypes(inputs, outputs)
-                kid = id(kernel)
-                lock = state.lock
-                lock.acquire()
-                try:
-                    total = state.total = state.total + 1
-                    if (l_key is state.last_key and kid == l_kid and dim == l_dim and dtypes == l_dtypes
-                            and (dev is l_dev or dev.__class__ is str and dev == l_dev)
-                            and block_dim == l_block_dim and adjoint == l_adjoint):
-                        state.open_n += 1
-                        if not total & 63:
-                            state.maybe_snapshot()
-                    else:
-                        key = (kid, dim, dev, dtypes, block_dim, adjoint, "launch_tiled")
-                        state.new_signature(key, kernel, None, None, dim, dev, dtypes, block_dim, adjoint,
-                                            "launch_tiled")
-                        if state.last_key is key:
-                            l_key, l_kid, l_dim, l_dev, l_dtypes, l_block_dim, l_adjoint = (
-                                key, kid, dim, dev, dtypes, block_dim, adjoint)
-                finally:
-                    lock.release()
+                # The usual call, launch_tiled(kernel, dim=..., block_dim=..., ...), by the counter.
+                counted = (result is None and len(args) == 1 and "dim" in kwargs and "block_dim" in kwargs
+                           and count(args[0], kwargs["dim"], kwargs.get("inputs", inputs_default),
+                                     kwargs.get("outputs", outputs_default), kwargs.get("device"),
+                                     kwargs.get("stream"), kwargs.get("adjoint", False), kwargs["block_dim"], True))
             except Exception as e:
                 state.count_unrecorded("launches via warp.launch_tiled (probe error: %s)" % type(e).__name__)
+                return result
+            if not counted:
+                record_tiled(args, kwargs, result)
             return result
 
         probe.replace((warp, ctx), "launch_tiled", tiled_original, launch_tiled)
@@ -617,6 +511,8 @@ class Launches:
             key = (id(kernel), dim, dev, known[2], known[3], known[4], entry)
             if entry == "cmd":
                 known[7] = (dev, bounds, key)
+        if key is self.last_key and self.count_repeat(key):
+            return
         lock = self.lock
         lock.acquire()
         try:
@@ -743,5 +639,15 @@ class Launches:
 
 
 def install(probe, warp, ctx, config):
-    launches = Launches(probe, warp, ctx)
+    native = native_types(probe)
+    kind = type("Launches", (Launches, PyState), {})
+    if native is not None:
+        # The native counter's base for the record, and the probe's lock in view of it (the same
+        # RLock, so that a thread holding it now still excludes the others; a fork or exit that
+        # replaces it makes a new one the same way).
+        kind = type("Launches", (Launches, native.State), {})
+        probe.lock = native.Lock(probe.lock)
+        probe.new_lock = lambda: native.Lock(threading.RLock())
+    probe.info["launch_counter"] = "python" if native is None else "native"
+    launches = kind(probe, warp, ctx)
     return [launches.hook_launches, launches.hook_cmd, launches.hook_capture]

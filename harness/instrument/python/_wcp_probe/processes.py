@@ -43,7 +43,7 @@ def install(probe):
             # Another thread may hold the lock forever (os._exit from a thread); do not wait long.
             acquired = probe.lock.acquire(timeout=1.0)
             if not acquired:
-                probe.lock = threading.RLock()
+                probe.lock = probe.new_lock()
             for step in probe.on_final:
                 try:
                     step()
