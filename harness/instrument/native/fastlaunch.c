@@ -48,7 +48,7 @@ typedef struct {
 /* The statics: the types, so that a Counter can check that its state is a State and find a Lock,
  * and a Forwarder that its counter is a Counter (a single-phase module, loaded once per
  * interpreter). */
-static PyObject *state_type, *counter_type, *lock_type;
+static PyObject *state_type, *counter_type, *lock_type, *forwarder_type;
 
 static int state_traverse(State* self, visitproc visit, void* arg) {
   Py_VISIT(self->lock);
@@ -960,45 +960,26 @@ static PyType_Spec forwarder_spec = {"_wcp_probe._fastlaunch.Forwarder", sizeof(
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_fastlaunch", "The launch counter of launches.py, in C.", -1, NULL, NULL, NULL, NULL, NULL};
 
+/* Creates the type of `spec` and adds it to the module as `name`: the new type, a reference the
+ * caller keeps (the statics outlive a module dropped from sys.modules), or NULL with an error. */
+static PyObject* add_type(PyObject* module, const char* name, PyType_Spec* spec) {
+  PyObject* type = PyType_FromSpec(spec);
+  if (type == NULL) return NULL;
+  if (PyModule_AddObject(module, name, type) < 0) { /* steals only on success */
+    Py_DECREF(type);
+    return NULL;
+  }
+  Py_INCREF(type);
+  return type;
+}
+
 PyMODINIT_FUNC PyInit__fastlaunch(void) {
   PyObject* module = PyModule_Create(&module_def);
   if (module == NULL) return NULL;
-  state_type = PyType_FromSpec(&state_spec);
-  if (state_type == NULL) {
-    Py_DECREF(module);
-    return NULL;
-  }
-  Py_INCREF(state_type);
-  if (PyModule_AddObject(module, "State", state_type) < 0) {
-    Py_DECREF(state_type);
-    Py_DECREF(module);
-    return NULL;
-  }
-  lock_type = PyType_FromSpec(&lock_spec);
-  if (lock_type == NULL) {
-    Py_DECREF(module);
-    return NULL;
-  }
-  Py_INCREF(lock_type);
-  if (PyModule_AddObject(module, "Lock", lock_type) < 0) {
-    Py_DECREF(lock_type);
-    Py_DECREF(module);
-    return NULL;
-  }
-  counter_type = PyType_FromSpec(&counter_spec);
-  if (counter_type == NULL) {
-    Py_DECREF(module);
-    return NULL;
-  }
-  Py_INCREF(counter_type);
-  if (PyModule_AddObject(module, "Counter", counter_type) < 0) {
-    Py_DECREF(counter_type);
-    Py_DECREF(module);
-    return NULL;
-  }
-  PyObject* forwarder = PyType_FromSpec(&forwarder_spec);
-  if (forwarder == NULL || PyModule_AddObject(module, "Forwarder", forwarder) < 0) {
-    Py_XDECREF(forwarder);
+  if ((state_type = add_type(module, "State", &state_spec)) == NULL ||
+      (lock_type = add_type(module, "Lock", &lock_spec)) == NULL ||
+      (counter_type = add_type(module, "Counter", &counter_spec)) == NULL ||
+      (forwarder_type = add_type(module, "Forwarder", &forwarder_spec)) == NULL) {
     Py_DECREF(module);
     return NULL;
   }
