@@ -25,6 +25,8 @@ done
 .venv/bin/python tests/bench/real_launch_cost.py --python .venv/bin/python --python .venv-warp-old/bin/python
 # ... and with the Python counter, what an interpreter that cannot load the native one gets.
 .venv/bin/python tests/bench/real_launch_cost.py --python .venv/bin/python --python-counter
+# The same shapes in instructions per launch under callgrind (no timing noise; a few minutes).
+.venv/bin/python tests/bench/launch_instructions.py --chunk 300
 .venv/bin/python tests/bench/neutrality_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python \
   --python .venv-warp-old/bin/python
 .venv/bin/python tests/bench/units_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python

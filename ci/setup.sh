@@ -16,6 +16,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
   python3 python3-venv python3-dev  # python3-dev: headers for the native launch counter
   chromium  # renders the HTML results report in the browser test
+  valgrind  # counts the probe's instructions per launch (tests/bench/launch_instructions.py)
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -143,6 +143,10 @@ def record_cmd(probed):
 shapes = [device_string, device_object, default_device, many_args, struct_arg, launch_tiled, record_cmd]
 if bare_tiled is None:
     shapes.remove(launch_tiled)
+"""
+
+# The timing: ABBA chunks of each shape, probed and bare.
+TIMING = r"""
 chunk, pairs, only = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
 if only:
     shapes = [shape for shape in shapes if shape.__name__ in only]
@@ -171,7 +175,7 @@ def run(python, probe_dir, chunk, pairs, cache_dir, shapes=(), faults=""):
         os.makedirs(events)
         script = os.path.join(scratch, "real_launch_program.py")
         with open(script, "w", encoding="utf-8") as handle:
-            handle.write(PROGRAM)
+            handle.write(PROGRAM + TIMING)
         env = dict(os.environ, PYTHONPATH=probe_dir, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir,
                    WCP_PROBE_FAULT=faults)
         done = subprocess.run([python, script, str(chunk), str(pairs), *shapes], env=env, capture_output=True,

@@ -7,6 +7,8 @@ the counter reads.
 The native tests need the build's module (WCP_FASTLAUNCH, set by CTest); where CTest says the
 build has one (WCP_EXPECT_NATIVE) a missing or unloadable module fails, else they skip.
 """
+import functools
+import sys
 import threading
 
 import pytest
@@ -311,6 +313,87 @@ def test_count_repeat_counts_only_the_last_key_and_only_with_the_lock_free():
     assert counter.PyState().count_repeat(key) is False
 
 
+class CountingLock:
+    """An RLock that counts how often it was taken (wrapped in the native Lock)."""
+
+    def __init__(self):
+        self.inner, self.taken = threading.RLock(), 0
+
+    def acquire(self, *args, **kwargs):
+        self.taken += 1
+        return self.inner.acquire(*args, **kwargs)
+
+    def release(self):
+        return self.inner.release()
+
+
+class NamedDevice:
+    """A device object equal to the string naming it, as Warp's Device is."""
+
+    def __eq__(self, other):
+        return other == "cpu" or other is self
+
+    __hash__ = object.__hash__
+
+
+def test_a_device_string_after_the_equal_device_object_is_counted_without_the_lock_again():
+    # The string and the Device it names are one signature; the launch after the switch is
+    # compared with the string, so the rest are counted unlocked (each took the lock before).
+    native = native_module()
+    state, calls = make_state(native.State)
+    taken = CountingLock()
+    state.lock = native.Lock(taken)
+    count = native.Counter(state, Ctx(), None, {}, "launch", True).count
+    device = NamedDevice()
+    assert count(kernel_a, 16, [A], (), device, None, False, None, True)
+    for _ in range(10):
+        assert count(kernel_a, 16, [A], (), "cpu", None, False, None, True)
+    assert len([entry for entry in calls.log if entry[0] == "new"]) == 1
+    assert taken.taken == 2  # the new signature and the first string launch, not the other nine
+    assert state.total == 11 and state.open_n == 11
+
+
+class Replayed:
+    """A Launch stand-in: the fields a replay reads."""
+
+    def __init__(self, device, bounds):
+        self.device, self.bounds = device, bounds
+
+
+def test_count_cmd_repeat_counts_the_cached_launch_unchanged_only():
+    native = native_module()
+    state, _ = make_state(native.State, native.Lock)
+    bounds, key = object(), ("k",)
+    cmd, other = Replayed("cpu", bounds), Replayed("cpu", bounds)
+    assert state.count_cmd_repeat(cmd) is False  # nothing cached
+    state.cache_cmd_repeat(cmd, "cpu", bounds, key)
+    assert state.count_cmd_repeat(cmd) is False  # its key is not last_key
+    state.last_key, state.open_n = key, 1
+    assert state.count_cmd_repeat(cmd) is True and (state.total, state.open_n) == (1, 2)
+    assert state.count_cmd_repeat(other) is False  # another Launch object
+    cmd.bounds = object()  # set_dim()
+    assert state.count_cmd_repeat(cmd) is False
+    cmd.bounds, cmd.device = bounds, "cuda:0"
+    assert state.count_cmd_repeat(cmd) is False
+    cmd.device = "cpu"
+    state.capturing = 1
+    assert state.count_cmd_repeat(cmd) is False
+    state.capturing = 0
+    with state.lock:
+        assert state.count_cmd_repeat(cmd) is False  # held: Python's path counts it
+    assert state.count_cmd_repeat(cmd) is True and state.total == 2
+    del cmd.device  # unreadable: Python's path reads it again and says why
+    assert state.count_cmd_repeat(cmd) is False
+    cmd.device = "cpu"
+    del cmd
+    import gc
+    gc.collect()
+    assert state.count_cmd_repeat(Replayed("cpu", bounds)) is False  # the cache kept no Launch alive
+    state.cache_cmd_repeat(object(), "cpu", bounds, key)  # no weak references: not cached
+    assert state.count_cmd_repeat(other) is False
+    assert counter.PyState().count_cmd_repeat(other) is False and counter.PyState.cache_cmd_repeat is None
+
+
 def make_forwarder(native, warp_globals, direct, fallback, record, probe):
     state, calls = make_state(native.State, native.Lock)
     tiled = native.Counter(state, Ctx(), None, {}, "launch_tiled", False)
@@ -332,7 +415,14 @@ class FakeProbe:
         self.drained += 1
 
 
-def test_the_forwarder_passes_the_call_through_unchanged_and_counts_it():
+def test_the_forwarder_is_called_through_vectorcall_where_the_interpreter_exports_it():
+    # CPython 3.11+ exports PyObject_Vectorcall; 3.10 takes tp_call (the tuple and dict).
+    native = native_module()
+    assert native.VECTORCALL == (sys.version_info >= (3, 11))
+
+
+@pytest.mark.parametrize("entry", ["vectorcall", "tp_call"])
+def test_the_forwarder_passes_the_call_through_unchanged_and_counts_it(entry):
     native = native_module()
     seen = []
 
@@ -342,8 +432,11 @@ def test_the_forwarder_passes_the_call_through_unchanged_and_counts_it():
 
     records = []
     forwarder, state, calls = make_forwarder(native, {}, direct, None, lambda *a: records.append(a), FakeProbe())
+    if entry == "tp_call":
+        forwarder = functools.partial(native.Forwarder.__call__, forwarder)  # the slot: tp_call
     kwargs = dict(dim=[4], inputs=[A], device="cpu", block_dim=8)
-    for _ in range(3):
+    assert forwarder(kernel_a, dim=[4], inputs=[A], device="cpu", block_dim=8) is None  # keywords as a call site
+    for _ in range(2):
         assert forwarder(kernel_a, **kwargs) is None
     assert seen == [((kernel_a,), kwargs)] * 3
     assert state.total == 3 and state.open_n == 3 and records == []
@@ -367,7 +460,8 @@ def test_the_forwarder_reports_warps_error_and_raises_it_unchanged():
     assert raised.value is error and probe.failed == [error] and state.total == 0
 
 
-def test_the_forwarder_falls_back_when_warp_no_longer_calls_the_probes_launch():
+@pytest.mark.parametrize("entry", ["vectorcall", "tp_call"])
+def test_the_forwarder_falls_back_when_warp_no_longer_calls_the_probes_launch(entry):
     native = native_module()
     fallback_calls = []
 
@@ -379,6 +473,8 @@ def test_the_forwarder_falls_back_when_warp_no_longer_calls_the_probes_launch():
     warp_globals = {}
     forwarder, state, _ = make_forwarder(native, warp_globals, None, fallback, lambda *a: records.append(a),
                                          FakeProbe())
+    if entry == "tp_call":
+        forwarder = functools.partial(native.Forwarder.__call__, forwarder)
     assert forwarder(kernel_a, dim=[4], block_dim=8) == "cmd"
     assert fallback_calls == [((kernel_a,), {"dim": [4], "block_dim": 8})]
     assert records == [((kernel_a,), {"dim": [4], "block_dim": 8}, "cmd")]  # a Launch: the general path
@@ -403,6 +499,16 @@ def test_a_probe_error_in_the_forwarders_count_is_noted_not_raised():
                                  None, (), ())
     assert forwarder(kernel_a, dim=[4], inputs=[Broken()], block_dim=8) is None
     assert unrecorded == ["launches via warp.launch_tiled (probe error: ValueError)"]
+
+
+def test_the_forwarder_keeps_the_attributes_a_wrapper_has():
+    native = native_module()
+    forwarder, _, _ = make_forwarder(native, {}, lambda *a, **k: None, None, None, FakeProbe())
+    events = load_probe_module("events")
+    events.wrap_like(forwarder, test_the_forwarder_keeps_the_attributes_a_wrapper_has)
+    assert forwarder.__wrapped__ is test_the_forwarder_keeps_the_attributes_a_wrapper_has
+    assert forwarder.__name__ == "test_the_forwarder_keeps_the_attributes_a_wrapper_has"
+    assert vars(forwarder)["__wrapped__"] is forwarder.__wrapped__
 
 
 def test_the_native_types_refuse_what_they_cannot_use():

@@ -5,14 +5,14 @@
  * Four types, all thin:
  * - State, the base of the Launches object: its hot fields (lock, last_key, total, open_n,
  *   capturing) are struct members, read here without an attribute lookup and by Python as
- *   attributes.
+ *   attributes; it also counts a replay of the Launch object replayed last (count_cmd_repeat).
  * - Lock wraps the probe's RLock and keeps how often its holder took it, so that an identical
  *   launch, which runs no Python code, is counted without taking it while nobody holds it (the
  *   GIL makes that count atomic).
  * - Counter.count() is counter.py's PyCounter.count(): the same arguments, answer and protocol on
  *   the State (the lock, new_signature, maybe_snapshot).
  * - Forwarder is the wp.launch_tiled wrapper: a (*args, **kwargs) call forwarded without a Python
- *   frame, then counted.
+ *   frame (through vectorcall where the interpreter exports it), then counted.
  * Anything unusual answers False (the Forwarder calls the Python callable it was given): Python
  * then takes the general path.
  *
@@ -21,6 +21,7 @@
 #define Py_LIMITED_API 0x030A0000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <structmember.h>
@@ -43,7 +44,13 @@ typedef struct {
   PyObject* lock;     /* the probe's RLock */
   PyObject* last_key; /* the key of the launch counted last */
   Py_ssize_t total, open_n, capturing;
+  /* The Launch object replayed last (a weak reference), the device and bounds its key was built
+   * for, and that key: a replay of it while the key is last_key is counted here (count_cmd_repeat). */
+  PyObject *cmd_ref, *cmd_device, *cmd_bounds, *cmd_key;
 } State;
+
+/* The attribute names a replay reads, interned at import. */
+static PyObject *name_device, *name_bounds;
 
 /* The statics: the types, so that a Counter can check that its state is a State and find a Lock,
  * and a Forwarder that its counter is a Counter (a single-phase module, loaded once per
@@ -53,12 +60,24 @@ static PyObject *state_type, *counter_type, *lock_type, *forwarder_type;
 static int state_traverse(State* self, visitproc visit, void* arg) {
   Py_VISIT(self->lock);
   Py_VISIT(self->last_key);
+  Py_VISIT(self->cmd_ref);
+  Py_VISIT(self->cmd_device);
+  Py_VISIT(self->cmd_bounds);
+  Py_VISIT(self->cmd_key);
   return 0;
+}
+
+static void state_forget_cmd(State* self) {
+  Py_CLEAR(self->cmd_ref);
+  Py_CLEAR(self->cmd_device);
+  Py_CLEAR(self->cmd_bounds);
+  Py_CLEAR(self->cmd_key);
 }
 
 static int state_clear(State* self) {
   Py_CLEAR(self->lock);
   Py_CLEAR(self->last_key);
+  state_forget_cmd(self);
   return 0;
 }
 
@@ -82,10 +101,17 @@ static void state_dealloc(State* self) {
 }
 
 static PyObject* state_count_repeat(State* self, PyObject* key);
+static PyObject* state_count_cmd_repeat(State* self, PyObject* cmd);
+static PyObject* state_cache_cmd_repeat(State* self, PyObject* const* args, Py_ssize_t nargs);
 
 static PyMethodDef state_methods[] = {
     {"count_repeat", (PyCFunction)state_count_repeat, METH_O,
      "count_repeat(key) -> bool: True when a launch whose key is last_key was counted without the lock."},
+    {"count_cmd_repeat", (PyCFunction)state_count_cmd_repeat, METH_O,
+     "count_cmd_repeat(cmd) -> bool: True when a replay of the cached Launch, unchanged, was counted without the "
+     "lock."},
+    {"cache_cmd_repeat", (PyCFunction)(void (*)(void))state_cache_cmd_repeat, METH_FASTCALL,
+     "cache_cmd_repeat(cmd, device, bounds, key): the replay count_cmd_repeat counts while key is last_key."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -527,13 +553,76 @@ static int count_unlocked(Counter* self, PyObject* kernel, PyObject* dim, PyObje
   return add_repeat(state);
 }
 
+/* Whether nobody holds the state's lock (a native Lock): the condition of every unlocked count. */
+static int lock_free(State* self) {
+  PyObject* lock = self->lock;
+  return lock != NULL && Py_TYPE(lock) == (PyTypeObject*)lock_type && ((Lock*)lock)->depth == 0;
+}
+
 /* State.count_repeat(key): the same for a caller that has the key (Launch.launch replays, whose
  * key is built once per Launch object): True counted, False for the caller's locked path. */
 static PyObject* state_count_repeat(State* self, PyObject* key) {
-  PyObject* lock = self->lock;
-  int counted = key == self->last_key && lock != NULL && Py_TYPE(lock) == (PyTypeObject*)lock_type &&
-                ((Lock*)lock)->depth == 0 && add_repeat(self);
+  return PyBool_FromLong(key == self->last_key && lock_free(self) && add_repeat(self));
+}
+
+/* cmd.<name> is `expected` (1), is not or cannot be read (0): a replay that cannot tell takes
+ * Python's path, which reads it again and says why. */
+static int attribute_is(PyObject* cmd, PyObject* name, PyObject* expected) {
+  PyObject* value = PyObject_GetAttr(cmd, name);
+  if (value == NULL) {
+    PyErr_Clear();
+    return 0;
+  }
+  int is = value == expected;
+  Py_DECREF(value);
+  return is;
+}
+
+/* State.count_cmd_repeat(cmd): a replay of the Launch object cached by cache_cmd_repeat, while its
+ * key is last_key, with the same device and bounds objects (as launches.py's count_cmd checks)
+ * and no capture: counted as count_repeat does. False: Python's count_cmd counts it. */
+static PyObject* state_count_cmd_repeat(State* self, PyObject* cmd) {
+  if (self->cmd_ref == NULL || self->cmd_key != self->last_key || PyWeakref_GetObject(self->cmd_ref) != cmd)
+    Py_RETURN_FALSE;
+  /* The reads may run Python code (a property), and another thread then, which may cache another
+   * replay: what they are compared with is held, and the conditions of the count are checked
+   * after them, where nothing runs until it is done. */
+  PyObject *device = self->cmd_device, *bounds = self->cmd_bounds, *key = self->cmd_key;
+  Py_INCREF(device);
+  Py_INCREF(bounds);
+  Py_INCREF(key);
+  int counted = attribute_is(cmd, name_device, device) && attribute_is(cmd, name_bounds, bounds) &&
+                self->cmd_key == key && key == self->last_key && self->capturing == 0 && lock_free(self) &&
+                add_repeat(self);
+  Py_DECREF(device);
+  Py_DECREF(bounds);
+  Py_DECREF(key);
   return PyBool_FromLong(counted);
+}
+
+/* State.cache_cmd_repeat(cmd, device, bounds, key): remembered weakly, so the cache keeps no
+ * Launch (and none of its arrays) alive; a Launch without weak references is not cached. */
+static PyObject* state_cache_cmd_repeat(State* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 4) {
+    PyErr_Format(PyExc_TypeError, "cache_cmd_repeat() takes 4 arguments (%zd given)", nargs);
+    return NULL;
+  }
+  if (self->cmd_ref == NULL || PyWeakref_GetObject(self->cmd_ref) != args[0]) {
+    PyObject* ref = PyWeakref_NewRef(args[0], NULL);
+    if (ref == NULL) {
+      PyErr_Clear();
+      state_forget_cmd(self);
+      Py_RETURN_NONE;
+    }
+    SET_REF(self->cmd_ref, ref);
+  }
+  Py_INCREF(args[1]);
+  SET_REF(self->cmd_device, args[1]);
+  Py_INCREF(args[2]);
+  SET_REF(self->cmd_bounds, args[2]);
+  Py_INCREF(args[3]);
+  SET_REF(self->cmd_key, args[3]);
+  Py_RETURN_NONE;
 }
 
 /* Takes state.lock (blocking, as Python's `lock.acquire()`): 0, or -1 on error. */
@@ -575,6 +664,21 @@ static int count_locked(Counter* self, PyObject* kernel, PyObject* dim, PyObject
   if (equal == 1) equal = same(adjoint, self->l_adjoint);
   if (equal < 0) return -1;
   if (equal) {
+    /* Equal but not the same object (a device string after the Device it names, adjoint=0 after
+     * False): the next launch like this one is compared with this one, so it can be counted
+     * without the lock again. */
+    if (dev != self->l_dev) {
+      Py_INCREF(dev);
+      SET_REF(self->l_dev, dev);
+    }
+    if (block_dim != self->l_block_dim) {
+      Py_INCREF(block_dim);
+      SET_REF(self->l_block_dim, block_dim);
+    }
+    if (adjoint != self->l_adjoint) {
+      Py_INCREF(adjoint);
+      SET_REF(self->l_adjoint, adjoint);
+    }
     ++state->open_n;
     if ((total & 63) == 0) {
       PyObject* done = PyObject_CallMethodObjArgs((PyObject*)state, self->names.maybe_snapshot, NULL);
@@ -763,6 +867,21 @@ static PyType_Spec counter_spec = {"_wcp_probe._fastlaunch.Counter", sizeof(Coun
 
 /* ---- the wp.launch_tiled wrapper ---------------------------------------------------------------- */
 
+/* The vectorcall protocol (PEP 590): public since CPython 3.9 and unchanged since, in the limited
+ * API only from 3.12. The Forwarder is called through it where the interpreter exports
+ * PyObject_Vectorcall (3.11 and later; looked up at import), so that a call reaches Warp's
+ * launch_tiled as the caller made it: the tuple and dict of a tp_call, and the stack rebuilt
+ * from them to call Warp, cost 0.2-0.3 us per launch. The flag and the offset member are the
+ * ones CPython reads; they are declared here because the 3.10 limited headers leave them out. */
+#ifndef Py_TPFLAGS_HAVE_VECTORCALL
+#define Py_TPFLAGS_HAVE_VECTORCALL (1UL << 11)
+#endif
+#ifndef PY_VECTORCALL_ARGUMENTS_OFFSET
+#define PY_VECTORCALL_ARGUMENTS_OFFSET ((size_t)1 << (8 * sizeof(size_t) - 1))
+#endif
+typedef PyObject* (*VectorcallFunc)(PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames);
+static VectorcallFunc object_vectorcall; /* PyObject_Vectorcall, or NULL where not exported */
+
 typedef struct {
   PyObject_HEAD
   PyObject* direct;       /* Warp's launch_tiled reading Warp's launch(), or None */
@@ -776,24 +895,27 @@ typedef struct {
   PyObject *inputs_default, *outputs_default;
   PyObject *s_launch, *s_dim, *s_block_dim, *s_inputs, *s_outputs, *s_device, *s_stream, *s_adjoint, *s_fail_pending,
       *s_drain, *s_count_unrecorded;
+  PyObject* dict;       /* the attributes wrap_like() sets (__wrapped__, __name__, ...) */
+  VectorcallFunc entry; /* forwarder_vectorcall: what CPython calls, at __vectorcalloffset__ */
 } Forwarder;
 
-static PyObject** forwarder_fields(Forwarder* self, size_t* count) {
-  *count = 21;
-  return &self->direct;
-}
+enum { FORWARDER_GIVEN = 10, FORWARDER_NAMES = 11, FORWARDER_OBJECTS = FORWARDER_GIVEN + FORWARDER_NAMES + 1 };
 
 static int forwarder_traverse(Forwarder* self, visitproc visit, void* arg) {
-  size_t count;
-  PyObject** fields = forwarder_fields(self, &count);
-  for (size_t i = 0; i < count; ++i) Py_VISIT(fields[i]);
+  PyObject** fields = &self->direct;
+  for (int i = 0; i < FORWARDER_OBJECTS; ++i) Py_VISIT(fields[i]);
   return 0;
 }
 
+/* Drops what __init__ set (not the attributes). */
+static void forwarder_forget(Forwarder* self) {
+  PyObject** fields = &self->direct;
+  for (int i = 0; i < FORWARDER_GIVEN + FORWARDER_NAMES; ++i) Py_CLEAR(fields[i]);
+}
+
 static int forwarder_clear(Forwarder* self) {
-  size_t count;
-  PyObject** fields = forwarder_fields(self, &count);
-  for (size_t i = 0; i < count; ++i) Py_CLEAR(fields[i]);
+  forwarder_forget(self);
+  Py_CLEAR(self->dict);
   return 0;
 }
 
@@ -806,10 +928,12 @@ static void forwarder_dealloc(Forwarder* self) {
   Py_DECREF(type);
 }
 
+static PyObject* forwarder_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames);
+
 /* Forwarder(direct, warp_globals, launch_wrapper, fallback, probe, finished_loads, counter, record,
  *           inputs_default, outputs_default) */
 static int forwarder_init(Forwarder* self, PyObject* args, PyObject* kwargs) {
-  PyObject* given[10];
+  PyObject* given[FORWARDER_GIVEN];
   if (kwargs != NULL && PyDict_Size(kwargs) != 0) {
     PyErr_SetString(PyExc_TypeError, "Forwarder() takes positional arguments only");
     return -1;
@@ -826,42 +950,98 @@ static int forwarder_init(Forwarder* self, PyObject* args, PyObject* kwargs) {
     if (is_counter == 0) PyErr_SetString(PyExc_TypeError, "Forwarder(): counter must be a _fastlaunch.Counter");
     return -1;
   }
-  forwarder_clear(self);
+  forwarder_forget(self);
   PyObject** fields = &self->direct;
-  for (int i = 0; i < 10; ++i) {
+  for (int i = 0; i < FORWARDER_GIVEN; ++i) {
     Py_INCREF(given[i]);
     fields[i] = given[i];
   }
-  const char* names[] = {"launch", "dim",     "block_dim",    "inputs", "outputs",         "device",
-                         "stream", "adjoint", "fail_pending", "drain",  "count_unrecorded"};
-  for (int i = 0; i < 11; ++i) {
-    if ((fields[10 + i] = PyUnicode_InternFromString(names[i])) == NULL) return -1;
+  const char* names[FORWARDER_NAMES] = {"launch", "dim",     "block_dim",    "inputs", "outputs",         "device",
+                                        "stream", "adjoint", "fail_pending", "drain",  "count_unrecorded"};
+  for (int i = 0; i < FORWARDER_NAMES; ++i) {
+    if ((fields[FORWARDER_GIVEN + i] = PyUnicode_InternFromString(names[i])) == NULL) return -1;
+  }
+  self->entry = forwarder_vectorcall;
+  return 0;
+}
+
+/* One call's arguments as the caller passed them: a tuple and a dict (tp_call), or CPython's
+ * stack of positional then keyword values with the keywords' names (vectorcall). */
+typedef struct {
+  PyObject* tuple;
+  PyObject* kwargs;
+  PyObject* const* stack;
+  Py_ssize_t nargs;
+  PyObject* kwnames;
+} Call;
+
+/* The keyword `name`'s value, else `otherwise`: a borrowed reference (NULL only with an error).
+ * The names a call site passes are interned, as `name` is: identity first, then by value. */
+static PyObject* keyword(const Call* call, PyObject* name, PyObject* otherwise) {
+  if (call->kwargs != NULL) {
+    PyObject* value = PyDict_GetItemWithError(call->kwargs, name);
+    if (value != NULL || PyErr_Occurred()) return value;
+    return otherwise;
+  }
+  Py_ssize_t n = call->kwnames == NULL ? 0 : PyTuple_Size(call->kwnames);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (PyTuple_GetItem(call->kwnames, i) == name) return call->stack[call->nargs + i];
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (PyUnicode_Compare(PyTuple_GetItem(call->kwnames, i), name) == 0) return call->stack[call->nargs + i];
+  }
+  return PyErr_Occurred() ? NULL : otherwise;
+}
+
+/* The call as a tuple and a dict (an empty one where there are no keywords, as Python passes to
+ * a **kwargs function): new references, 0, or -1 with an error. */
+static int call_as_tuple_and_dict(const Call* call, PyObject** tuple, PyObject** kwargs) {
+  if (call->tuple != NULL) {
+    Py_INCREF(call->tuple);
+    *tuple = call->tuple;
+  } else if ((*tuple = PyTuple_New(call->nargs)) == NULL) {
+    return -1;
+  } else {
+    for (Py_ssize_t i = 0; i < call->nargs; ++i) {
+      Py_INCREF(call->stack[i]);
+      PyTuple_SetItem(*tuple, i, call->stack[i]); /* steals */
+    }
+  }
+  if (call->kwargs != NULL) {
+    Py_INCREF(call->kwargs);
+    *kwargs = call->kwargs;
+    return 0;
+  }
+  if ((*kwargs = PyDict_New()) == NULL) {
+    Py_CLEAR(*tuple);
+    return -1;
+  }
+  Py_ssize_t n = call->kwnames == NULL ? 0 : PyTuple_Size(call->kwnames);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (PyDict_SetItem(*kwargs, PyTuple_GetItem(call->kwnames, i), call->stack[call->nargs + i]) < 0) {
+      Py_CLEAR(*tuple);
+      Py_CLEAR(*kwargs);
+      return -1;
+    }
   }
   return 0;
 }
 
-/* kwargs[name] if present, else `otherwise`: a borrowed reference (NULL only with an error). */
-static PyObject* keyword(PyObject* kwargs, PyObject* name, PyObject* otherwise) {
-  if (kwargs == NULL) return otherwise;
-  PyObject* value = PyDict_GetItemWithError(kwargs, name);
-  if (value != NULL || PyErr_Occurred()) return value;
-  return otherwise;
-}
-
 /* The count after Warp returned: 1 counted, 0 for the general path, -1 on error. */
-static int forwarder_count(Forwarder* self, PyObject* args, PyObject* kwargs, PyObject* result) {
-  if (result != Py_None || PyTuple_Size(args) != 1 || kwargs == NULL) return 0;
-  PyObject* dim = keyword(kwargs, self->s_dim, NULL);
-  PyObject* block_dim = dim == NULL ? NULL : keyword(kwargs, self->s_block_dim, NULL);
+static int forwarder_count(Forwarder* self, const Call* call, PyObject* result) {
+  if (result != Py_None || call->nargs != 1) return 0;
+  PyObject* dim = keyword(call, self->s_dim, NULL);
+  PyObject* block_dim = dim == NULL ? NULL : keyword(call, self->s_block_dim, NULL);
   if (block_dim == NULL) return PyErr_Occurred() ? -1 : 0;
-  PyObject* inputs = keyword(kwargs, self->s_inputs, self->inputs_default);
-  PyObject* outputs = inputs == NULL ? NULL : keyword(kwargs, self->s_outputs, self->outputs_default);
-  PyObject* device = outputs == NULL ? NULL : keyword(kwargs, self->s_device, Py_None);
-  PyObject* stream = device == NULL ? NULL : keyword(kwargs, self->s_stream, Py_None);
-  PyObject* adjoint = stream == NULL ? NULL : keyword(kwargs, self->s_adjoint, Py_False);
+  PyObject* inputs = keyword(call, self->s_inputs, self->inputs_default);
+  PyObject* outputs = inputs == NULL ? NULL : keyword(call, self->s_outputs, self->outputs_default);
+  PyObject* device = outputs == NULL ? NULL : keyword(call, self->s_device, Py_None);
+  PyObject* stream = device == NULL ? NULL : keyword(call, self->s_stream, Py_None);
+  PyObject* adjoint = stream == NULL ? NULL : keyword(call, self->s_adjoint, Py_False);
   if (adjoint == NULL) return -1;
-  return count_launch((Counter*)self->counter, PyTuple_GetItem(args, 0), dim, inputs, outputs, device, stream, adjoint,
-                      block_dim, Py_True);
+  PyObject* kernel = call->tuple != NULL ? PyTuple_GetItem(call->tuple, 0) : call->stack[0];
+  return count_launch((Counter*)self->counter, kernel, dim, inputs, outputs, device, stream, adjoint, block_dim,
+                      Py_True);
 }
 
 /* The error of a failed count, named in the record's `unrecorded` as launches.py names it. */
@@ -881,44 +1061,43 @@ static void note_probe_error(Forwarder* self) {
   PyErr_Clear();
 }
 
-static PyObject* forwarder_call(Forwarder* self, PyObject* args, PyObject* kwargs) {
-  if (self->counter == NULL || self->s_count_unrecorded == NULL) {
-    PyErr_SetString(PyExc_RuntimeError, "Forwarder is not initialised");
-    return NULL;
-  }
-  PyObject* result;
+/* Whether Warp's launch_tiled is called through its copy: Warp's module still calls the probe's
+ * launch wrapper (else Warp's own launch_tiled runs, the thread marked, by `fallback`). */
+static int forwards_direct(Forwarder* self) {
+  if (self->direct == Py_None) return 0;
   PyObject* current = PyDict_GetItemWithError(self->warp_globals, self->s_launch);
   if (current == NULL && PyErr_Occurred()) PyErr_Clear();
-  if (self->direct != Py_None && current == self->launch_wrapper) {
-    result = PyObject_Call(self->direct, args, kwargs);
-    if (result == NULL) {
-      /* A load it started and did not finish failed with this error; the error goes on as it was. */
-      PyObject *type, *value, *traceback;
-      PyErr_Fetch(&type, &value, &traceback);
-      PyErr_NormalizeException(&type, &value, &traceback);
-      if (value != NULL) {
-        PyObject* done = PyObject_CallMethodObjArgs(self->probe, self->s_fail_pending, value, NULL);
-        Py_XDECREF(done);
-        PyErr_Clear();
-      }
-      PyErr_Restore(type, value, traceback);
-      return NULL;
-    }
-    int pending = PyObject_IsTrue(self->finished_loads);
-    if (pending > 0) {
-      PyObject* done = PyObject_CallMethodObjArgs(self->probe, self->s_drain, NULL);
-      Py_XDECREF(done);
-    }
-    if (PyErr_Occurred()) PyErr_Clear();
-  } else {
-    PyObject* no_kwargs = NULL;
-    if (kwargs == NULL && (no_kwargs = PyDict_New()) == NULL) return NULL;
-    result = PyObject_CallFunctionObjArgs(self->fallback, args, kwargs != NULL ? kwargs : no_kwargs, NULL);
-    Py_XDECREF(no_kwargs);
-    if (result == NULL) return NULL;
-  }
+  return current == self->launch_wrapper;
+}
 
-  int counted = forwarder_count(self, args, kwargs, result);
+/* What the copy of Warp's launch_tiled returned: a load it started and did not finish failed
+ * with its error, which goes on as it was; the records of finished loads are written now. */
+static PyObject* after_direct(Forwarder* self, PyObject* result) {
+  if (result == NULL) {
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (value != NULL) {
+      PyObject* done = PyObject_CallMethodObjArgs(self->probe, self->s_fail_pending, value, NULL);
+      Py_XDECREF(done);
+      PyErr_Clear();
+    }
+    PyErr_Restore(type, value, traceback);
+    return NULL;
+  }
+  int pending = PyObject_IsTrue(self->finished_loads);
+  if (pending > 0) {
+    PyObject* done = PyObject_CallMethodObjArgs(self->probe, self->s_drain, NULL);
+    Py_XDECREF(done);
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  return result;
+}
+
+/* Counts the launch Warp ran (`result`, stolen and returned), by the counter or, for any other
+ * call, by record(args, kwargs, result) in Python. */
+static PyObject* count_forwarded(Forwarder* self, const Call* call, PyObject* result) {
+  int counted = forwarder_count(self, call, result);
   if (counted < 0) {
     if (!PyErr_ExceptionMatches(PyExc_Exception)) { /* KeyboardInterrupt and the like go on */
       Py_DECREF(result);
@@ -926,14 +1105,14 @@ static PyObject* forwarder_call(Forwarder* self, PyObject* args, PyObject* kwarg
     }
     note_probe_error(self);
   } else if (counted == 0) {
-    PyObject* no_kwargs = NULL;
-    if (kwargs == NULL && (no_kwargs = PyDict_New()) == NULL) {
+    PyObject *args, *kwargs;
+    if (call_as_tuple_and_dict(call, &args, &kwargs) < 0) {
       PyErr_Clear();
       return result;
     }
-    PyObject* done =
-        PyObject_CallFunctionObjArgs(self->record, args, kwargs != NULL ? kwargs : no_kwargs, result, NULL);
-    Py_XDECREF(no_kwargs);
+    PyObject* done = PyObject_CallFunctionObjArgs(self->record, args, kwargs, result, NULL);
+    Py_DECREF(args);
+    Py_DECREF(kwargs);
     if (done == NULL) {
       Py_DECREF(result);
       return NULL; /* record() catches Exception itself: what reaches here is not the probe's */
@@ -943,6 +1122,51 @@ static PyObject* forwarder_call(Forwarder* self, PyObject* args, PyObject* kwarg
   return result;
 }
 
+static int forwarder_ready(Forwarder* self) {
+  if (self->counter != NULL && self->s_count_unrecorded != NULL) return 1;
+  PyErr_SetString(PyExc_RuntimeError, "Forwarder is not initialised");
+  return 0;
+}
+
+/* The call through Warp's own launch_tiled, the thread marked: fallback(args, kwargs). */
+static PyObject* call_fallback(Forwarder* self, const Call* call) {
+  PyObject *args, *kwargs;
+  if (call_as_tuple_and_dict(call, &args, &kwargs) < 0) return NULL;
+  PyObject* result = PyObject_CallFunctionObjArgs(self->fallback, args, kwargs, NULL);
+  Py_DECREF(args);
+  Py_DECREF(kwargs);
+  return result;
+}
+
+static PyObject* forwarder_call(Forwarder* self, PyObject* args, PyObject* kwargs) {
+  if (!forwarder_ready(self)) return NULL;
+  Call call = {args, kwargs, NULL, PyTuple_Size(args), NULL};
+  PyObject* result = forwards_direct(self) ? after_direct(self, PyObject_Call(self->direct, args, kwargs))
+                                           : call_fallback(self, &call);
+  return result == NULL ? NULL : count_forwarded(self, &call, result);
+}
+
+static PyObject* forwarder_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
+  Forwarder* self = (Forwarder*)callable;
+  if (!forwarder_ready(self)) return NULL;
+  Call call = {NULL, NULL, args, (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET), kwnames};
+  PyObject* result = forwards_direct(self) && object_vectorcall != NULL
+                         ? after_direct(self, object_vectorcall(self->direct, args, nargsf, kwnames))
+                         : call_fallback(self, &call);
+  return result == NULL ? NULL : count_forwarded(self, &call, result);
+}
+
+static PyMemberDef forwarder_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Forwarder, entry), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(Forwarder, dict), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef forwarder_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
 static PyType_Slot forwarder_slots[] = {
     {Py_tp_doc, "wp.launch_tiled's wrapper: forwards the call unchanged, then counts the launch."},
     {Py_tp_init, forwarder_init},
@@ -951,11 +1175,14 @@ static PyType_Slot forwarder_slots[] = {
     {Py_tp_traverse, forwarder_traverse},
     {Py_tp_clear, forwarder_clear},
     {Py_tp_call, forwarder_call},
+    {Py_tp_members, forwarder_members},
+    {Py_tp_getset, forwarder_getset},
     {0, NULL},
 };
 
+/* Py_TPFLAGS_HAVE_VECTORCALL is added at import where PyObject_Vectorcall is exported. */
 static PyType_Spec forwarder_spec = {"_wcp_probe._fastlaunch.Forwarder", sizeof(Forwarder), 0,
-                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE, forwarder_slots};
+                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, forwarder_slots};
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_fastlaunch", "The launch counter of launches.py, in C.", -1, NULL, NULL, NULL, NULL, NULL};
@@ -974,12 +1201,22 @@ static PyObject* add_type(PyObject* module, const char* name, PyType_Spec* spec)
 }
 
 PyMODINIT_FUNC PyInit__fastlaunch(void) {
+  if ((name_device == NULL && (name_device = PyUnicode_InternFromString("device")) == NULL) ||
+      (name_bounds == NULL && (name_bounds = PyUnicode_InternFromString("bounds")) == NULL))
+    return NULL;
+  object_vectorcall = (VectorcallFunc)dlsym(RTLD_DEFAULT, "PyObject_Vectorcall");
+  if (object_vectorcall != NULL) forwarder_spec.flags |= Py_TPFLAGS_HAVE_VECTORCALL;
   PyObject* module = PyModule_Create(&module_def);
   if (module == NULL) return NULL;
   if ((state_type = add_type(module, "State", &state_spec)) == NULL ||
       (lock_type = add_type(module, "Lock", &lock_spec)) == NULL ||
       (counter_type = add_type(module, "Counter", &counter_spec)) == NULL ||
       (forwarder_type = add_type(module, "Forwarder", &forwarder_spec)) == NULL) {
+    Py_DECREF(module);
+    return NULL;
+  }
+  /* Whether the Forwarder is called through vectorcall (a test asserts it where it should be). */
+  if (PyModule_AddIntConstant(module, "VECTORCALL", object_vectorcall != NULL) < 0) {
     Py_DECREF(module);
     return NULL;
   }

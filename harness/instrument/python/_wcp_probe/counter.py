@@ -62,6 +62,15 @@ class PyState:
         nobody holds it; in Python the caller's locked path always does."""
         return False
 
+    def count_cmd_repeat(self, cmd):
+        """The native State counts a replay of the Launch object cached below, unchanged, here;
+        in Python launches.py's count_cmd always does."""
+        return False
+
+    # The native State's cache_cmd_repeat(cmd, device, bounds, key): the replay count_cmd_repeat
+    # counts while key is last_key. None here: count_cmd skips it.
+    cache_cmd_repeat = None
+
 
 class PyCounter:
     """Counts identical launches into a Launches object: the native Counter, in Python."""
@@ -102,6 +111,10 @@ class PyCounter:
             if (self.l_key is not None and self.l_key is state.last_key and kid == self.l_kid and dim == self.l_dim
                     and dtypes == self.l_dtypes and (dev is self.l_dev or dev.__class__ is str and dev == self.l_dev)
                     and block_dim == self.l_block_dim and adjoint == self.l_adjoint):
+                if dev is not self.l_dev or block_dim is not self.l_block_dim or adjoint is not self.l_adjoint:
+                    # Equal, not the same object (a device string after the Device it names): the
+                    # next launch like this one is compared with this one.
+                    self.l_dev, self.l_block_dim, self.l_adjoint = dev, block_dim, adjoint
                 state.open_n += 1
                 if not total & 63:
                     state.maybe_snapshot()

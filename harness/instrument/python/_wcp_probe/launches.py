@@ -434,11 +434,9 @@ class Launches:
 
         native = native_types(probe)
         if native is not None and isinstance(counter, native.Counter):
-            # In C: a (*args, **kwargs) call forwarded without a Python frame (0.6 us less).
-            class TiledLaunch(native.Forwarder):
-                pass  # a Python subclass, for the attributes wrap_like() sets
-
-            launch_tiled = TiledLaunch(direct, warp_globals if isinstance(warp_globals, dict) else {}, launch_wrapper,
+            # In C: the call forwarded as the caller made it, without a Python frame (and, where the
+            # interpreter exports vectorcall, without a tuple and dict of its own).
+            launch_tiled = native.Forwarder(direct, warp_globals if isinstance(warp_globals, dict) else {}, launch_wrapper,
                                        functools.partial(state.call_marked, tiled_original), probe, finished_loads,
                                        counter, record_tiled, inputs_default, outputs_default)
             probe.replace((warp, ctx), "launch_tiled", tiled_original, launch_tiled)
@@ -510,21 +508,24 @@ class Launches:
             entry = self.capture_entry(dev, "cmd") if self.capturing else "cmd"
             key = (id(kernel), dim, dev, known[2], known[3], known[4], entry)
             if entry == "cmd":
-                known[7] = (dev, bounds, key)
-        if key is self.last_key and self.count_repeat(key):
-            return
-        lock = self.lock
-        lock.acquire()
-        try:
-            if key is self.last_key:
-                total = self.total = self.total + 1
-                self.open_n += 1
-                if not total & 63:
-                    self.maybe_snapshot()
-            else:
-                self.count(key, kernel, key[1], dev, key[3], key[4], key[5], key[6])
-        finally:
-            lock.release()
+                known[7] = cached = (dev, bounds, key)
+        if not (key is self.last_key and self.count_repeat(key)):
+            lock = self.lock
+            lock.acquire()
+            try:
+                if key is self.last_key:
+                    total = self.total = self.total + 1
+                    self.open_n += 1
+                    if not total & 63:
+                        self.maybe_snapshot()
+                else:
+                    self.count(key, kernel, key[1], dev, key[3], key[4], key[5], key[6])
+            finally:
+                lock.release()
+        cache = self.cache_cmd_repeat
+        if cache is not None and cached is not None and cached[2] is key and key is self.last_key:
+            # The next replay of this object, unchanged, is counted by State.count_cmd_repeat.
+            cache(launch_object, dev, bounds, key)
 
     def hook_cmd(self):
         probe, state = self.probe, self
@@ -534,6 +535,8 @@ class Launches:
             probe.note_missing("launches via Launch.launch (not found)")
             return
         finished_loads = probe.finished_loads
+        # The native State counts a replay of the Launch replayed last, unchanged, without Python.
+        count_repeat = state.count_cmd_repeat if native_types(probe) is not None else None
 
         def launch_any(self, *args, **kwargs):
             result = state.call_original(original, (self,) + args, kwargs)
@@ -554,7 +557,8 @@ class Launches:
             try:
                 if finished_loads:
                     probe.drain()
-                state.count_cmd(self)
+                if count_repeat is None or not count_repeat(self):
+                    state.count_cmd(self)
             except Exception as e:
                 state.count_unrecorded("launches via Launch.launch (probe error: %s)" % type(e).__name__)
             return result
