@@ -18,12 +18,11 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from real_launch_cost import PROGRAM, ROOT, probe_dir  # noqa: E402
+from real_launch_cost import PROGRAM, ROOT, probe_dir, run_probed  # noqa: E402
 
 DRIVER = r"""
 import os
@@ -76,19 +75,12 @@ def dumped_instructions(path):
 
 def count(python, probe, chunk, shapes, cache_dir):
     with tempfile.TemporaryDirectory() as scratch:
-        events = os.path.join(scratch, "events")
-        os.makedirs(events)
-        script = os.path.join(scratch, "launch_instructions_program.py")
-        with open(script, "w", encoding="utf-8") as handle:
-            handle.write(PROGRAM + DRIVER)
         out = os.path.join(scratch, "callgrind.out")
-        env = dict(os.environ, PYTHONPATH=probe, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir, PYTHONHASHSEED="0")
-        done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, "--zero-before=getppid",
-                               "--dump-before=getpgrp", python, script, str(chunk), *shapes],
-                              env=env, capture_output=True, text=True, cwd=scratch)
-        if done.returncode != 0:
-            sys.exit("%s under callgrind failed (exit %d):\n%s" % (python, done.returncode, done.stderr[-4000:]))
-        arms = json.loads(next(line for line in done.stdout.splitlines()
+        runner = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, "--zero-before=getppid",
+                  "--dump-before=getpgrp"]
+        stdout = run_probed(scratch, python, probe, PROGRAM + DRIVER, [chunk, *shapes], cache_dir, runner=runner,
+                            env={"PYTHONHASHSEED": "0"})
+        arms = json.loads(next(line for line in stdout.splitlines()
                                              if line.startswith("ARMS")).split(None, 1)[1])
         # The warm-up's dump, one per arm, numbered in order (callgrind.out.1, .2, ...), then the one at exit.
         dumps = sorted(glob.glob(out + ".*"), key=lambda path: int(path.rsplit(".", 1)[1]))

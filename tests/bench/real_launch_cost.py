@@ -169,20 +169,28 @@ print("RESULT", json.dumps({"warp": wp.config.version, "results": results}))
 """
 
 
+def run_probed(scratch, python, probe, program, args, cache_dir, faults="", runner=(), env=()):
+    """Runs `program` (text) in `scratch` under the probe as the CLI injects it, behind `runner`
+    (e.g. valgrind): its stdout, or exit with its stderr; the probe's records are in
+    scratch/events."""
+    events = os.path.join(scratch, "events")
+    os.makedirs(events)
+    script = os.path.join(scratch, "launch_program.py")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(program)
+    env = dict(os.environ, PYTHONPATH=probe, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir, WCP_PROBE_FAULT=faults,
+               **dict(env))
+    done = subprocess.run([*runner, python, script, *map(str, args)], env=env, capture_output=True, text=True,
+                          cwd=scratch)
+    if done.returncode != 0:
+        sys.exit("%s failed (exit %d):\n%s" % (python, done.returncode, done.stderr[-4000:]))
+    return done.stdout
+
+
 def run(python, probe_dir, chunk, pairs, cache_dir, shapes=(), faults=""):
     with tempfile.TemporaryDirectory() as scratch:
+        out = run_probed(scratch, python, probe_dir, PROGRAM + TIMING, [chunk, pairs, *shapes], cache_dir, faults)
         events = os.path.join(scratch, "events")
-        os.makedirs(events)
-        script = os.path.join(scratch, "real_launch_program.py")
-        with open(script, "w", encoding="utf-8") as handle:
-            handle.write(PROGRAM + TIMING)
-        env = dict(os.environ, PYTHONPATH=probe_dir, WCP_EVENT_DIR=events, WARP_CACHE_PATH=cache_dir,
-                   WCP_PROBE_FAULT=faults)
-        done = subprocess.run([python, script, str(chunk), str(pairs), *shapes], env=env, capture_output=True,
-                              text=True, cwd=scratch)
-        if done.returncode != 0:
-            sys.exit("%s failed (exit %d):\n%s" % (python, done.returncode, done.stderr[-4000:]))
-        out = done.stdout
         records = [os.path.join(events, name) for name in os.listdir(events)]
         if not records:
             sys.exit("the probe wrote no record: it did not attach")
