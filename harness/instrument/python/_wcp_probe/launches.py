@@ -436,9 +436,10 @@ class Launches:
         if native is not None and isinstance(counter, native.Counter):
             # In C: the call forwarded as the caller made it, without a Python frame (and, where the
             # interpreter exports vectorcall, without a tuple and dict of its own).
-            launch_tiled = native.Forwarder(direct, warp_globals if isinstance(warp_globals, dict) else {}, launch_wrapper,
-                                       functools.partial(state.call_marked, tiled_original), probe, finished_loads,
-                                       counter, record_tiled, inputs_default, outputs_default)
+            launch_tiled = native.Forwarder(direct, warp_globals if isinstance(warp_globals, dict) else {},
+                                            launch_wrapper, functools.partial(state.call_marked, tiled_original),
+                                            probe, finished_loads, counter, record_tiled, inputs_default,
+                                            outputs_default)
             probe.replace((warp, ctx), "launch_tiled", tiled_original, launch_tiled)
             return
 
