@@ -1150,9 +1150,9 @@ static PyObject* forwarder_vectorcall(PyObject* callable, PyObject* const* args,
   Forwarder* self = (Forwarder*)callable;
   if (!forwarder_ready(self)) return NULL;
   Call call = {NULL, NULL, args, (Py_ssize_t)(nargsf & ~PY_VECTORCALL_ARGUMENTS_OFFSET), kwnames};
-  PyObject* result = forwards_direct(self) && object_vectorcall != NULL
-                         ? after_direct(self, object_vectorcall(self->direct, args, nargsf, kwnames))
-                         : call_fallback(self, &call);
+  /* Reached only where the type has the vectorcall flag, set at import when object_vectorcall was found. */
+  PyObject* result = forwards_direct(self) ? after_direct(self, object_vectorcall(self->direct, args, nargsf, kwnames))
+                                           : call_fallback(self, &call);
   return result == NULL ? NULL : count_forwarded(self, &call, result);
 }
 
