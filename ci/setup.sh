@@ -26,8 +26,19 @@ if ((${#missing[@]})); then
   echo "setup: packages: installing ${missing[*]}"
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  # apt and debconf talk on stderr even when all is well ("debconf: delaying package
+  # configuration…"): their output is kept and shown only when a command fails.
+  apt_log="$(mktemp)"
+  apt_status=0
+  { "${sudo_cmd[@]}" apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"; } >"$apt_log" 2>&1 ||
+    apt_status=$?
+  if ((apt_status)); then
+    { echo "setup: packages: apt-get failed with status $apt_status:"; cat "$apt_log"; } >&2
+    rm -f "$apt_log"
+    exit "$apt_status"
+  fi
+  rm -f "$apt_log"
 fi
 
 # Each venv gets its pinned requirements exactly, and nothing is reinstalled when they already

@@ -9,7 +9,8 @@ namespace wcp::measure {
 
 class ArmProgress final : public ProgressListener {
  public:
-  ArmProgress(ProgressListener& inner, int total) : inner_(inner), total_(total) {}
+  // `total` samples of two passes each, across every arm.
+  ArmProgress(ProgressListener& inner, int total) : inner_(inner), total_(total) { inner_.plan(2 * total); }
   // The passes that follow are sample `sample` of `arm` (kept here: the listener sees a view).
   void start(std::string arm, int sample) {
     arm_ = std::move(arm);
@@ -20,6 +21,7 @@ class ArmProgress final : public ProgressListener {
   void pass_finished(int, int, Pass pass, double wall_ms, bool ok) override {
     inner_.pass_finished(sample_, total_, pass, wall_ms, ok);
   }
+  void plan(int passes) override { inner_.plan(passes); }
   void done() override {
     inner_.arm("");
     inner_.done();

@@ -64,6 +64,7 @@ CacheAudit audit_warm_cache(const MeasureOptions& options, const fs::path& dir, 
   audit.copy = copy_cache_tree(dir, copy);
   const CacheListing before = list_cache(copy);
 
+  progress.plan(1);
   progress.arm("--warm-cache");
   progress.pass_started(1, 1, Pass::warm);
   const PassRecord record = run_pass_against(options, copy, interrupts);

@@ -241,6 +241,7 @@ HashStability run_hash_experiments(const MeasureOptions& options, const std::vec
   instrument::write_instrumentation(instrumentation_dir);
 
   constexpr int kPasses = 4;
+  progress.plan(3);  // two processes with one seed, one with another; the relocated one is planned below
   progress.arm("hash experiments");
   std::vector<ExperimentRecord> passes;
   const auto run = [&](const std::string& name, const std::string& seed, const RelocatedCopy* copy) {
@@ -259,6 +260,7 @@ HashStability run_hash_experiments(const MeasureOptions& options, const std::vec
   } else {
     stability.relocated_to = copy.root.string();
     stability.copied_bytes = static_cast<double>(copy.bytes);
+    progress.plan(1);
     run("relocated", kSeed, &copy);
   }
   progress.arm("");

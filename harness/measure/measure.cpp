@@ -37,6 +37,7 @@ void validate(const MeasureOptions& options) {
 Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
                                const AfterSample& after_sample) {
   validate(options);
+  progress.plan((options.check_output ? 2 : 0) + options.samples * passes_per_sample(options.cold_only));
   std::optional<SampleRecord> without_probe;
   if (options.check_output) {
     progress.arm("without the probe");

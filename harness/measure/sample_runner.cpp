@@ -99,7 +99,11 @@ SampleRecord run_sample(const MeasureOptions& options, int index, InterruptWatch
   progress.pass_finished(index, options.samples, Pass::cold, sample.cold.run.wall_ms, sample.cold.run.succeeded());
   interrupts.throw_if_interrupted();
   sample.inventory = inventory_cache(cache_dir);
-  if (!sample.cold.run.succeeded() || options.cold_only) return sample;
+  if (options.cold_only) return sample;
+  if (!sample.cold.run.succeeded()) {
+    progress.plan(-1);  // no warm run after a failed cold one
+    return sample;
+  }
 
   progress.pass_started(index, options.samples, Pass::warm);
   sample.warm = run_pass(options, scratch, cache_dir, &instrumentation_dir, Pass::warm, interrupts, distributions);

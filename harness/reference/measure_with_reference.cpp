@@ -27,6 +27,7 @@ class ReferenceProgress final : public measure::ProgressListener {
   void pass_finished(int, int, Pass pass, double wall_ms, bool ok) override {
     inner_.pass_finished(sample_, samples_, pass, wall_ms, ok);
   }
+  void plan(int passes) override { inner_.plan(passes); }
   void done() override {}
 
  private:

@@ -53,6 +53,7 @@ ReferenceSample WarpCpuReference::take(int after_sample, InterruptWatch& interru
   ReferenceSample failed;
   failed.after_sample = after_sample;
   try {
+    progress.plan(measure::passes_per_sample(options.cold_only));
     const auto record = measure::run_sample(options, after_sample, interrupts, progress);
     if (!record.cold.run.succeeded()) {
       failed.failure = fmt::format("the reference app failed (exit {}: {}); is warp-lang installed for {}? "

@@ -11,10 +11,11 @@ ProgressLine::ProgressLine(std::ostream& out, bool interactive)
 
 void ProgressLine::pass_started(int sample, int samples, Pass pass) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  // Each sample is two passes; estimate from the average pass so far.
-  const int remaining_passes = 2 * samples - finished_passes_;
+  // The passes still to run, this one included, from the run's plan; the average pass so far
+  // times those. A pass nobody planned has no honest estimate: "unknown", never a made-up 0.
+  const int remaining_passes = planned_passes_ - finished_passes_;
   std::string eta = "ETA unknown";
-  if (finished_passes_ > 0) {
+  if (finished_passes_ > 0 && remaining_passes > 0) {
     eta = fmt::format("ETA ~{:.0f} s", finished_ms_ / finished_passes_ * remaining_passes / 1000.0);
   }
   const auto line = fmt::format("{}sample {}/{} {}  elapsed {:.1f} s  {}", arm_.empty() ? "" : arm_ + " ", sample,

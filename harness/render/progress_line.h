@@ -15,6 +15,7 @@ class ProgressLine final : public measure::ProgressListener {
   void pass_started(int sample, int samples, Pass pass) override;
   void pass_finished(int sample, int samples, Pass pass, double wall_ms, bool ok) override;
   void done() override;
+  void plan(int passes) override { planned_passes_ += passes; }
   void arm(std::string_view name) override { arm_ = name; }
 
  private:
@@ -23,6 +24,7 @@ class ProgressLine final : public measure::ProgressListener {
   std::chrono::steady_clock::time_point started_;
   double finished_ms_ = 0.0;
   int finished_passes_ = 0;
+  int planned_passes_ = 0;  // every pass announced so far (ProgressListener::plan)
   std::string arm_;
 };
 
