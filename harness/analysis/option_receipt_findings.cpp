@@ -133,10 +133,33 @@ void explain(const OptionReceipt& receipt, const MissedModule& miss, bool copied
   }
 }
 
-Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::string>& copied) {
+// Whose call the write is: the file of its line, else the module it targets.
+ModuleOwnership owner_of_write(const OptionWrite& write, const CodeOwnership& ownership) {
+  if (write.site && !write.site->file.empty()) return ownership.of_file(write.site->file);
+  return ownership.of_module(write.api == OptionApi::config ? std::string() : write.target);
+}
+
+// A write in code the user does not own: a fact for its maintainers, never "remove it".
+void for_its_maintainers(const OptionReceipt& receipt, const ModuleOwnership& owner, Finding& finding) {
+  const OptionWrite& write = receipt.write;
+  const std::string whose = owner.package ? owner.package->name + (owner.package->version.empty()
+                                                                       ? std::string()
+                                                                       : " " + owner.package->version)
+                                          : std::string(owner.owner == Owner::warp ? "Warp" : "the package");
+  finding.fix = fmt::format(
+      "For the maintainers of {}: {} at {} reached no build in this program; nothing for you to change. Your "
+      "own levers are at your entry point (`levers -- CMD` measures them).",
+      whose, spelled(write), site_text(write));
+  finding.fix_effect = FixEffect::keeps_behaviour;
+  finding.behaviour = "nothing to change on your side";
+}
+
+Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::string>& copied,
+                              const CodeOwnership& ownership) {
   const OptionWrite& write = receipt.write;
   Finding finding = make_finding(Mechanism::option_never_arrived);
   finding.module = write.api == OptionApi::config ? "" : write.target;
+  finding.owner = owner_of_write(write, ownership);
   finding.evidence.push_back(fmt::format("{} at {}{} reached no module build", spelled(write), site_text(write),
                                          receipt.repeats > 1 ? fmt::format(" ({} times)", receipt.repeats) : ""));
   for (const auto& miss : receipt.missed) {
@@ -159,6 +182,7 @@ Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::
                                                             : ""));
   finding.fix_effect = FixEffect::keeps_behaviour;
   finding.behaviour = fmt::format("removing the write keeps this run as it is; applying it instead: {}", applied.what);
+  if (!finding.owner->users_to_change()) for_its_maintainers(receipt, *finding.owner, finding);
   return finding;
 }
 
@@ -211,6 +235,7 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
     return;
   }
   const auto copied = copied_config_options(*report.option_record);
+  const CodeOwnership ownership(report);
   Finding deadline = make_finding(Mechanism::config_deadline);
   FixBehaviour deadline_behaviour;  // of every setting the finding moves earlier
   std::map<std::string, std::pair<std::string, std::vector<std::string>>> late_settings;  // key -> (value, modules)
@@ -232,7 +257,7 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
       receipt.finding = Mechanism::config_deadline;
     }
     if (never_arrived(receipt)) {
-      out.findings.push_back(never_arrived_finding(receipt, copied));
+      out.findings.push_back(never_arrived_finding(receipt, copied, ownership));
       receipt.finding = Mechanism::option_never_arrived;
     }
   }

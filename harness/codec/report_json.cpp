@@ -291,7 +291,18 @@ json option_record_to_json(const OptionRecord& record) {
                        {"site", or_null(module.site)},
                        {"entry_site", or_null(module.entry_site)}});
   }
-  return json{{"writes", writes}, {"modules_created", created}};
+  json out{{"writes", writes}, {"modules_created", created}};
+  if (record.modules_registered) {
+    json registered = json::array();
+    for (const auto& module : *record.modules_registered) {
+      registered.push_back({{"pid", module.pid},
+                            {"name", module.name},
+                            {"kernel_count", module.kernel_count},
+                            {"kernels", module.kernels}});
+    }
+    out["modules_registered"] = std::move(registered);
+  }
+  return out;
 }
 
 OptionRecord option_record_from_json(const json& in) {
@@ -327,6 +338,17 @@ OptionRecord option_record_from_json(const json& in) {
     module.entry_site = get_optional<SourceLocation>(item, "entry_site");
     record.modules_created.push_back(std::move(module));
   });
+  if (const auto registered = in.find("modules_registered"); registered != in.end() && !registered->is_null()) {
+    record.modules_registered.emplace();
+    json_fields::each(in, "modules_registered", [&](const json& item, std::size_t) {
+      RegisteredModule module;
+      module.pid = get<int>(item, "pid", 0);
+      module.name = get<std::string>(item, "name", "");
+      module.kernel_count = get<int>(item, "kernel_count", 0);
+      module.kernels = get<std::vector<std::string>>(item, "kernels", {});
+      record.modules_registered->push_back(std::move(module));
+    });
+  }
   return record;
 }
 

@@ -190,8 +190,32 @@ class ReceiptBuilder {
       receipt.outcome = ReceiptOutcome::target_not_built;
       return;
     }
+    // Kernels of that Python module built elsewhere say nothing against the option while the
+    // target itself holds kernels that take it whenever it loads: this run did not launch them.
+    if (const RegisteredModule* registered = registered_module(write); registered != nullptr) {
+      MissedModule miss = never_built(write.target);
+      miss.kernels = registered->kernels;
+      miss.registered_kernels = registered->kernel_count;
+      for (const auto& [unique, other] : elsewhere) {
+        miss.elsewhere.insert(miss.elsewhere.end(), other.elsewhere.begin(), other.elsewhere.end());
+      }
+      receipt.missed.push_back(std::move(miss));
+      receipt.outcome = ReceiptOutcome::target_not_built;
+      return;
+    }
     for (auto& [unique, miss] : elsewhere) receipt.missed.push_back(std::move(miss));
     receipt.outcome = ReceiptOutcome::reached_nothing;
+  }
+
+  // The target of a module-scoped write as a process that holds the write left it, when it
+  // holds kernels of its own; nullptr when it holds none or the report has no registry.
+  const RegisteredModule* registered_module(const OptionWrite& write) const {
+    if (!record_.modules_registered) return nullptr;
+    for (const auto& module : *record_.modules_registered) {
+      if (module.name == write.target && module.kernel_count > 0 && inherits(report_, write.pid, write.t_s, module.pid))
+        return &module;
+    }
+    return nullptr;
   }
 
   // A per-kernel option (`@wp.kernel(enable_backward=False)`): it reaches the builds of its

@@ -58,7 +58,11 @@ struct MissedModule {
   std::optional<OptionWrite> by;                 // overridden, module_holds_own_value: the write that decided
   std::optional<SourceLocation> created_at;      // set_after_module_created: where the module was created, when known
   std::vector<std::string> elsewhere;            // kernels_in_*: the modules the kernels were built in
-  std::vector<std::string> kernels;              // kernels_in_*: their keys
+  std::vector<std::string> kernels;              // kernels_in_*: their keys; target_never_loaded: the
+                                                 // target's own registered kernels (the registry's bound)
+  // target_never_loaded: how many kernels the target held at exit, none of them launched (0: none,
+  // or the report has no registry). They take the option whenever the module loads.
+  int registered_kernels = 0;
   // warp.config writes only: the module's kernels all belong to an installed package (Warp's
   // own modules, a library), which the application's global was not aimed at: context, never
   // a finding. (A module option is aimed at its target, whoever's module that is.)

@@ -223,6 +223,27 @@ ModuleOwnership CodeOwnership::of_module(const std::string& module_name) const {
   return result;
 }
 
+ModuleOwnership CodeOwnership::of_file(std::string_view file) const {
+  ModuleOwnership result;
+  result.from_snapshot = true;
+  result.owner = owner_of_file(file);
+  if (result.owner == Owner::warp) {
+    result.package = warp_package({});
+  } else if (result.owner == Owner::dependency) {
+    // ".../site-packages/<top>/...": the top-level package the kernels of this report name.
+    for (std::string_view marker : {"/site-packages/", "/dist-packages/"}) {
+      const auto at = file.find(marker);
+      if (at == std::string_view::npos) continue;
+      const auto rest = file.substr(at + marker.size());
+      const auto top = std::string(rest.substr(0, rest.find('/')));
+      if (const auto found = package_by_top_level_.find(top); found != package_by_top_level_.end())
+        result.package = found->second;
+      break;
+    }
+  }
+  return result;
+}
+
 TriggerFrames CodeOwnership::trigger_of(const LoadDetail& detail) const {
   TriggerFrames frames;
   if (detail.stack.empty()) {

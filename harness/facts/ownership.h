@@ -63,6 +63,9 @@ class CodeOwnership {
   // Under the warp package but not its examples or tests: where rebuild triggers never point.
   bool in_warp_core(std::string_view file) const;
   ModuleOwnership of_module(const std::string& module_name) const;
+  // Whose code a line is in (an option write's call site): told from the file's path, with the
+  // distribution when this report's kernels name the package it ships in.
+  ModuleOwnership of_file(std::string_view file) const;
   TriggerFrames trigger_of(const LoadDetail& detail) const;
 
  private:

@@ -151,6 +151,15 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
     run.modules_created.push_back({pid, t, text_of(record, "name"), reprs_of(record, "config"),
                                    reprs_of(record, "options"), location_of(record, "site"),
                                    location_of(record, "entry_site")});
+  } else if (type == "registry") {
+    if (!run.registry) run.registry.emplace();
+    if (const auto modules = record.find("modules"); modules != record.end() && modules->is_array()) {
+      for (const auto& module : *modules) {
+        if (!module.is_object()) continue;
+        run.registry->push_back({pid, text_of(module, "name"), int_of(module, "kernel_count").value_or(0),
+                                 strings_of(module, "kernels")});
+      }
+    }
   } else if (type == "cache_clear") {
     run.cache_clears.push_back({text_of(record, "what"), location_of(record, "site")});
   } else if (type == "tape_backward") {

@@ -12,6 +12,7 @@
 
 #include "model/launch_record.h"
 #include "model/module_event.h"
+#include "model/option_record.h"
 
 namespace wcp::instrument {
 
@@ -107,6 +108,9 @@ struct ProcessEvents {
 
 struct InstrumentationEvents {
   std::vector<ProcessEvents> processes;  // in the order they opened their files
+  // Each process's named modules and their kernels at exit (`registry` records); absent when no
+  // process wrote one.
+  std::optional<std::vector<RegisteredModule>> registry;
   std::vector<InstrumentedLoad> loads;   // every process's, by end time
   std::vector<OptionWrite> option_writes;
   std::vector<ModuleCreated> modules_created;

@@ -37,6 +37,7 @@ std::optional<OptionRecord> option_record_of(const PassRecord& pass) {
     record.modules_created.push_back({created.pid, std::max(0.0, created.t - start), created.name, created.config,
                                       created.options, created.site, created.entry_site});
   }
+  record.modules_registered = events.registry;
   // Files are read one process after another; the receipts want one timeline.
   std::stable_sort(record.writes.begin(), record.writes.end(),
                    [](const OptionWrite& a, const OptionWrite& b) { return a.t_s < b.t_s; });

@@ -69,9 +69,24 @@ struct ModuleCreation {
 // pipeline.stages` or `wp.config.enable_backward = False`: the words every reader sees.
 std::string spelled(const OptionWrite& write);
 
+// A named Warp module as the process left it: the kernels registered into it, launched or not
+// (a module="unique" kernel lives in a module of its own). A module option applies to these
+// kernels whenever the module loads, so a run that never loaded the module says nothing against
+// the option (docs/instrumentation.md, `registry`).
+struct RegisteredModule {
+  int pid = 0;
+  std::string name;
+  int kernel_count = 0;
+  std::vector<std::string> kernels;  // their keys, sorted; at most the probe's bound
+  bool operator==(const RegisteredModule&) const = default;
+};
+
 struct OptionRecord {
   std::vector<OptionWrite> writes;              // in the order they were made
   std::vector<ModuleCreation> modules_created;  // likewise
+  // Every process's registry at exit; absent from reports written before schema 9 and from
+  // processes that did not exit through the probe (killed).
+  std::optional<std::vector<RegisteredModule>> modules_registered;
   bool operator==(const OptionRecord&) const = default;
 };
 

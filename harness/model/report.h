@@ -45,7 +45,7 @@ namespace wcp {
 // and writes null, not 0, for its structure counts. Version 7 adds `lever_arrivals`: what the
 // probe said about each lever it was asked to apply (WCP_PROBE_LEVERS, issue 30); earlier reports
 // read with none. Version 8 adds `lever_arrivals[].modules_replaced`.
-inline constexpr int kReportSchemaVersion = 8;
+inline constexpr int kReportSchemaVersion = 9;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.

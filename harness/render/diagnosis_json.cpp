@@ -33,6 +33,7 @@ json receipt_json(const OptionReceipt& receipt) {
                       {"created_at", or_null(miss.created_at)},
                       {"elsewhere", miss.elsewhere},
                       {"kernels", miss.kernels},
+                      {"registered_kernels", miss.registered_kernels},
                       {"dependency", miss.dependency}});
   }
   return json{{"write", receipt.write},

@@ -48,7 +48,13 @@ std::string miss_text(const OptionWrite& write, const MissedModule& miss) {
   const std::string module = miss.build ? build(*miss.build) : miss.module;
   std::string text;
   switch (miss.reason) {
-    case MissReason::target_never_loaded: text = fmt::format("nothing of {} was built in this run", miss.module); break;
+    case MissReason::target_never_loaded:
+      text = miss.registered_kernels > 0
+                 ? fmt::format("{} was not built in this run; its {} kernel(s) ({}{}) take the option when it is",
+                               miss.module, miss.registered_kernels, fmt::join(miss.kernels, ", "),
+                               miss.registered_kernels > static_cast<int>(miss.kernels.size()) ? ", …" : "")
+                 : fmt::format("nothing of {} was built in this run", miss.module);
+      break;
     case MissReason::kernels_in_unique_modules:
       text = fmt::format("{} never loaded; its kernels were built in module=\"unique\" modules {}", miss.module,
                          fmt::join(miss.elsewhere, ", "));

@@ -70,7 +70,7 @@ TEST(LeverArrivals, ReportJsonCarriesThemAndSchema6ReportsReadWithNone) {
   report.lever_arrivals = {{"unroll", "applied", "set at creation", {"__main__"}, 0, {"__main__"}},
                            {"keep-cache", "applied", "", {}, 3, {}}};
   const auto document = report_to_json(report);
-  EXPECT_EQ(document["schema_version"], 8);
+  EXPECT_EQ(document["schema_version"], kReportSchemaVersion);
   ASSERT_EQ(document["lever_arrivals"].size(), 2u);
   EXPECT_EQ(document["lever_arrivals"][1]["calls_intercepted"], 3);
   EXPECT_EQ(document["lever_arrivals"][0]["modules_replaced"], nlohmann::json::array({"__main__"}));

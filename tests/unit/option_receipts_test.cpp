@@ -168,6 +168,61 @@ TEST(OptionReceipts, KernelsInUniqueModulesNeverTakeThePythonModulesOptions) {
                                             "pipeline.stages (pkg/stages.py:25): pipeline.stages never loaded"));
 }
 
+// The false finding of issue 40: a library's module-level option, in a run that built some of
+// that Python module's module="unique" kernels but never loaded the module's own kernels. The
+// registry at exit shows the module holds kernels that take the option whenever it loads.
+TEST(OptionReceipts, AModuleHoldingUnlaunchedKernelsIsNotBuiltNotAFinding) {
+  Report report = run();
+  created(report, "pipeline.stages", 0.5, 25);
+  report.option_record->writes.push_back(
+      write(OptionApi::set_module_options, "pipeline.stages", "enable_backward", "False", 0.6, 25));
+  report.module_events.push_back(build("make_stage__locals__stage_ceb63c0f", "aaaaaaa", 2.0, {},
+                                       {kernel("make_stage__locals__stage", "pipeline.stages")}));
+  report.option_record->modules_registered = std::vector<RegisteredModule>{
+      {0, "pipeline.stages", 2, {"any_awake", "surface_velocity"}},
+      {0, "make_stage__locals__stage_ceb63c0f", 1, {"make_stage__locals__stage"}}};
+  const OptionReceipt receipt = only_receipt(report);
+  EXPECT_EQ(receipt.outcome, ReceiptOutcome::target_not_built);
+  ASSERT_EQ(receipt.missed.size(), 1u);
+  EXPECT_EQ(receipt.missed[0].reason, MissReason::target_never_loaded);
+  EXPECT_EQ(receipt.missed[0].registered_kernels, 2);
+  const auto diagnosis = analysis::diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::option_never_arrived), nullptr);
+  EXPECT_THAT(text_of(diagnosis), HasSubstr("pipeline.stages was not built in this run; its 2 kernel(s) (any_awake, "
+                                            "surface_velocity) take the option when it is"));
+
+  // The same module holding no kernel of its own: nothing can ever take the option, still a finding.
+  report.option_record->modules_registered->front().kernel_count = 0;
+  report.option_record->modules_registered->front().kernels.clear();
+  EXPECT_NE(find(analysis::diagnose(report), Mechanism::option_never_arrived), nullptr);
+}
+
+// A write in an installed package that reached nothing is a line for its maintainers: it has
+// an owner and never says "Remove".
+TEST(OptionReceipts, ADependencysWriteThatReachedNothingIsForItsMaintainers) {
+  Report report = run();
+  created(report, "lib.stages", 0.5, 25);
+  OptionWrite library_write = write(OptionApi::set_module_options, "lib.stages", "fast_math", "True", 0.6, 25);
+  library_write.site = at(25, "/venv/lib/python3.11/site-packages/lib/stages.py");
+  report.option_record->writes.push_back(library_write);
+  report.module_events.push_back(
+      build("make_stage__locals__stage_ceb63c0f", "aaaaaaa", 2.0, {}, {kernel("make_stage__locals__stage", "lib.stages")}));
+  report.option_record->modules_registered = std::vector<RegisteredModule>{};
+  const auto diagnosis = analysis::diagnose(report);
+  const analysis::Finding* finding = find(diagnosis, Mechanism::option_never_arrived);
+  ASSERT_NE(finding, nullptr);
+  ASSERT_TRUE(finding->owner.has_value());
+  EXPECT_EQ(finding->owner->owner, Owner::dependency);
+  EXPECT_THAT(finding->fix, HasSubstr("For the maintainers of"));
+  EXPECT_THAT(finding->fix, Not(HasSubstr("Remove")));
+}
+
+TEST(OptionReceipts, TheRegistryRoundTripsThroughTheReport) {
+  Report report = run();
+  report.option_record->modules_registered = std::vector<RegisteredModule>{{7, "pkg.a", 3, {"a", "b", "c"}}};
+  EXPECT_EQ(report_from_json_text(report_to_json_text(report), "test").option_record, report.option_record);
+}
+
 TEST(OptionReceipts, KernelsInAnExplicitlyNamedModule) {
   Report report = run();
   created(report, "solver.kernels", 0.5, 12);

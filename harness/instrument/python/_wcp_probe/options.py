@@ -341,4 +341,32 @@ def install(probe, warp, ctx, config):
         tape_class.backward = wrap_like(backward, original)
         probe.hooks.append("Tape.backward")
 
-    return [hook_modules, hook_kernel, hook_config, hook_cache_clears, hook_tape]
+    # ---- the module registry at exit (docs/instrumentation.md: registry) -----------------------
+    # Which kernels each named Warp module holds when the process ends, launched or not: a module
+    # option reaches a module's kernels whenever that module loads, so a run that never loaded it
+    # says nothing against the option. Runs once, at exit, outside every Warp timer. Bounded:
+    # at most MAX_REGISTRY_MODULES modules, MAX_REGISTRY_KERNELS kernel keys each (the count is
+    # always whole).
+    MAX_REGISTRY_MODULES = 4096
+    MAX_REGISTRY_KERNELS = 64
+
+    def registry():
+        modules = getattr(ctx, "user_modules", None)
+        if not isinstance(modules, dict):
+            probe.note_missing("the module registry at exit (warp user_modules not found)")
+            return
+        listed = []
+        for name, module in list(modules.items()):
+            kernels = getattr(module, "kernels", None)
+            if not isinstance(kernels, dict) or not kernels:
+                continue
+            if len(listed) == MAX_REGISTRY_MODULES:
+                break
+            keys = sorted(str(key) for key in kernels)
+            listed.append({"name": str(name), "kernel_count": len(keys), "kernels": keys[:MAX_REGISTRY_KERNELS]})
+        probe.emit("registry", {"modules": listed, "complete": len(listed) < MAX_REGISTRY_MODULES})
+
+    def hook_registry():
+        probe.on_final.append(registry)
+
+    return [hook_modules, hook_kernel, hook_config, hook_cache_clears, hook_tape, hook_registry]
