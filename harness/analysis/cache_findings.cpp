@@ -139,6 +139,8 @@ Finding moved_hash_finding(const Report& report, const HashStability& stability)
   const HashAdvice advice = hash_advice(stability);
   finding.evidence = advice.evidence;
   finding.fix = fmt::format("{}", fmt::join(advice.fixes, " "));
+  finding.headline = advice.headline;
+  finding.short_fix = advice.short_fix;
   if (advice.behaviour_changes) {
     finding.fix_effect = FixEffect::changes_behaviour;
     finding.behaviour = "upgrading Warp changes the code it generates for every kernel: compare results";
@@ -199,6 +201,10 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
   }
   for (const auto& line : rebuilt_same) finding.evidence.push_back(line);
   for (const auto& cause : causes) finding.evidence.push_back(cause.seen);
+  if (!causes.empty()) {
+    finding.headline = causes.front().seen;
+    if (causes.size() > 1) finding.headline += fmt::format(" (and {} more)", causes.size() - 1);
+  }
 
   std::vector<std::string> fixes;
   for (const auto& cause : causes) {
@@ -211,6 +217,8 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
     for (const auto& line : changed_hashes) finding.evidence.push_back(line + ": the module hash varies per run");
     for (const auto& line : advice.evidence) finding.evidence.push_back(line);
     for (const auto& fix : advice.fixes) fixes.push_back(fix);
+    finding.headline = advice.headline;
+    finding.short_fix = advice.short_fix;
     if (advice.behaviour_changes) {
       finding.fix_effect = FixEffect::changes_behaviour;
       finding.behaviour = "upgrading Warp changes the code it generates for every kernel: compare results";

@@ -172,31 +172,49 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
       }
     }
     Finding* owner = nullptr;  // the rebuild's cost is counted once, under its first cause
-    const auto attribute = [&](Finding& finding, std::string line) {
+    // `fact`: what changed, as the evidence line says it; `headline`: the same for a reader who
+    // sees no rebuild line, the finding's headline when this is its first rebuild.
+    const auto attribute = [&](Finding& finding, const std::string& fact, const std::string& headline) {
+      const std::string line = fmt::format("{}; {}", rebuild_line(change, ownership), fact);
       if (finding.trigger.empty()) {
         finding.trigger = fmt::format(
             "the instrumentation's load snapshots of {} differ between two builds at one "
             "device and block_dim: {}",
             where_module, line);
       }
-      finding.evidence.push_back(std::move(line));
+      if (finding.headline.empty()) finding.headline = headline;
+      finding.evidence.push_back(line);
       if (owner == nullptr) {
         owner = &finding;
         add_cost(finding, change.after->ms);
       }
     };
     if (!closure_kernels.empty()) {
-      attribute(closure, fmt::format("{}; kernel re-created: {}", rebuild_line(change, ownership),
-                                     fmt::join(closure_kernels, ", ")));
+      const std::string kernels = fmt::format("{}", fmt::join(closure_kernels, ", "));
+      attribute(closure, "kernel re-created: " + kernels, "kernel re-created after load: " + kernels);
+      if (closure.short_fix.empty()) {
+        const auto& first = *std::find_if(change.added.begin(), change.added.end(), [&](const KernelInfo& kernel) {
+          return factories.contains({kernel.file, kernel.line});
+        });
+        closure.short_fix = fmt::format(
+            "Create the kernels {}:{} makes before the first launch, or pass the varying value as a kernel "
+            "parameter.",
+            short_path(first.file), first.line);
+      }
     }
     if (!late_kernels.empty()) {
-      attribute(late_kernel, fmt::format("{}; kernel added after load: {}", rebuild_line(change, ownership),
-                                         fmt::join(late_kernels, ", ")));
+      const std::string fact = fmt::format("kernel added after load: {}", fmt::join(late_kernels, ", "));
+      attribute(late_kernel, fact, fact);
+      if (late_kernel.short_fix.empty()) {
+        late_kernel.short_fix =
+            fmt::format("Define (import) {} before the module's first launch.", fmt::join(late_kernels, ", "));
+      }
     }
     if (!change.options.empty()) {
-      std::vector<std::string> changes;
+      std::vector<std::string> changes, keys;
       for (const auto& [key, old_value, new_value] : change.options) {
         changes.push_back(fmt::format("{}: {} -> {}", key, old_value, new_value));
+        keys.push_back(key);
         // Moving the write before the first launch gives the early launches the new value.
         const FixBehaviour moved = setting_option(key);
         if (moved.effect == FixEffect::changes_behaviour &&
@@ -205,23 +223,39 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
               fmt::format("; {} was {} for the launches before the write: {}", key, old_value, moved.what);
         }
       }
-      attribute(late_option,
-                fmt::format("{}; option changed: {}", rebuild_line(change, ownership), fmt::join(changes, ", ")));
+      const std::string changed = fmt::format("{}", fmt::join(changes, ", "));
+      attribute(late_option, "option changed: " + changed, "option changed after load: " + changed);
+      if (late_option.short_fix.empty()) {
+        late_option.short_fix =
+            fmt::format("Set {} with wp.set_module_options at the top of the Python module, before the first launch.",
+                        fmt::join(keys, ", "));
+      }
     }
     if (!change.overloads.empty()) {
       std::vector<std::string> added;
       for (const auto& [kernel, overload] : change.overloads)
         added.push_back(kernel + "[" + readable_overload(overload) + "]");
-      attribute(late_generic,
-                fmt::format("{}; generic instance added: {}", rebuild_line(change, ownership), fmt::join(added, ", ")));
+      const std::string instances = fmt::format("{}", fmt::join(added, ", "));
+      attribute(late_generic, "generic instance added: " + instances,
+                "generic instance added after load: " + instances);
+      if (late_generic.short_fix.empty()) {
+        late_generic.short_fix =
+            fmt::format("Declare {} with wp.overload before the first launch.", fmt::join(added, ", "));
+      }
     }
     if (owner == nullptr) {
       // The hash changed but no kernel, overload or option did: something outside the snapshot
       // (a kernel's code or a referenced constant/function). Say so instead of guessing.
-      attribute(late_kernel, fmt::format("{}; no kernel, overload or option changed in the snapshot: a kernel's "
-                                         "source, a referenced @wp.func or a captured constant changed",
-                                         rebuild_line(change, ownership)));
+      const std::string fact =
+          "no kernel, overload or option changed in the snapshot: a kernel's source, a referenced @wp.func or a "
+          "captured constant changed";
+      attribute(late_kernel, fact, "rebuilt with a new hash, but " + fact);
     }
+  }
+  // A headline names the first rebuild; the count says there are more (the evidence lists them).
+  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
+    const std::size_t rebuilds = finding->evidence.size() - 1;  // after the "N builds with N hashes" line
+    if (rebuilds > 1) finding->headline += fmt::format(" (and {} more rebuild(s))", rebuilds - 1);
   }
   for (const auto& [site, keys] : factory_keys) {
     closure.evidence.insert(closure.evidence.begin() + 1,

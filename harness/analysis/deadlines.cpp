@@ -84,4 +84,21 @@ std::string config_deadline_advice(const SettingDeadline& deadline, const std::s
   return setting;
 }
 
+std::string config_deadline_short_advice(const SettingDeadline& deadline, const std::string& key,
+                                         const std::string& value) {
+  switch (deadline.kind) {
+    case SettingDeadline::Kind::entry_script_line:
+      return fmt::format("Set wp.config.{} = {} in {} before line {}.", key, value, short_file(deadline.before.file),
+                         deadline.before.line);
+    case SettingDeadline::Kind::kernel_definition:
+      if (deadline.users_code) {
+        return fmt::format("Set wp.config.{} = {} before {}:{}.", key, value, short_file(deadline.before.file),
+                           deadline.before.line);
+      }
+      return fmt::format("Set wp.get_module(\"{}\").options[\"{}\"] = {} before its first load.", deadline.module, key,
+                         value);
+  }
+  return "";
+}
+
 }  // namespace wcp::analysis

@@ -31,5 +31,9 @@ std::optional<SettingDeadline> setting_deadline(const Report& report, const std:
 // one sentence that names the line and, where no user line is early enough, the module option
 // that reaches the module instead.
 std::string config_deadline_advice(const SettingDeadline& deadline, const std::string& key, const std::string& value);
+// The same advice in one short line (Finding::short_fix): where to set it, without the module
+// option alternative. Findings whose deadlines differ in the line alone say one thing for all.
+std::string config_deadline_short_advice(const SettingDeadline& deadline, const std::string& key,
+                                         const std::string& value);
 
 }  // namespace wcp::analysis

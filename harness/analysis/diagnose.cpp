@@ -14,6 +14,18 @@ constexpr double kBottleneckShare = 0.10;
 double share_of(double part, double whole) { return whole > 0.0 ? std::max(0.0, part) / whole : 0.0; }
 
 bool any_of_warm_wall(const Report& report) { return report.warm_wall_ms.has_value(); }
+
+// The first sentence of a fix: up to the first ". " outside parentheses, so "(e.g. a path)"
+// and "wp.config" never end it.
+std::string first_sentence(const std::string& text) {
+  int depth = 0;
+  for (std::size_t at = 0; at + 1 < text.size(); ++at) {
+    if (text[at] == '(') ++depth;
+    if (text[at] == ')' && depth > 0) --depth;
+    if (text[at] == '.' && text[at + 1] == ' ' && depth == 0) return text.substr(0, at + 1);
+  }
+  return text;
+}
 }  // namespace
 
 void state_bottleneck(const Report& report, Diagnosis& out) {
@@ -98,6 +110,9 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   // evidence line is that observation (the module, setting or log line the check looked for).
   for (auto& finding : out.findings) {
     if (finding.trigger.empty() && !finding.evidence.empty()) finding.trigger = finding.evidence.front();
+    // A family without a shorter line still gives a short screen something whole to print.
+    if (finding.headline.empty()) finding.headline = finding.trigger;
+    if (finding.short_fix.empty()) finding.short_fix = first_sentence(finding.fix);
   }
   out.finding_groups = group_findings(out.findings);
   return out;

@@ -26,6 +26,14 @@ struct Finding {
   std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)
   bool cost_estimated = false;        // cost_ms is an estimate (a model, a ceiling), not a measured time
   std::string fix;                    // the catalogue's fix unless this run calls for a more specific one
+  // The specific fact of this run in one short line (the kernel added after load, the option
+  // that changed, the file:line of a write that reached nothing): what a screen that has room for
+  // one line per finding prints instead of cutting the trigger. The trigger where a family has no
+  // shorter one (analysis/diagnose.cpp).
+  std::string headline;
+  // `fix` in one short line that keeps its specific name, value or file:line, for the same
+  // screens; the first sentence of `fix` where a family has no shorter one.
+  std::string short_fix;
   // Whether applying `fix` changes what the program computes (results, precision, the kernels it
   // builds, its launches), and in words what it keeps or changes: advice never changes a
   // program's behaviour without saying so.
@@ -59,6 +67,8 @@ struct GroupMember {
   bool cost_estimated = false;
   // The member's own values where the group's fix says "<N>" (a line number), in order.
   std::vector<std::string> fix_values;
+  std::string headline;   // the finding's
+  std::string short_fix;  // the finding's
 };
 
 // Findings of one mechanism, about code of one owner, whose fixes say the same thing but for the
@@ -70,6 +80,16 @@ struct FindingGroup {
   // The members' fix, once: verbatim when they agree; otherwise with "<module>" for each
   // member's module and "<N>" for each number that differs between them (GroupMember::fix_values).
   std::string fix;
+  // Whether the members' fixes agree verbatim, so `fix` holds no placeholder and holds for all.
+  // Text for a person never shows a `fix` with placeholders: it shows `short_fix` or each
+  // member's own.
+  bool fixes_agree = true;
+  // The members' headline when they agree, else "" (a reader is shown each member's).
+  std::string headline;
+  // One short fix that holds for every member: theirs when they agree; when they differ in one
+  // number only (a line), that number listed ("stages.py:10, 30 and 21"); otherwise "" (a reader
+  // is shown each member's).
+  std::string short_fix;
   std::vector<GroupMember> members;
   std::optional<double> total_cost_ms;  // the sum of the members' known costs; absent when none is known
   std::size_t costs_unknown = 0;        // members without a cost, left out of total_cost_ms

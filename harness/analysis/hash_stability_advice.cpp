@@ -68,6 +68,37 @@ std::string confirmed_by(const ModuleHashStability& module) {
   return "";
 }
 
+// The cause and how the experiment showed it, short enough for one line with a module name.
+std::string confirmed_briefly(HashCause cause) {
+  switch (cause) {
+    case HashCause::python_hash_seed:
+      return "depends on PYTHONHASHSEED, confirmed by experiment: one seed twice agrees, another differs";
+    case HashCause::checkout_path:
+      return "depends on the checkout path, confirmed by experiment: a copy at another path differs";
+    case HashCause::per_run:
+      return "changes per run, confirmed by experiment: two processes with one seed differ";
+    case HashCause::stable:
+      return "";
+  }
+  return "";
+}
+
+std::string short_fix_for(const ModuleHashStability& module) {
+  switch (module.cause) {
+    case HashCause::python_hash_seed:
+      return module.fixed_in_warp.empty()
+                 ? "Feed the module hash from hashlib or a sorted order, not hash() or a set's order."
+                 : "Upgrade Warp to " + module.fixed_in_warp + " or later, or map a @wp.func instead of a callable.";
+    case HashCause::checkout_path:
+      return "Pass the path-derived value as a kernel argument instead of capturing it.";
+    case HashCause::per_run:
+      return "Pass the per-run value (a time, a random draw, id()) as a kernel argument instead of capturing it.";
+    case HashCause::stable:
+      return "";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string experiments_text(const HashStability& stability) {
@@ -95,7 +126,10 @@ HashAdvice hash_advice(const HashStability& stability) {
                           ? (module.fixed_in_warp.empty() ? kHashSeedFix : kWarpFunctionFix)
                       : module.cause == HashCause::checkout_path ? kCheckoutPathFix
                                                                  : kPerRunFix;
-    if (std::find(advice.fixes.begin(), advice.fixes.end(), fix) == advice.fixes.end()) advice.fixes.push_back(fix);
+    if (std::find(advice.fixes.begin(), advice.fixes.end(), fix) == advice.fixes.end()) {
+      advice.fixes.push_back(fix);
+      advice.short_fix += (advice.short_fix.empty() ? "" : " ") + short_fix_for(module);
+    }
     advice.behaviour_changes = advice.behaviour_changes || !module.fixed_in_warp.empty();
   }
   if (!stability.original_path_files.empty()) {
@@ -108,6 +142,9 @@ HashAdvice hash_advice(const HashStability& stability) {
     advice.evidence.push_back("the checkout-path experiment did not run: " + stability.relocation_skipped);
   }
   advice.evidence.push_back("the experiments: " + experiments_text(stability));
+  const auto& first = stability.modules.front();
+  advice.headline = fmt::format("hash of {} {}", first.module, confirmed_briefly(first.cause));
+  if (stability.modules.size() > 1) advice.headline += fmt::format(" (and {} more)", stability.modules.size() - 1);
   return advice;
 }
 

@@ -12,6 +12,10 @@ struct HashAdvice {
   std::vector<std::string> evidence;  // per moved module, then the experiments and their cost
   std::vector<std::string> fixes;     // one per cause, in the order the causes appear
   bool behaviour_changes = false;     // a fix upgrades Warp: the kernels built change with it
+  // The first moved module, its cause and that the experiment confirmed it, in one short line
+  // (Finding::headline), and the causes' fixes in one short line each (Finding::short_fix).
+  std::string headline;
+  std::string short_fix;
 };
 
 // Empty when no experiment moved a module.

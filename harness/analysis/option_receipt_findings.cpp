@@ -180,6 +180,8 @@ Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::
                                                         applied.effect == FixEffect::changes_behaviour
                                                             ? " That changes behaviour: " + applied.what + "."
                                                             : ""));
+  finding.headline = fmt::format("{} = {} set at {} reached no module build", write.key, write.value, site_text(write));
+  finding.short_fix = fmt::format("Remove the {} write at {}: it reached no build.", write.key, site_text(write));
   finding.fix_effect = FixEffect::keeps_behaviour;
   finding.behaviour = fmt::format("removing the write keeps this run as it is; applying it instead: {}", applied.what);
   if (!finding.owner->users_to_change()) for_its_maintainers(receipt, *finding.owner, finding);
@@ -263,13 +265,18 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
   }
   if (!deadline.evidence.empty()) {
     // The line early enough in this program, per setting: its first module's creation.
-    std::vector<std::string> advice;
+    std::vector<std::string> advice, short_advice, late_keys;
     for (const auto& [key, setting] : late_settings) {
+      late_keys.push_back(fmt::format("wp.config.{} = {}", key, setting.first));
       if (const auto line = setting_deadline(report, setting.second)) {
         advice.push_back(config_deadline_advice(*line, key, setting.first));
+        short_advice.push_back(config_deadline_short_advice(*line, key, setting.first));
       }
     }
     if (!advice.empty()) deadline.fix = fmt::format("{}", fmt::join(advice, " "));
+    if (!short_advice.empty()) deadline.short_fix = fmt::format("{}", fmt::join(short_advice, " "));
+    deadline.headline =
+        fmt::format("{} set after module {} copied warp.config", fmt::join(late_keys, ", "), deadline.module);
     deadline.fix_effect = deadline_behaviour.effect;
     deadline.behaviour = deadline_behaviour.what;
     deadline.cost_basis = "not computable from one run: the build the setting was meant to avoid did happen";

@@ -151,6 +151,8 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
   FindingsByOwner findings(Mechanism::unused_backward, ownership);
   bool any_backward = false;
   std::vector<std::string> flagged;  // the modules the findings are about, in name order
+  // Each finding's modules, by its first (Finding::module): the headline names them.
+  std::map<std::string, std::vector<std::string>> modules_of;
   // The module's last build is the code the program actually ran with.
   std::map<std::string, const ModuleEvent*> last_build;
   for (const ModuleEvent* event : cold_compiled_events(report)) last_build[event->name] = event;
@@ -164,6 +166,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     Finding& finding = findings.for_module(name);
     flagged.push_back(name);
     if (finding.module.empty()) finding.module = name;
+    modules_of[finding.module].push_back(name);
     if (finding.trigger.empty()) {
       finding.trigger = fmt::format(
           "the generated source of {} ({}) has {} backward entry point(s) and the launch "
@@ -222,8 +225,14 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
       }
       if (const auto line = setting_deadline(report, modules)) {
         finding.fix = config_deadline_advice(*line, "enable_backward", "False");
+        finding.short_fix = config_deadline_short_advice(*line, "enable_backward", "False");
       }
     }
+    const auto& modules = modules_of[finding.module];
+    finding.headline = modules.size() == 1
+                           ? fmt::format("{}: backward code generated, never launched adjoint", modules.front())
+                           : fmt::format("backward code generated, never launched adjoint, in {} modules: {}",
+                                         modules.size(), fmt::join(modules, ", "));
     out.findings.push_back(std::move(finding));
   }
 }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -38,6 +39,38 @@ std::string labels(const std::vector<const UniqueModule*>& modules) {
   std::vector<std::string> out;
   for (const UniqueModule* module : modules) out.push_back(kernel_label(*module));
   return fmt::format("{}", fmt::join(out, ", "));
+}
+
+// "center, offset": the kernels alone, for a line that has no room for where each came from.
+std::string names(const std::vector<const UniqueModule*>& modules) {
+  std::vector<std::string> out;
+  for (const UniqueModule* module : modules) {
+    const std::string label = kernel_label(*module);
+    out.push_back(label.substr(0, label.find(" (")));
+  }
+  return fmt::format("{}", fmt::join(out, ", "));
+}
+
+std::string unique_headline(const std::vector<const UniqueModule*>& constants,
+                            const std::vector<const UniqueModule*>& unknown) {
+  if (unknown.empty())
+    return fmt::format("{} module=\"unique\" kernel(s) made from constants: {}", constants.size(), names(constants));
+  if (constants.empty()) {
+    return fmt::format("{} module=\"unique\" kernel(s) that may be stable (this run cannot tell): {}", unknown.size(),
+                       names(unknown));
+  }
+  return fmt::format("module=\"unique\" kernels made from constants: {}; that may be stable: {}", names(constants),
+                     names(unknown));
+}
+
+std::string unique_short_fix(const std::vector<const UniqueModule*>& constants,
+                             const std::vector<const UniqueModule*>& unknown) {
+  if (unknown.empty()) return fmt::format("Drop module=\"unique\" from {}.", names(constants));
+  const std::string undecided =
+      fmt::format("drop module=\"unique\" from those of {} whose code never changes", names(unknown));
+  if (constants.empty())
+    return fmt::format("{}{}.", static_cast<char>(std::toupper(undecided[0])), undecided.substr(1));
+  return fmt::format("Drop module=\"unique\" from {}; {}.", names(constants), undecided);
 }
 
 std::string unique_fix(const std::vector<const UniqueModule*>& constants,
@@ -141,6 +174,8 @@ void check_unique_modules(const Report& report, const DiagnoseInputs& inputs, Di
       finding.cost_basis += fmt::format("; counts the {} the run cannot tell about: at most this", unknown.size());
     }
     finding.fix = unique_fix(constants, unknown, data);
+    finding.headline = unique_headline(constants, unknown);
+    finding.short_fix = unique_short_fix(constants, unknown);
     // One owner for the scope; a phrase naming one factory would misname the others.
     ModuleOwnership owner = members.front()->owner;
     for (const UniqueModule* module : members) {

@@ -28,18 +28,35 @@ std::string group_extent(const analysis::FindingGroup& group) {
   return text;
 }
 
-// One line: what the start of a long fix is, marked "…" where it was cut.
-std::string first_line(std::string_view text, std::string_view prefix) {
-  auto lines = wrap(text, kScreenColumns - 1, prefix, "");
-  if (lines.size() > 1) lines.front() += "…";
-  return lines.front();
+// A group's members beyond this many are counted, not shown: the brief stays one screen with
+// `measure`'s report however many modules a group touches (`diagnose` lists them all).
+constexpr std::size_t kMembersShown = 3;
+
+// Each line whole: a name, a number or a path that does not fit the rest of a line starts the
+// next one.
+void print_whole(std::string_view text, std::string_view first_prefix, std::ostream& out) {
+  print_wrapped(text, first_prefix, "      ", out);
 }
 
 void render_group(const analysis::FindingGroup& group, std::ostream& out) {
   std::string heading = fmt::format("[{}] {}", code(group.mechanism), info(group.mechanism).title);
   if (group.owner) heading += " — " + group.owner->describe();
   print_wrapped(fmt::format("{}: {}", heading, group_extent(group)), "  ", "      ", out);
-  out << first_line(group.fix, "    fix: ") << '\n';
+  // One fact and one fix for the whole group where one holds for all its members; otherwise each
+  // member's own, never a template with its blanks.
+  if (!group.headline.empty()) print_whole(group.headline, "    ", out);
+  const bool each_member_fix = group.short_fix.empty();
+  if (group.headline.empty() || each_member_fix) {
+    const std::size_t shown = group.members.size() > kMembersShown ? kMembersShown - 1 : group.members.size();
+    for (std::size_t index = 0; index < shown; ++index) {
+      const auto& member = group.members[index];
+      if (group.headline.empty()) print_whole(member.headline, "    - ", out);
+      if (each_member_fix) print_whole(member.short_fix, group.headline.empty() ? "      fix: " : "    fix: ", out);
+    }
+    if (shown < group.members.size())
+      print_whole(fmt::format("and {} more", group.members.size() - shown), "    ", out);
+  }
+  if (!each_member_fix) print_whole(group.short_fix, "    fix: ", out);
 }
 
 }  // namespace

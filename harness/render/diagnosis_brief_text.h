@@ -1,8 +1,10 @@
 #pragma once
 // The diagnosis as `measure` prints it under its report by default, so the two fit one screen
-// together: the bottleneck, each finding group in one line plus the start of its fix, how many
-// mechanisms were ruled out and not checked, and where the rest is (`diagnose`, `--verbose`).
-// Every line is at most render::kScreenColumns wide.
+// together: the bottleneck, each finding group in one line with its specific fact (the
+// analysis's headline) and its short fix, or each member's where no one holds for all (a few
+// members, the rest counted), how many mechanisms were ruled out and not checked, and where the
+// rest is (`diagnose`, `--verbose`). Every line is at most render::kScreenColumns wide, wrapped
+// between words: a name, a number or a path is never cut.
 #include <iosfwd>
 #include <string_view>
 

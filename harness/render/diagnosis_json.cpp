@@ -124,13 +124,18 @@ json group_to_json(const analysis::FindingGroup& group) {
                        {"module", member.module},
                        {"cost_ms", or_null(member.cost_ms)},
                        {"cost_is_estimate", member.cost_estimated},
-                       {"fix_values", member.fix_values}});
+                       {"fix_values", member.fix_values},
+                       {"headline", member.headline},
+                       {"short_fix", member.short_fix}});
   }
   return {{"id", std::string(code(group.mechanism))},
           {"title", std::string(info(group.mechanism).title)},
           {"owner", group.owner ? owner_to_json(*group.owner) : json(nullptr)},
           {"yours", group.yours()},
           {"fix", group.fix},
+          {"fixes_agree", group.fixes_agree},
+          {"headline", group.headline},
+          {"short_fix", group.short_fix},
           {"members", members},
           {"total_cost_ms", or_null(group.total_cost_ms)},
           {"costs_unknown", group.costs_unknown},
@@ -151,6 +156,8 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
                         {"trigger", finding.trigger},
                         {"evidence", finding.evidence},
                         {"fix", finding.fix},
+                        {"headline", finding.headline},
+                        {"short_fix", finding.short_fix},
                         {"fix_changes_behaviour", finding.fix_effect == FixEffect::changes_behaviour},
                         {"fix_behaviour", finding.behaviour},
                         {"limits", finding.limits},

@@ -45,7 +45,6 @@ std::string member_text(const analysis::GroupMember& member) {
   std::string text = member.module.empty() ? std::string("several modules") : member.module;
   // As --verbose writes a finding's cost, so the two texts show the same figure.
   if (member.cost_ms) text += fmt::format(" {}{:.0f} ms", member.cost_estimated ? "≈ " : "", *member.cost_ms);
-  if (!member.fix_values.empty()) text += fmt::format(" (<N> = {})", fmt::join(member.fix_values, ", "));
   return text;
 }
 
@@ -71,15 +70,27 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
                                      [](const analysis::GroupMember& member) { return !member.module.empty(); });
   const std::string lead = all_named ? fmt::format("{} module(s): ", group.members.size()) : std::string();
   print_wrapped(fmt::format("{}{}; {}", lead, fmt::join(members, ", "), group_cost_text(group)), "  ", "    ", out);
-  // A long fix stays in --explain: the screen shows its start, and the evidence line says where
-  // the rest is.
-  constexpr std::size_t kFixLines = 2;
-  auto fix_lines = wrap(group.fix, kScreenColumns, "  fix: ", "    ");
-  if (fix_lines.size() > kFixLines) {
-    fix_lines.resize(kFixLines);
-    fix_lines.back() = wrap(fix_lines.back(), kScreenColumns - 1, "    ", "").front() + "…";
+  if (group.fixes_agree) {
+    // A long fix stays in --explain: the screen shows its start, and the evidence line says where
+    // the rest is.
+    constexpr std::size_t kFixLines = 2;
+    auto fix_lines = wrap(group.fix, kScreenColumns, "  fix: ", "    ");
+    if (fix_lines.size() > kFixLines) {
+      fix_lines.resize(kFixLines);
+      fix_lines.back() = wrap(fix_lines.back(), kScreenColumns - 1, "    ", "").front() + "…";
+    }
+    for (const auto& line : fix_lines) out << line << '\n';
+  } else if (!group.short_fix.empty()) {
+    // The members' fixes differ (in a line, a module): the one short fix that holds for all.
+    print_wrapped(group.short_fix, "  fix: ", "    ", out);
+  } else {
+    // Nothing holds for all: each member's own, never the group's template with its blanks.
+    for (const auto& member : group.members) {
+      print_wrapped(member.short_fix,
+                    fmt::format("  fix ({}): ", member.module.empty() ? "several modules" : member.module), "    ",
+                    out);
+    }
   }
-  for (const auto& line : fix_lines) out << line << '\n';
   // The one observation that fired the first member; the rest are in --explain.
   std::string evidence = first.trigger;
   if (group.members.size() > 1) evidence += fmt::format(" (and {} more)", group.members.size() - 1);

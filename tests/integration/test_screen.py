@@ -101,6 +101,13 @@ class ScreenTest(unittest.TestCase):
         for figure in MS_FIGURE.findall(without_totals):
             self.assertIn(figure, self.verbose, f"{figure} of the default text is not in --verbose")
 
+    def test_no_text_for_a_person_shows_a_group_template(self):
+        # The JSON keeps the template ("<N>", "<module>"); what a person reads lists the values.
+        self.assertTrue(any("<N>" in group["fix"] for group in self.diagnosis["finding_groups"]))
+        for text in (self.default, self.verbose, self.measure_default):
+            for placeholder in ("<N>", "<module>", "<file>"):
+                self.assertNotIn(placeholder, text)
+
     def test_verbose_is_the_full_text(self):
         for finding in self.diagnosis["findings"]:
             for text in [finding["trigger"], finding["fix"], *finding["evidence"]]:
@@ -227,6 +234,15 @@ class CommandScreensTest(unittest.TestCase):
         for group in groups:
             self.assertIn(f"[{group['id']}]", self.diagnose_default)
         self.assertEqual(diagnosis_part.count("\n    fix: "), len(groups), default)
+        # Each group's specific fact and its short fix, whole (wrapped between words, never cut
+        # with "…"), and never a group template's blanks.
+        flat = " ".join(diagnosis_part.split())
+        self.assertNotIn("…", diagnosis_part, default)
+        for group in groups:
+            self.assertIn(" ".join(group["short_fix"].split()), flat, default)
+            headlines = [group["headline"]] if group["headline"] else [m["headline"] for m in group["members"][:3]]
+            for headline in headlines:
+                self.assertIn(" ".join(headline.split()), flat, default)
         self.assertIn(f"{len(self.diagnosis['ruled_out'])} mechanism(s) ruled out, "
                       f"{len(self.diagnosis['not_checked'])} not checked", default)
         self.assertIn(f"`diagnose {self.report}`", " ".join(default.split()))

@@ -511,5 +511,40 @@ TEST(DiagnoseMechanisms, SchemaOneReportParsesAndDiagnoses) {
   EXPECT_THAT(joined(*finding), HasSubstr("__main__ on cuda:0 at block_dim 256: 2 builds, hashes 1a2b3c4 -> 5d6e7f8"));
 }
 
+TEST(DiagnoseMechanisms, LateKernelHeadlineAndShortFixNameTheAddedKernel) {
+  Report report = healthy();
+  report.module_events.push_back(
+      load("__main__", "bbbbbbb", 400.0, {kernel("fill", 10), kernel("scale", 20), kernel("offset", 40)}, 45));
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, Mechanism::late_kernel);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_EQ(finding->headline, "kernel added after load: offset (src/app.py:40)");
+  EXPECT_EQ(finding->short_fix, "Define (import) offset (src/app.py:40) before the module's first launch.");
+}
+
+TEST(DiagnoseMechanisms, LateOptionHeadlineAndShortFixNameTheOption) {
+  Report report = healthy();
+  auto rebuilt = load("__main__", "bbbbbbb", 300.0, {kernel("fill", 10), kernel("scale", 20)}, 50);
+  rebuilt.detail->options["max_unroll"] = "4";
+  report.module_events.push_back(rebuilt);
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, Mechanism::late_option);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_EQ(finding->headline, "option changed after load: max_unroll: 16 -> 4");
+  EXPECT_THAT(finding->short_fix, HasSubstr("Set max_unroll with wp.set_module_options"));
+}
+
+TEST(DiagnoseMechanisms, EveryFindingHasAHeadlineAndAShortFix) {
+  Report report = healthy();
+  report.module_events.push_back(
+      load("__main__", "bbbbbbb", 400.0, {kernel("fill", 10), kernel("scale", 20), kernel("offset", 40)}, 45));
+  const Diagnosis diagnosis = diagnose(report);
+  ASSERT_FALSE(diagnosis.findings.empty());
+  for (const auto& finding : diagnosis.findings) {
+    EXPECT_FALSE(finding.headline.empty()) << code(finding.mechanism);
+    EXPECT_FALSE(finding.short_fix.empty()) << code(finding.mechanism);
+  }
+}
+
 }  // namespace
 }  // namespace wcp::analysis

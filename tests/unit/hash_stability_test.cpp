@@ -238,5 +238,24 @@ TEST(HashStability, SaltedHashCauseReplacesTheGenericAdvice) {
   EXPECT_EQ(finding->fix.find("a random value, id()"), std::string::npos);  // not the generic list
 }
 
+TEST(HashStability, Cs2HeadlineSaysTheCauseWasConfirmedByExperiment) {
+  Report report = testing::clean_report();
+  report.module_events = {testing::compiled("map_func_05d3d1e6", "2b3ca59", 1900.0),
+                          testing::compiled("map_func_d0ca56d6", "a0c2bef", 1900.0, Pass::warm)};
+  report.sample_results[0].warm_compiled_events = 1;
+  report.warm_module_ms = summarize({1900.0});
+  HashStability stability = moved_stability();
+  stability.modules[0].module = "map_func_05d3d1e6";
+  stability.modules[0].cause = HashCause::python_hash_seed;
+  report.hash_stability = stability;
+  const auto diagnosis = analysis::diagnose(report);
+  const analysis::Finding* finding = cs2(diagnosis);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_EQ(finding->headline,
+            "hash of map_func_05d3d1e6 depends on PYTHONHASHSEED, confirmed by experiment: one seed twice agrees, "
+            "another differs");
+  EXPECT_NE(finding->short_fix.find("hashlib"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wcp

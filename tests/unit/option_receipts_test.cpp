@@ -608,5 +608,19 @@ TEST(OptionComparison, NeverChangesTheVerdict) {
   EXPECT_THAT(text.str(), HasSubstr("Options: not compared"));
 }
 
+TEST(OptionReceipts, NeverArrivedHeadlineAndShortFixNameTheWriteAndItsLine) {
+  Report report = run();
+  created(report, "pipeline.stages", 0.5, 25);
+  report.option_record->writes.push_back(
+      write(OptionApi::set_module_options, "pipeline.stages", "fast_math", "True", 0.6, 25));
+  report.module_events.push_back(build("make_stage__locals__stage_ceb63c0f", "aaaaaaa", 2.0, {},
+                                       {kernel("make_stage__locals__stage", "pipeline.stages")}));
+  const auto diagnosis = analysis::diagnose(report);
+  const analysis::Finding* finding = find(diagnosis, Mechanism::option_never_arrived);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_EQ(finding->headline, "fast_math = True set at pkg/stages.py:25 reached no module build");
+  EXPECT_EQ(finding->short_fix, "Remove the fast_math write at pkg/stages.py:25: it reached no build.");
+}
+
 }  // namespace
 }  // namespace wcp
