@@ -150,6 +150,7 @@ void for_its_maintainers(const OptionReceipt& receipt, const ModuleOwnership& ow
       "For the maintainers of {}: {} at {} reached no build in this program; nothing for you to change. Your "
       "own levers are at your entry point (`levers -- CMD` measures them).",
       whose, spelled(write), site_text(write));
+  finding.short_fix = fmt::format("For the maintainers of {}; nothing for you to change.", whose);
   finding.fix_effect = FixEffect::keeps_behaviour;
   finding.behaviour = "nothing to change on your side";
 }

@@ -215,6 +215,7 @@ TEST(OptionReceipts, ADependencysWriteThatReachedNothingIsForItsMaintainers) {
   EXPECT_EQ(finding->owner->owner, Owner::dependency);
   EXPECT_THAT(finding->fix, HasSubstr("For the maintainers of"));
   EXPECT_THAT(finding->fix, Not(HasSubstr("Remove")));
+  EXPECT_THAT(finding->short_fix, Not(HasSubstr("Remove")));
 }
 
 TEST(OptionReceipts, TheRegistryRoundTripsThroughTheReport) {
