@@ -265,3 +265,30 @@ class GetModule(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LibraryOptionUnlaunched(unittest.TestCase):
+    """A library's module-level option whose module this run never loads (issue 40): no finding,
+    a receipt fact naming the module's own kernels, which take the option when it loads."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.app = measured("library_option_unlaunched/app")
+
+    def test_no_finding(self):
+        self.assertEqual(self.app.findings(NEVER), [], self.app.diagnose_output)
+
+    def test_the_receipt_names_the_kernels_that_take_it(self):
+        (receipt,) = self.app.receipts("set_module_options")
+        self.assertEqual(receipt["outcome"], "target_not_built")
+        (miss,) = receipt["missed"]
+        self.assertEqual(miss["reason"], "target_never_loaded")
+        self.assertEqual(miss["registered_kernels"], 2)
+        self.assertEqual(miss["kernels"], ["any_awake", "surface_velocity"])
+        self.assertIn("solverlib.contacts was not built in this run; its 2 kernel(s) (any_awake, surface_velocity) "
+                      "take the option when it is", self.app.diagnose_output)
+
+    def test_the_report_carries_the_registry(self):
+        registered = {m["name"]: m for m in self.app.report["option_record"]["modules_registered"]}
+        self.assertEqual(registered["solverlib.contacts"]["kernel_count"], 2)
+        self.assertGreaterEqual(self.app.report["schema_version"], 9)
