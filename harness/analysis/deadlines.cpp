@@ -32,10 +32,20 @@ std::optional<SettingDeadline> from_kernel_snapshots(const Report& report, const
   return std::nullopt;
 }
 
-}  // namespace
+// The entry script the modules' creations name, when it is not the user's (an installed test
+// runner's `__main__`, a console-script stub): a global setting then has no line of the user's
+// at the entry point.
+std::optional<SourceLocation> runner_entry(const Report& report, const CodeOwnership& ownership) {
+  if (!report.option_record) return std::nullopt;
+  for (const auto& created : report.option_record->modules_created) {
+    if (created.entry_site && ownership.owner_of_file(created.entry_site->file) != Owner::user)
+      return created.entry_site;
+  }
+  return std::nullopt;
+}
 
-std::optional<SettingDeadline> setting_deadline(const Report& report, const std::vector<std::string>& modules) {
-  const CodeOwnership ownership(report);
+std::optional<SettingDeadline> deadline_in_program(const Report& report, const std::vector<std::string>& modules,
+                                                   const CodeOwnership& ownership) {
   if (report.option_record) {
     // modules_created is in time order: the first creation with an entry-script line is the
     // deadline; a creation without one (outside the main script's stack) still bounds it by
@@ -43,7 +53,7 @@ std::optional<SettingDeadline> setting_deadline(const Report& report, const std:
     for (const auto& created : report.option_record->modules_created) {
       if (!wanted(modules, created.name)) continue;
       if (modules.empty() && (!created.site || ownership.owner_of_file(created.site->file) != Owner::user)) continue;
-      if (created.entry_site) {
+      if (created.entry_site && ownership.owner_of_file(created.entry_site->file) == Owner::user) {
         return SettingDeadline{SettingDeadline::Kind::entry_script_line, *created.entry_site, created.name, true};
       }
       if (created.site) {
@@ -53,6 +63,15 @@ std::optional<SettingDeadline> setting_deadline(const Report& report, const std:
     }
   }
   return from_kernel_snapshots(report, modules, ownership);
+}
+
+}  // namespace
+
+std::optional<SettingDeadline> setting_deadline(const Report& report, const std::vector<std::string>& modules) {
+  const CodeOwnership ownership(report);
+  auto deadline = deadline_in_program(report, modules, ownership);
+  if (deadline && runner_entry(report, ownership)) deadline->kind = SettingDeadline::Kind::runner_session;
+  return deadline;
 }
 
 std::string config_deadline_advice(const SettingDeadline& deadline, const std::string& key, const std::string& value) {
@@ -80,6 +99,12 @@ std::string config_deadline_advice(const SettingDeadline& deadline, const std::s
           "wp.get_module(\"{}\").options[\"{}\"] = {}.",
           deadline.module, short_file(deadline.before.file), deadline.before.line, setting, deadline.module, key,
           value);
+    case SettingDeadline::Kind::runner_session:
+      return fmt::format(
+          "The entry point is a test runner or another installed program, not a file of yours: set {} once where "
+          "its session starts (for a pytest suite, pytest_configure in its conftest.py), never in a file it imports "
+          "as a library. Or {}.",
+          setting, module_option);
   }
   return setting;
 }
@@ -96,6 +121,9 @@ std::string config_deadline_short_advice(const SettingDeadline& deadline, const 
                            deadline.before.line);
       }
       return fmt::format("Set wp.get_module(\"{}\").options[\"{}\"] = {} before its first load.", deadline.module, key,
+                         value);
+    case SettingDeadline::Kind::runner_session:
+      return fmt::format("Set wp.config.{} = {} where the test session starts (conftest.py's pytest_configure).", key,
                          value);
   }
   return "";

@@ -16,6 +16,10 @@ struct SettingDeadline {
   enum class Kind {
     entry_script_line,  // the entry script's first line that created one of the modules
     kernel_definition,  // no entry script line on record: the module's first kernel definition
+    // The entry point is a program the user does not own (a test runner, an installed tool):
+    // a global setting belongs where that program's session starts (a test suite's session
+    // setup), never in a file it imports as a library; `before` is the module's first kernel.
+    runner_session,
   };
   Kind kind = Kind::entry_script_line;
   SourceLocation before;   // set it before this line runs

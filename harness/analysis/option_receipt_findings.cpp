@@ -142,10 +142,10 @@ ModuleOwnership owner_of_write(const OptionWrite& write, const CodeOwnership& ow
 // A write in code the user does not own: a fact for its maintainers, never "remove it".
 void for_its_maintainers(const OptionReceipt& receipt, const ModuleOwnership& owner, Finding& finding) {
   const OptionWrite& write = receipt.write;
-  const std::string whose = owner.package ? owner.package->name + (owner.package->version.empty()
-                                                                       ? std::string()
-                                                                       : " " + owner.package->version)
-                                          : std::string(owner.owner == Owner::warp ? "Warp" : "the package");
+  const std::string whose =
+      owner.package
+          ? owner.package->name + (owner.package->version.empty() ? std::string() : " " + owner.package->version)
+          : std::string(owner.owner == Owner::warp ? "Warp" : "the package");
   finding.fix = fmt::format(
       "For the maintainers of {}: {} at {} reached no build in this program; nothing for you to change. Your "
       "own levers are at your entry point (`levers -- CMD` measures them).",

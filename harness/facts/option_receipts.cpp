@@ -14,9 +14,8 @@ std::vector<const ModuleEvent*> snapshot_loads(const Report& report) {
   for (const auto& event : report.module_events) {
     if (event.pass == Pass::cold && event.status != LoadStatus::error && event.detail) loads.push_back(&event);
   }
-  std::stable_sort(loads.begin(), loads.end(), [](const ModuleEvent* a, const ModuleEvent* b) {
-    return a->detail->start_s < b->detail->start_s;
-  });
+  std::stable_sort(loads.begin(), loads.end(),
+                   [](const ModuleEvent* a, const ModuleEvent* b) { return a->detail->start_s < b->detail->start_s; });
   return loads;
 }
 
@@ -39,7 +38,9 @@ bool sees(const Report& report, const OptionWrite& write, const ModuleEvent& loa
   return inherits(report, write.pid, write.t_s, load.detail->pid);
 }
 
-bool after(const OptionWrite& write, const ModuleEvent& load) { return load.detail->start_s > write.t_s; }
+bool after(const OptionWrite& write, const ModuleEvent& load) {
+  return load.detail->start_s > write.t_s;
+}
 
 std::optional<std::string> option_of(const LoadDetail& detail, const std::string& key) {
   const auto found = detail.options.find(key);
@@ -50,8 +51,8 @@ std::optional<std::string> option_of(const LoadDetail& detail, const std::string
 // Every kernel of the module ships in an installed distribution (Warp's own, a library).
 bool dependency_module(const ModuleEvent& load) {
   const auto& kernels = load.detail->kernels;
-  return !kernels.empty() &&
-         std::all_of(kernels.begin(), kernels.end(), [](const KernelInfo& kernel) { return kernel.package.has_value(); });
+  return !kernels.empty() && std::all_of(kernels.begin(), kernels.end(),
+                                         [](const KernelInfo& kernel) { return kernel.package.has_value(); });
 }
 
 bool module_scoped(const OptionWrite& write) {
@@ -73,7 +74,9 @@ bool kernel_scoped(const OptionWrite& write) {
 class ReceiptBuilder {
  public:
   explicit ReceiptBuilder(const Report& report)
-      : report_(report), record_(*report.option_record), loads_(snapshot_loads(report)),
+      : report_(report),
+        record_(*report.option_record),
+        loads_(snapshot_loads(report)),
         copied_(copied_config_options(record_)) {}
 
   OptionReceipt receipt_for(const OptionWrite& write) const {
@@ -95,7 +98,8 @@ class ReceiptBuilder {
     bool rebuild = false;
     for (const ModuleEvent* other : loads_) {
       if (other == &load || other->name != load.name || other->device != load.device) continue;
-      if (other->detail->start_s < write.t_s && other->hash != load.hash && sees(report_, write, *other)) rebuild = true;
+      if (other->detail->start_s < write.t_s && other->hash != load.hash && sees(report_, write, *other))
+        rebuild = true;
     }
     return {identity_of(load), rebuild};
   }
@@ -227,8 +231,8 @@ class ReceiptBuilder {
       if (load->name != write.target || !after(write, *load) || !sees(report_, write, *load)) continue;
       for (const auto& kernel : load->detail->kernels) {
         if (kernel.key != write.kernel) continue;
-        const bool differs = write.key == "enable_backward" && kernel.adjoint &&
-                             (*kernel.adjoint ? "True" : "False") != write.value;
+        const bool differs =
+            write.key == "enable_backward" && kernel.adjoint && (*kernel.adjoint ? "True" : "False") != write.value;
         if (differs) {
           built_otherwise = built_otherwise ? built_otherwise : load;
         } else {
@@ -306,7 +310,7 @@ class ReceiptBuilder {
       if (!after(write, *load) || !sees(report_, write, *load)) continue;
       any_after = true;
       const auto held = copied_.contains(write.key) ? option_of(*load->detail, write.key)
-                                                      : effective_option(*load->detail, write.key);
+                                                    : effective_option(*load->detail, write.key);
       if (!held) continue;  // this Warp does not snapshot it
       if (*held == write.value) {
         receipt.reached.push_back(reached_build(*load, write));
@@ -344,7 +348,9 @@ class ReceiptBuilder {
 // build any of them reached.
 bool same_write(const OptionWrite& a, const OptionWrite& b) {
   // module="unique" targets are named by their content hash: one factory line makes many.
-  const auto target = [](const OptionWrite& write) { return unique_module_kernel(write.target).value_or(write.target); };
+  const auto target = [](const OptionWrite& write) {
+    return unique_module_kernel(write.target).value_or(write.target);
+  };
   return a.api == b.api && target(a) == target(b) && a.key == b.key && a.value == b.value && a.site == b.site &&
          a.kernel == b.kernel && a.scope == b.scope && a.by_warp == b.by_warp;
 }
@@ -361,27 +367,42 @@ bool same_misses(const OptionReceipt& a, const OptionReceipt& b) {
 
 std::string_view to_string(ReceiptOutcome outcome) {
   switch (outcome) {
-    case ReceiptOutcome::reached: return "reached";
-    case ReceiptOutcome::partly_reached: return "partly_reached";
-    case ReceiptOutcome::reached_nothing: return "reached_nothing";
-    case ReceiptOutcome::target_not_built: return "target_not_built";
-    case ReceiptOutcome::no_change: return "no_change";
-    case ReceiptOutcome::not_a_module_option: return "not_a_module_option";
+    case ReceiptOutcome::reached:
+      return "reached";
+    case ReceiptOutcome::partly_reached:
+      return "partly_reached";
+    case ReceiptOutcome::reached_nothing:
+      return "reached_nothing";
+    case ReceiptOutcome::target_not_built:
+      return "target_not_built";
+    case ReceiptOutcome::no_change:
+      return "no_change";
+    case ReceiptOutcome::not_a_module_option:
+      return "not_a_module_option";
   }
   return "";
 }
 
 std::string_view to_string(MissReason reason) {
   switch (reason) {
-    case MissReason::target_never_loaded: return "target_never_loaded";
-    case MissReason::kernels_in_unique_modules: return "kernels_in_unique_modules";
-    case MissReason::kernels_in_named_modules: return "kernels_in_named_modules";
-    case MissReason::set_after_last_load: return "set_after_last_load";
-    case MissReason::set_after_module_created: return "set_after_module_created";
-    case MissReason::module_holds_own_value: return "module_holds_own_value";
-    case MissReason::overridden: return "overridden";
-    case MissReason::no_build_after: return "no_build_after";
-    case MissReason::value_differs: return "value_differs";
+    case MissReason::target_never_loaded:
+      return "target_never_loaded";
+    case MissReason::kernels_in_unique_modules:
+      return "kernels_in_unique_modules";
+    case MissReason::kernels_in_named_modules:
+      return "kernels_in_named_modules";
+    case MissReason::set_after_last_load:
+      return "set_after_last_load";
+    case MissReason::set_after_module_created:
+      return "set_after_module_created";
+    case MissReason::module_holds_own_value:
+      return "module_holds_own_value";
+    case MissReason::overridden:
+      return "overridden";
+    case MissReason::no_build_after:
+      return "no_build_after";
+    case MissReason::value_differs:
+      return "value_differs";
   }
   return "";
 }

@@ -51,15 +51,15 @@ struct ReachedBuild {
 };
 
 struct MissedModule {
-  std::string module;  // "" for no_build_after and for a kernel that was never built
-  std::optional<ModuleIdentity> build;           // the build that carried another value, when one did
+  std::string module;                   // "" for no_build_after and for a kernel that was never built
+  std::optional<ModuleIdentity> build;  // the build that carried another value, when one did
   MissReason reason = MissReason::target_never_loaded;
-  std::string held;                              // the value the module's build carried instead, when it built
-  std::optional<OptionWrite> by;                 // overridden, module_holds_own_value: the write that decided
-  std::optional<SourceLocation> created_at;      // set_after_module_created: where the module was created, when known
-  std::vector<std::string> elsewhere;            // kernels_in_*: the modules the kernels were built in
-  std::vector<std::string> kernels;              // kernels_in_*: their keys; target_never_loaded: the
-                                                 // target's own registered kernels (the registry's bound)
+  std::string held;                          // the value the module's build carried instead, when it built
+  std::optional<OptionWrite> by;             // overridden, module_holds_own_value: the write that decided
+  std::optional<SourceLocation> created_at;  // set_after_module_created: where the module was created, when known
+  std::vector<std::string> elsewhere;        // kernels_in_*: the modules the kernels were built in
+  std::vector<std::string> kernels;          // kernels_in_*: their keys; target_never_loaded: the
+                                             // target's own registered kernels (the registry's bound)
   // target_never_loaded: how many kernels the target held at exit, none of them launched (0: none,
   // or the report has no registry). They take the option whenever the module loads.
   int registered_kernels = 0;

@@ -12,14 +12,30 @@ namespace {
 
 constexpr std::string_view kDynamic = ".dyn.";  // warp.fem's dynamic kernels: "<python module>.dyn.<key>"
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
 
-bool installed(std::string_view file) { return contains(file, "/site-packages/") || contains(file, "/dist-packages/"); }
+bool installed(std::string_view file) {
+  return contains(file, "/site-packages/") || contains(file, "/dist-packages/");
+}
 
 // The standard library: under a ".../lib/pythonX.Y/" folder and not in an installed package.
-bool standard_library(std::string_view file) { return contains(file, "/lib/python3") && !installed(file); }
+bool standard_library(std::string_view file) {
+  return contains(file, "/lib/python3") && !installed(file);
+}
 
-bool main_module(std::string_view python_module) { return python_module == "__main__" || python_module == "__mp_main__"; }
+// A console-script stub an installer wrote into an environment's bin/ (`/venv/bin/pytest`): a
+// file with no extension there starts an installed program, it is not the user's code.
+bool console_script(std::string_view file) {
+  const std::filesystem::path path(file);
+  return path.parent_path().filename() == "bin" && !path.filename().string().empty() &&
+         path.filename().string().find('.') == std::string::npos;
+}
+
+bool main_module(std::string_view python_module) {
+  return python_module == "__main__" || python_module == "__mp_main__";
+}
 
 std::string top_level(std::string_view python_module) {
   return std::string(python_module.substr(0, python_module.find('.')));
@@ -28,14 +44,19 @@ std::string top_level(std::string_view python_module) {
 // The Python module a generated Warp module is named after: warp.fem names an integrand's
 // modules "<python module>.<kernel key>" and its dynamic kernels "<python module>.dyn.<key>".
 std::string namespace_of(std::string_view module_name) {
-  if (const auto at = module_name.find(kDynamic); at != std::string_view::npos) return std::string(module_name.substr(0, at));
+  if (const auto at = module_name.find(kDynamic); at != std::string_view::npos)
+    return std::string(module_name.substr(0, at));
   const auto dot = module_name.rfind('.');
   return dot == std::string_view::npos ? std::string() : std::string(module_name.substr(0, dot));
 }
 
-bool made_in_function(const KernelInfo& kernel) { return contains(kernel.qualname, "<locals>"); }
+bool made_in_function(const KernelInfo& kernel) {
+  return contains(kernel.qualname, "<locals>");
+}
 
-std::string file_name(std::string_view path) { return std::filesystem::path(path).filename().string(); }
+std::string file_name(std::string_view path) {
+  return std::filesystem::path(path).filename().string();
+}
 
 // "make_kernel() in app.py" for a kernel defined inside a function.
 std::string factory_of(const KernelInfo& kernel) {
@@ -53,10 +74,14 @@ std::string package_text(const std::optional<Package>& package) {
 
 std::string_view to_string(Owner owner) {
   switch (owner) {
-    case Owner::user: return "user";
-    case Owner::dependency: return "dependency";
-    case Owner::warp: return "warp";
-    case Owner::python: return "python";
+    case Owner::user:
+      return "user";
+    case Owner::dependency:
+      return "dependency";
+    case Owner::warp:
+      return "warp";
+    case Owner::python:
+      return "python";
   }
   return "user";
 }
@@ -68,7 +93,8 @@ std::string ModuleOwnership::describe() const {
       if (generator) {
         text = fmt::format("generated at run time by {} from your code in {}", generated_by, python_module);
       } else if (generated) {
-        text = generated_by.empty() ? "your code, generated at run time" : "your code, generated at run time by " + generated_by;
+        text = generated_by.empty() ? "your code, generated at run time"
+                                    : "your code, generated at run time by " + generated_by;
       } else {
         text = "your code";
       }
@@ -77,8 +103,12 @@ std::string ModuleOwnership::describe() const {
       text = fmt::format("a dependency ({})", package.has_value() ? package_text(package) : "an installed package");
       if (generator) text += ", generated at run time by " + generated_by;
       break;
-    case Owner::warp: text = fmt::format("Warp's own code ({})", package.has_value() ? package_text(package) : "warp"); break;
-    case Owner::python: text = "Python itself"; break;
+    case Owner::warp:
+      text = fmt::format("Warp's own code ({})", package.has_value() ? package_text(package) : "warp");
+      break;
+    case Owner::python:
+      text = "Python itself";
+      break;
   }
   if (!from_snapshot) text += " (guessed from the module name)";
   return text;
@@ -86,6 +116,7 @@ std::string ModuleOwnership::describe() const {
 
 CodeOwnership::CodeOwnership(const Report& report)
     : warp_dir_(report.instrumentation.warp_dir), warp_version_(report.warp_version) {
+  std::set<std::string, std::less<>> entry_files;  // the outermost module-level frame of each loading stack
   // The last compiled (or cached) load of each module holds the kernels it was built with.
   for (const auto& event : report.module_events) {
     if (event.pass != Pass::cold || !event.detail || event.detail->kernels.empty()) continue;
@@ -95,9 +126,24 @@ CodeOwnership::CodeOwnership(const Report& report)
     // The entry script: the outermost real frame of a loading stack runs at module level.
     for (auto frame = event.detail->stack.rbegin(); frame != event.detail->stack.rend(); ++frame) {
       if (frame->file.empty() || frame->file.front() == '<') continue;
-      if (frame->function == "<module>") program_files_.insert(frame->file);
+      if (frame->function == "<module>") entry_files.insert(frame->file);
       break;
     }
+  }
+  // The entry file is the program's, with two exceptions that say the program is a runner of
+  // other code (a test runner): a console-script stub (`/venv/bin/pytest`), and an installed
+  // file (`python -m pytest`: site-packages/pytest/__main__.py) while the run's kernels come
+  // from files outside any installation (the suite in a checkout). An installed module run with
+  // -m whose kernels are all installed code (a Warp example) is the program.
+  const bool local_kernels = std::any_of(kernels_by_module_.begin(), kernels_by_module_.end(), [&](const auto& entry) {
+    return std::any_of(entry.second.begin(), entry.second.end(), [&](const KernelInfo* kernel) {
+      return !kernel->file.empty() && kernel->file.front() != '<' && !installed(kernel->file) &&
+             !standard_library(kernel->file) && !in_warp(kernel->file);
+    });
+  });
+  for (const auto& file : entry_files) {
+    if (console_script(file) || (installed(file) && local_kernels)) continue;
+    program_files_.insert(file);
   }
   for (const auto& [name, kernels] : kernels_by_module_) {
     for (const KernelInfo* kernel : kernels) {
@@ -133,7 +179,7 @@ Owner CodeOwnership::owner_of_file(std::string_view file) const {
   if (file.empty() || file.front() == '<') return Owner::python;  // <frozen runpy>, <string>
   if (program_files_.contains(file)) return Owner::user;          // the program, wherever it is installed
   if (in_warp(file)) return Owner::warp;
-  if (installed(file)) return Owner::dependency;
+  if (installed(file) || console_script(file)) return Owner::dependency;
   if (standard_library(file)) return Owner::python;
   return Owner::user;
 }
@@ -173,8 +219,9 @@ ModuleOwnership CodeOwnership::of_module(const std::string& module_name) const {
   }
   const auto& kernels = found->second;
   result.from_snapshot = true;
-  result.generated = contains(module_name, kDynamic) ||
-                     std::any_of(kernels.begin(), kernels.end(), [](const KernelInfo* k) { return made_in_function(*k); });
+  result.generated =
+      contains(module_name, kDynamic) ||
+      std::any_of(kernels.begin(), kernels.end(), [](const KernelInfo* k) { return made_in_function(*k); });
   const KernelInfo* user_kernel = nullptr;
   const KernelInfo* dependency_kernel = nullptr;
   for (const KernelInfo* kernel : kernels) {
@@ -202,8 +249,8 @@ ModuleOwnership CodeOwnership::of_module(const std::string& module_name) const {
   // generated by Warp for them (warp.fem integrands, dynamic kernels).
   const std::string from = namespace_of(module_name);
   const auto from_owner = owner_of_namespace(from);
-  const bool fem = std::any_of(kernels.begin(), kernels.end(),
-                               [](const KernelInfo* k) { return contains(k->file, "/fem/"); });
+  const bool fem =
+      std::any_of(kernels.begin(), kernels.end(), [](const KernelInfo* k) { return contains(k->file, "/fem/"); });
   if (from_owner && *from_owner != Owner::warp && *from_owner != Owner::python) {
     result.owner = *from_owner;
     result.generator = Owner::warp;
@@ -219,7 +266,8 @@ ModuleOwnership CodeOwnership::of_module(const std::string& module_name) const {
   }
   result.owner = Owner::warp;
   result.package = warp_package(kernels);
-  result.generated = result.generated || (unique_module_kernel(module_name).has_value() && contains(module_name, "__locals__"));
+  result.generated =
+      result.generated || (unique_module_kernel(module_name).has_value() && contains(module_name, "__locals__"));
   return result;
 }
 

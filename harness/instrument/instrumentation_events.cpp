@@ -156,8 +156,8 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
     if (const auto modules = record.find("modules"); modules != record.end() && modules->is_array()) {
       for (const auto& module : *modules) {
         if (!module.is_object()) continue;
-        run.registry->push_back({pid, text_of(module, "name"), int_of(module, "kernel_count").value_or(0),
-                                 strings_of(module, "kernels")});
+        run.registry->push_back(
+            {pid, text_of(module, "name"), int_of(module, "kernel_count").value_or(0), strings_of(module, "kernels")});
       }
     }
   } else if (type == "cache_clear") {

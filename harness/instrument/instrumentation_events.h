@@ -111,7 +111,7 @@ struct InstrumentationEvents {
   // Each process's named modules and their kernels at exit (`registry` records); absent when no
   // process wrote one.
   std::optional<std::vector<RegisteredModule>> registry;
-  std::vector<InstrumentedLoad> loads;   // every process's, by end time
+  std::vector<InstrumentedLoad> loads;  // every process's, by end time
   std::vector<OptionWrite> option_writes;
   std::vector<ModuleCreated> modules_created;
   std::vector<CacheClear> cache_clears;

@@ -25,6 +25,8 @@ AbReports measure_ab(const MeasureOptions& baseline, const MeasureOptions& candi
 
 // Whether arm A runs first in pair `pair` (0-based): A B, B A, A B, B A, … so that each arm
 // is as often first as second.
-constexpr bool baseline_first(int pair) { return pair % 2 == 0; }
+constexpr bool baseline_first(int pair) {
+  return pair % 2 == 0;
+}
 
 }  // namespace wcp::measure

@@ -25,7 +25,7 @@ class DistributionIndex {
 
  private:
   struct SiteFolder {
-    std::vector<std::filesystem::path> dist_infos;                   // empty: not a site folder
+    std::vector<std::filesystem::path> dist_infos;  // empty: not a site folder
     std::map<std::string, std::optional<Package>, std::less<>> by_top_level;
   };
   SiteFolder& folder(const std::filesystem::path& path);

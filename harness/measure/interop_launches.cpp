@@ -23,8 +23,9 @@ InteropLaunch interop_launch(const LaunchSignature& signature) {
 }
 
 void add_interop_launches(Report& report, std::uint64_t limit) {
-  const auto main_process = std::find_if(report.processes.begin(), report.processes.end(),
-                                 [](const ProcessRecord& process) { return process.role == ProcessRole::main; });
+  const auto main_process =
+      std::find_if(report.processes.begin(), report.processes.end(),
+                   [](const ProcessRecord& process) { return process.role == ProcessRole::main; });
   if (main_process == report.processes.end() || !main_process->launches_recorded) return;
   const std::uint64_t count = total_launches(main_process->launches);
   if (count > limit) {

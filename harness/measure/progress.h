@@ -29,6 +29,8 @@ class SilentProgress final : public ProgressListener {
 };
 
 // Passes per sample: a cold run, and a warm run unless the options take only cold ones.
-inline int passes_per_sample(bool cold_only) { return cold_only ? 1 : 2; }
+inline int passes_per_sample(bool cold_only) {
+  return cold_only ? 1 : 2;
+}
 
 }  // namespace wcp::measure

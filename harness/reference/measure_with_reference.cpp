@@ -36,7 +36,8 @@ class ReferenceProgress final : public measure::ProgressListener {
   int sample_ = 0;
 };
 
-std::unique_ptr<ReferenceRunner> open_runner(ReferenceKind kind, const ReferenceSetup& setup, InterruptWatch& interrupts) {
+std::unique_ptr<ReferenceRunner> open_runner(ReferenceKind kind, const ReferenceSetup& setup,
+                                             InterruptWatch& interrupts) {
   if (kind == ReferenceKind::warp_cpu) return std::make_unique<WarpCpuReference>(setup.python);
   // NVRTC, its fixtures and Warp's headers are found the way `calibrate` finds them by default.
   NvrtcReferenceInputs inputs;

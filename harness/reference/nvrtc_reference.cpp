@@ -31,8 +31,8 @@ std::unique_ptr<NvrtcReference> NvrtcReference::open(const NvrtcReferenceInputs&
   }
   compile(nvrtc, warm_up);
   const std::string version = nvrtc.version().text();
-  return std::unique_ptr<NvrtcReference>(
-      new NvrtcReference(std::move(nvrtc), std::move(scratch), std::move(request), features.precompiled_headers, version));
+  return std::unique_ptr<NvrtcReference>(new NvrtcReference(std::move(nvrtc), std::move(scratch), std::move(request),
+                                                            features.precompiled_headers, version));
 }
 
 NvrtcReference::NvrtcReference(calibrate::NvrtcLibrary nvrtc, std::unique_ptr<ScratchDir> scratch,
@@ -49,8 +49,8 @@ std::string NvrtcReference::name() const {
 }
 
 std::string NvrtcReference::description() const {
-  return fmt::format("NVRTC {} compiles of a Warp-shaped CUDA module of {} kernels for {}: {}{} compiles",
-                     version_, kNvrtcReferenceKernels, kNvrtcReferenceArch,
+  return fmt::format("NVRTC {} compiles of a Warp-shaped CUDA module of {} kernels for {}: {}{} compiles", version_,
+                     kNvrtcReferenceKernels, kNvrtcReferenceArch,
                      precompiled_header_ ? "one that builds the precompiled header, then " : "",
                      precompiled_header_ ? kNvrtcReferenceModules : kNvrtcReferenceModules + 1);
 }

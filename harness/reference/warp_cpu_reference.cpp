@@ -23,9 +23,10 @@ std::string WarpCpuReference::name() const {
 }
 
 std::string WarpCpuReference::description() const {
-  return fmt::format("one Warp CPU process's cold module work: a one-kernel module that also builds the precompiled "
-                     "header, then {} modules of {} kernels",
-                     kWarpCpuReferenceModules, kWarpCpuReferenceKernels);
+  return fmt::format(
+      "one Warp CPU process's cold module work: a one-kernel module that also builds the precompiled "
+      "header, then {} modules of {} kernels",
+      kWarpCpuReferenceModules, kWarpCpuReferenceKernels);
 }
 
 ReferenceSample warp_cpu_sample_from(int after_sample, const std::vector<double>& compiled_ms) {
@@ -33,9 +34,10 @@ ReferenceSample warp_cpu_sample_from(int after_sample, const std::vector<double>
   sample.after_sample = after_sample;
   const auto expected = static_cast<std::size_t>(kWarpCpuReferenceModules) + 1;
   if (compiled_ms.size() != expected) {
-    sample.failure = fmt::format("the reference app compiled {} modules, expected {}: Warp's module timers may be "
-                                 "silenced in this environment",
-                                 compiled_ms.size(), expected);
+    sample.failure = fmt::format(
+        "the reference app compiled {} modules, expected {}: Warp's module timers may be "
+        "silenced in this environment",
+        compiled_ms.size(), expected);
     return sample;
   }
   sample.builds_ms = compiled_ms;
@@ -56,9 +58,10 @@ ReferenceSample WarpCpuReference::take(int after_sample, InterruptWatch& interru
     progress.plan(measure::passes_per_sample(options.cold_only));
     const auto record = measure::run_sample(options, after_sample, interrupts, progress);
     if (!record.cold.run.succeeded()) {
-      failed.failure = fmt::format("the reference app failed (exit {}: {}); is warp-lang installed for {}? "
-                                   "(--reference-python)",
-                                   record.cold.run.exit_code, last_line(record.cold.run.output_tail), python_);
+      failed.failure = fmt::format(
+          "the reference app failed (exit {}: {}); is warp-lang installed for {}? "
+          "(--reference-python)",
+          record.cold.run.exit_code, last_line(record.cold.run.output_tail), python_);
       return failed;
     }
     std::vector<double> compiled_ms;

@@ -16,21 +16,31 @@ constexpr std::size_t kBuildsShown = 6;
 
 std::string_view outcome_label(ReceiptOutcome outcome) {
   switch (outcome) {
-    case ReceiptOutcome::reached: return "reached";
-    case ReceiptOutcome::partly_reached: return "partly";
-    case ReceiptOutcome::reached_nothing: return "NEVER ARRIVED";
-    case ReceiptOutcome::target_not_built: return "not built";
-    case ReceiptOutcome::no_change: return "no change";
-    case ReceiptOutcome::not_a_module_option: return "no module";
+    case ReceiptOutcome::reached:
+      return "reached";
+    case ReceiptOutcome::partly_reached:
+      return "partly";
+    case ReceiptOutcome::reached_nothing:
+      return "NEVER ARRIVED";
+    case ReceiptOutcome::target_not_built:
+      return "not built";
+    case ReceiptOutcome::no_change:
+      return "no change";
+    case ReceiptOutcome::not_a_module_option:
+      return "no module";
   }
   return "";
 }
 
 namespace {
 
-std::string site(const OptionWrite& write) { return write.site ? short_location(*write.site) : "?"; }
+std::string site(const OptionWrite& write) {
+  return write.site ? short_location(*write.site) : "?";
+}
 
-std::string build(const ModuleIdentity& identity) { return identity.name + " " + identity.hash; }
+std::string build(const ModuleIdentity& identity) {
+  return identity.name + " " + identity.hash;
+}
 
 std::string reached_text(const std::vector<ReachedBuild>& reached) {
   std::vector<std::string> names;
@@ -62,7 +72,9 @@ std::string miss_text(const OptionWrite& write, const MissedModule& miss) {
     case MissReason::kernels_in_named_modules:
       text = fmt::format("{} never loaded; its kernels were built in {}", miss.module, fmt::join(miss.elsewhere, ", "));
       break;
-    case MissReason::set_after_last_load: text = fmt::format("set after the last build of {}", module); break;
+    case MissReason::set_after_last_load:
+      text = fmt::format("set after the last build of {}", module);
+      break;
     case MissReason::set_after_module_created:
       text = fmt::format("{} was created before it and holds {} = {}", module, write.key, miss.held);
       break;
@@ -73,8 +85,12 @@ std::string miss_text(const OptionWrite& write, const MissedModule& miss) {
       text = fmt::format("overridden by {} at {}", miss.by ? spelled(*miss.by) : "a later write",
                          miss.by ? site(*miss.by) : "?");
       break;
-    case MissReason::no_build_after: text = "no module was built after it"; break;
-    case MissReason::value_differs: text = fmt::format("{} was built with {} = {}", module, write.key, miss.held); break;
+    case MissReason::no_build_after:
+      text = "no module was built after it";
+      break;
+    case MissReason::value_differs:
+      text = fmt::format("{} was built with {} = {}", module, write.key, miss.held);
+      break;
   }
   if (miss.dependency) text += " (a dependency's module, not the application's)";
   return text;
@@ -122,10 +138,12 @@ void render_option_receipts_text(const std::vector<OptionReceipt>& receipts, std
   for (const OptionReceipt* receipt : application) render_receipt(*receipt, out);
   if (!not_module.empty()) {
     std::vector<std::string> names;
-    for (const OptionReceipt* receipt : not_module) names.push_back(fmt::format("{} ({})", spelled(receipt->write), site(receipt->write)));
+    for (const OptionReceipt* receipt : not_module)
+      names.push_back(fmt::format("{} ({})", spelled(receipt->write), site(receipt->write)));
     out << fmt::format("  not read by module builds: {}\n", fmt::join(names, ", "));
   }
-  if (!by_warp.empty()) out << fmt::format("  Warp's own writes (context, not the application's): {}\n", fmt::join(by_warp, "; "));
+  if (!by_warp.empty())
+    out << fmt::format("  Warp's own writes (context, not the application's): {}\n", fmt::join(by_warp, "; "));
 }
 
 }  // namespace wcp::render

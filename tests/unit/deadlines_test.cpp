@@ -43,6 +43,28 @@ TEST(Deadlines, TheEntryScriptLineThatCreatedTheModuleIsTheDeadline) {
   EXPECT_THAT(advice, HasSubstr("wp.set_module_options({\"enable_backward\": False})"));
 }
 
+// A maintainer's `python -m pytest tests/test_solver.py` (issue 40): the entry script is the
+// installed runner's own __main__ (or its console-script stub), never "your code"; a global
+// setting goes where the test session starts, never into a file the runner imports.
+TEST(Deadlines, UnderATestRunnerTheSettingGoesWhereTheSessionStarts) {
+  for (const char* runner : {"/venv/lib/python3.11/site-packages/pytest/__main__.py", "/venv/bin/pytest"}) {
+    Report report = testing::clean_report();
+    report.option_record = OptionRecord{};
+    report.option_record->modules_created.push_back(created("tests.test_solver", 0.2,
+                                                            {"/proj/tests/test_solver.py", 113, "<module>"},
+                                                            SourceLocation{runner, 9, "<module>"}));
+    const auto deadline = setting_deadline(report, {"tests.test_solver"});
+    ASSERT_TRUE(deadline.has_value()) << runner;
+    EXPECT_EQ(deadline->kind, SettingDeadline::Kind::runner_session) << runner;
+    const std::string advice = config_deadline_advice(*deadline, "enable_backward", "False");
+    EXPECT_THAT(advice, HasSubstr("pytest_configure in its conftest.py"));
+    EXPECT_THAT(advice, ::testing::Not(HasSubstr("__main__.py")));
+    EXPECT_THAT(advice, ::testing::Not(HasSubstr("before line")));
+    EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
+                HasSubstr("where the test session starts"));
+  }
+}
+
 TEST(Deadlines, OnlyTheModulesConcernedCount) {
   const auto deadline = setting_deadline(imports_kernels_first(), {"later"});
   ASSERT_TRUE(deadline.has_value());

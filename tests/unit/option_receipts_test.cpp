@@ -178,9 +178,9 @@ TEST(OptionReceipts, AModuleHoldingUnlaunchedKernelsIsNotBuiltNotAFinding) {
       write(OptionApi::set_module_options, "pipeline.stages", "enable_backward", "False", 0.6, 25));
   report.module_events.push_back(build("make_stage__locals__stage_ceb63c0f", "aaaaaaa", 2.0, {},
                                        {kernel("make_stage__locals__stage", "pipeline.stages")}));
-  report.option_record->modules_registered = std::vector<RegisteredModule>{
-      {0, "pipeline.stages", 2, {"any_awake", "surface_velocity"}},
-      {0, "make_stage__locals__stage_ceb63c0f", 1, {"make_stage__locals__stage"}}};
+  report.option_record->modules_registered =
+      std::vector<RegisteredModule>{{0, "pipeline.stages", 2, {"any_awake", "surface_velocity"}},
+                                    {0, "make_stage__locals__stage_ceb63c0f", 1, {"make_stage__locals__stage"}}};
   const OptionReceipt receipt = only_receipt(report);
   EXPECT_EQ(receipt.outcome, ReceiptOutcome::target_not_built);
   ASSERT_EQ(receipt.missed.size(), 1u);
@@ -205,8 +205,8 @@ TEST(OptionReceipts, ADependencysWriteThatReachedNothingIsForItsMaintainers) {
   OptionWrite library_write = write(OptionApi::set_module_options, "lib.stages", "fast_math", "True", 0.6, 25);
   library_write.site = at(25, "/venv/lib/python3.11/site-packages/lib/stages.py");
   report.option_record->writes.push_back(library_write);
-  report.module_events.push_back(
-      build("make_stage__locals__stage_ceb63c0f", "aaaaaaa", 2.0, {}, {kernel("make_stage__locals__stage", "lib.stages")}));
+  report.module_events.push_back(build("make_stage__locals__stage_ceb63c0f", "aaaaaaa", 2.0, {},
+                                       {kernel("make_stage__locals__stage", "lib.stages")}));
   report.option_record->modules_registered = std::vector<RegisteredModule>{};
   const auto diagnosis = analysis::diagnose(report);
   const analysis::Finding* finding = find(diagnosis, Mechanism::option_never_arrived);

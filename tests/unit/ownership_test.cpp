@@ -91,6 +91,26 @@ TEST(Ownership, TheExampleRunWithDashMIsTheProgramNotWarpsCore) {
   EXPECT_EQ(ownership.owner_of_file("/usr/lib/python3.11/threading.py"), Owner::python);
 }
 
+// A maintainer's `python -m pytest tests/test_solver.py` from a checkout (issue 40): the
+// runner's installed __main__ is the outermost frame, yet the code under test is the subject.
+TEST(Ownership, ATestRunnersEntryIsNotTheUsersCodeTheSuiteInACheckoutIs) {
+  const std::string runner = "/venv/lib/python3.11/site-packages/pytest/__main__.py";
+  const std::string test_file = "/proj/tests/test_solver.py";
+  for (const std::string& entry : {runner, std::string("/venv/bin/pytest")}) {
+    Report report;
+    report.instrumentation.warp_dir = kWarp;
+    const std::vector<SourceLocation> stack{frame(kWarp + "_src/context.py", 5259, "load"),
+                                            frame(test_file, 40, "test_step"),
+                                            frame("/venv/lib/python3.11/site-packages/_pytest/python.py", 157, "call"),
+                                            frame(entry, 9, "<module>"), frame("<frozen runpy>", 88, "_run_code")};
+    report.module_events.push_back(snapshot_load(
+        "tests.test_solver", "aaaaaaa", 300.0, {kernel_in("step", test_file, 12, "tests.test_solver", "step")}, stack));
+    const CodeOwnership ownership(report);
+    EXPECT_NE(ownership.owner_of_file(entry), Owner::user) << entry;
+    EXPECT_EQ(ownership.owner_of_file(test_file), Owner::user) << entry;
+  }
+}
+
 TEST(Ownership, RebuildTriggerIsTheInnermostFrameOutsideWarpsCoreAndTheUsersFrames) {
   const Report report = fem_example();
   const CodeOwnership ownership(report);
