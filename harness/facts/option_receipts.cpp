@@ -323,7 +323,12 @@ class ReceiptBuilder {
       MissedModule miss;
       miss.reason = MissReason::no_build_after;
       receipt.missed.push_back(std::move(miss));
-      receipt.outcome = ReceiptOutcome::reached_nothing;
+      // Set too late only if its process built modules before it; a process that built no module
+      // at all (a test that launches nothing) gives the setting nothing to reach, and says
+      // nothing against it.
+      const bool built_before = std::any_of(loads_.begin(), loads_.end(),
+                                            [&](const ModuleEvent* load) { return load->detail->pid == write.pid; });
+      receipt.outcome = built_before ? ReceiptOutcome::reached_nothing : ReceiptOutcome::target_not_built;
       return;
     }
     // A dependency's module (Warp's own, created during `import warp`) missing the global is

@@ -380,6 +380,18 @@ TEST(OptionReceipts, AGlobalSetAfterEveryBuildReachedNothing) {
   EXPECT_TRUE(analysis::diagnose(report).found(Mechanism::option_never_arrived));
 }
 
+// A suite's session hook sets a global for every test file; this one builds no module at all
+// (issue 40, field corpus): nothing to reach, nothing wrong, no finding.
+TEST(OptionReceipts, AGlobalInAProcessThatBuiltNothingIsNoFinding) {
+  Report report = run();
+  created(report, "warp.utils", 0.1, 20);
+  report.option_record->writes.push_back(config("max_unroll", "4", 0.5, 50));
+  const OptionReceipt receipt = only_receipt(report);
+  EXPECT_EQ(receipt.outcome, ReceiptOutcome::target_not_built);
+  EXPECT_EQ(receipt.missed.at(0).reason, MissReason::no_build_after);
+  EXPECT_FALSE(analysis::diagnose(report).found(Mechanism::option_never_arrived));
+}
+
 TEST(OptionReceipts, WarpsOwnWritesAreContextNeverAFinding) {
   Report report = run();
   auto fem = write(OptionApi::set_module_options, "warp._src.fem.space.partition", "enable_backward", "False", 0.1, 2);
