@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine:
-#   1. set up (packages, .venv with the pinned Warp, build/);
-#   2. CTest: unit, integration (real CLI against real Warp) and this project's compile budgets
-#      (the integration tests labelled `sanitized` wait for step 4);
+#   1. set up (packages, .venv with the pinned Warp, build/; .venv-field for the field corpus);
+#   2. CTest: unit, integration (real CLI against real Warp), this project's compile budgets and
+#      the field corpus's quick subset (label `field-quick`; the whole corpus, label `field`, is
+#      ci/field.sh's) (the integration tests labelled `sanitized` wait for step 4);
 #   3. the downstream find_package() example against an installed copy;
 #   4. the unit tests again and the integration tests labelled `sanitized` (those that drive the
 #      tool's own C++ paths) under AddressSanitizer + UBSan (clang, build-asan/, which also holds
@@ -12,16 +13,19 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/ci/setup.sh"
+bash "$root/ci/field_setup.sh"
 cd "$root"
 export WCP_PYTHON="$root/.venv/bin/python"
 # -j: unit tests run side by side; integration, instrumentation and compile-budget tests are
 # RUN_SERIAL (they time things), so CTest runs each of them alone. The integration tests
-# labelled `sanitized` run in step 4 instead, under the sanitizers (tests/CMakeLists.txt).
+# labelled `sanitized` run in step 4 instead, under the sanitizers (tests/CMakeLists.txt). The
+# field corpus (label `field`, about half an hour) is left out: `-LE` takes a regular expression,
+# anchored so that `field-quick` still runs.
 if [ "${WCP_QUICK:-0}" = "1" ]; then
-  ctest --test-dir build -j"$(nproc)" --no-tests=error --output-on-failure --timeout 1800 "$@"
+  ctest --test-dir build -j"$(nproc)" -LE '^field$' --no-tests=error --output-on-failure --timeout 1800 "$@"
   bash ci/downstream_check.sh build
 else
-  ctest --test-dir build -j"$(nproc)" -LE sanitized --no-tests=error --output-on-failure --timeout 1800 "$@"
+  ctest --test-dir build -j"$(nproc)" -LE '^(sanitized|field)$' --no-tests=error --output-on-failure --timeout 1800 "$@"
   bash ci/downstream_check.sh build
   bash ci/sanitizers.sh
   bash ci/fuzz.sh
