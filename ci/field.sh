@@ -4,9 +4,10 @@
 #   bash ci/field.sh            set up (ci/setup.sh, then .venv-field) and run the whole corpus
 #                               (CTest labels `field` and `field-quick`), one program at a time
 #   bash ci/field.sh -R mjw_    extra arguments go to ctest
-# About 10 minutes on a quiet 2-core machine (docs/field.md has the table). A test fails when the
-# tool gives a finding judged false (listed with its reason in the program's expectation file),
-# a finding nobody reviewed, or loses a true one; each failure prints the difference.
+# About 6 minutes of tests on the 2-core development machine (docs/field.md has the table).
+# A test fails when the tool gives a finding judged false (listed with its reason in the
+# program's expectation file), a finding nobody reviewed, or loses a true one; each failure
+# prints the difference.
 # Reports, diagnoses and scratch checkouts stay in build/tests/field-work/<program>/ for review;
 # `python3 tests/field/run_field.py PROGRAM --update` proposes an updated expectation (never
 # written over the reviewed one).

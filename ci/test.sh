@@ -19,7 +19,7 @@ export WCP_PYTHON="$root/.venv/bin/python"
 # -j: unit tests run side by side; integration, instrumentation and compile-budget tests are
 # RUN_SERIAL (they time things), so CTest runs each of them alone. The integration tests
 # labelled `sanitized` run in step 4 instead, under the sanitizers (tests/CMakeLists.txt). The
-# field corpus (label `field`, about half an hour) is left out: `-LE` takes a regular expression,
+# field corpus (label `field`, about 6 minutes more) is left out: `-LE` takes a regular expression,
 # anchored so that `field-quick` still runs.
 if [ "${WCP_QUICK:-0}" = "1" ]; then
   ctest --test-dir build -j"$(nproc)" -LE '^field$' --no-tests=error --output-on-failure --timeout 1800 "$@"
