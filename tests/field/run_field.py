@@ -258,7 +258,10 @@ def run_program(program, expectation, cli, python, work, keep_log):
              + " ".join(command))
     start = time.monotonic()
     with open(os.path.join(base, "measure.log"), "w") as log:
-        status = subprocess.run(measure, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+        try:
+            status = subprocess.run(measure, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT).returncode
+        except OSError as error:  # e.g. the binary is being relinked by a build right now
+            return None, None, 0.0, f"cannot run {cli}: {error}"
     seconds = time.monotonic() - start
     if status != 0 or not os.path.exists(report):
         return None, None, seconds, f"measure exited {status}; see {base}/measure.log"
