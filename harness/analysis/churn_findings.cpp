@@ -1,4 +1,4 @@
-// CS-1, CS-3, CS-6 and closure churn: one module name, several hashes. The instrumentation
+// CS-1, CS-3, CS-6, closure churn and changed references: one module name, several hashes. The instrumentation
 // snapshots each load (live kernels with their source lines, generic overloads, module
 // options), so consecutive loads of one module can be diffed to say *what* changed between
 // them and *which user line* asked for the rebuild. No Warp log says this.
@@ -20,11 +20,33 @@ namespace {
 
 using KernelSite = std::pair<std::string, int>;  // file, line of the kernel's definition
 
+using ValueChange = std::tuple<std::string, std::string, std::string>;  // name, old, new
+
+// One kernel object held by both loads with two content hashes (schema 10 records which object
+// each kernel is): what its code names from outside it changed, not the kernel.
+struct KernelChange {
+  KernelInfo kernel;                   // as the later load saw it
+  std::vector<ValueChange> constants;  // empty when none differ or they were not recorded
+  bool constants_recorded = false;
+  std::vector<std::string> shadowed;  // changed names that are also the kernel's argument names
+};
+
+// A user function Warp hashed for both loads (or only the later one) whose hash differs.
+struct FunctionChange {
+  FunctionInfo function;
+  bool added = false;                           // not hashed for the earlier load
+  std::vector<FunctionOverload> new_overloads;  // overloads the earlier load did not have
+  std::vector<ValueChange> constants;           // values its code names that changed, when recorded
+};
+
 // What changed between two consecutive builds of one module.
 struct Transition {
   const ModuleEvent* before = nullptr;
   const ModuleEvent* after = nullptr;
   std::vector<KernelInfo> added;                                           // multiset difference
+  std::vector<KernelInfo> removed;                                         // gone since the earlier load
+  std::vector<KernelChange> changed;                                       // one object, new content
+  std::vector<FunctionChange> functions;                                   // when both loads recorded them
   std::vector<std::pair<std::string, std::string>> overloads;              // kernel, new overload
   std::vector<std::tuple<std::string, std::string, std::string>> options;  // key, old, new
 };
@@ -51,18 +73,100 @@ std::map<KernelIdentity, int> kernel_counts(const LoadDetail& detail) {
   return counts;
 }
 
+using Values = std::map<std::string, std::string>;
+
+// The named values that differ between two recordings of one kernel's or function's code.
+std::vector<ValueChange> value_changes(const Values& before, const Values& after) {
+  std::set<std::string> names;
+  for (const auto& [name, value] : before) names.insert(name);
+  for (const auto& [name, value] : after) names.insert(name);
+  std::vector<ValueChange> changes;
+  for (const auto& name : names) {
+    const auto old_value = before.find(name);
+    const auto new_value = after.find(name);
+    const std::string old_text = old_value == before.end() ? "(no value)" : old_value->second;
+    const std::string new_text = new_value == after.end() ? "(no value)" : new_value->second;
+    if (old_text != new_text) changes.emplace_back(name, old_text, new_text);
+  }
+  return changes;
+}
+
+KernelChange kernel_change(const KernelInfo& before, const KernelInfo& after) {
+  KernelChange change{after, {}, before.constants && after.constants, {}};
+  if (!change.constants_recorded) return change;
+  change.constants = value_changes(*before.constants, *after.constants);
+  for (const auto& [name, old_value, new_value] : change.constants) {
+    if (after.args && std::find(after.args->begin(), after.args->end(), name) != after.args->end())
+      change.shadowed.push_back(name);
+  }
+  return change;
+}
+
+std::vector<FunctionChange> function_changes(const std::vector<FunctionInfo>& before,
+                                             const std::vector<FunctionInfo>& after) {
+  std::map<std::tuple<std::string, std::string, int>, const FunctionInfo*> earlier;
+  for (const auto& function : before) earlier[{function.key, function.file, function.line}] = &function;
+  std::vector<FunctionChange> changes;
+  for (const auto& function : after) {
+    const auto found = earlier.find({function.key, function.file, function.line});
+    if (found == earlier.end()) {
+      changes.push_back({function, true, {}, {}});
+      continue;
+    }
+    if (found->second->hash == function.hash) continue;
+    FunctionChange change{function, false, {}, {}};
+    if (found->second->constants && function.constants)
+      change.constants = value_changes(*found->second->constants, *function.constants);
+    for (const auto& overload : function.overloads) {
+      const auto& old = found->second->overloads;
+      if (std::find(old.begin(), old.end(), overload) == old.end()) change.new_overloads.push_back(overload);
+    }
+    changes.push_back(std::move(change));
+  }
+  return changes;
+}
+
 Transition diff(const ModuleEvent& before, const ModuleEvent& after) {
-  Transition change{&before, &after, {}, {}, {}};
+  Transition change{&before, &after, {}, {}, {}, {}, {}, {}};
   const auto old_counts = kernel_counts(*before.detail);
   auto remaining = old_counts;
+  std::vector<const KernelInfo*> unmatched;
   for (const auto& kernel : after.detail->kernels) {
     auto found = remaining.find({kernel.key, kernel.file, kernel.line, kernel.hash});
     if (found != remaining.end() && found->second > 0) {
       --found->second;
     } else {
-      change.added.push_back(kernel);
+      unmatched.push_back(&kernel);
     }
   }
+  // The earlier load's kernels no later kernel matched exactly, one entry per instance.
+  std::vector<const KernelInfo*> gone;
+  for (const auto& kernel : before.detail->kernels) {
+    auto found = remaining.find({kernel.key, kernel.file, kernel.line, kernel.hash});
+    if (found != remaining.end() && found->second > 0) {
+      --found->second;
+      gone.push_back(&kernel);
+    }
+  }
+  for (const KernelInfo* kernel : unmatched) {
+    // The same kernel object with another content hash changed; another object from the same
+    // line is a new kernel (a closure re-created), as is anything a report without objects says.
+    const auto same = std::find_if(gone.begin(), gone.end(), [&](const KernelInfo* old) {
+      return old != nullptr && old->object && kernel->object && *old->object == *kernel->object &&
+             old->key == kernel->key && old->file == kernel->file && old->line == kernel->line;
+    });
+    if (same != gone.end()) {
+      change.changed.push_back(kernel_change(**same, *kernel));
+      *same = nullptr;
+    } else {
+      change.added.push_back(*kernel);
+    }
+  }
+  for (const KernelInfo* kernel : gone) {
+    if (kernel != nullptr) change.removed.push_back(*kernel);
+  }
+  if (before.detail->functions && after.detail->functions)
+    change.functions = function_changes(*before.detail->functions, *after.detail->functions);
   // Overloads: compare per kernel key, the union of overloads over same-key kernels.
   std::map<std::string, std::set<std::string>> old_overloads, new_overloads;
   for (const auto& kernel : before.detail->kernels)
@@ -139,6 +243,87 @@ std::set<KernelSite> factory_sites(const ModuleChurn& module) {
   return sites;
 }
 
+std::string site_text(const std::string& file, int line) {
+  return fmt::format("{}:{}", short_path(file), line);
+}
+
+// "combine_losses (app.py:144): `loss` (no value) -> -0.14, also its argument's name"
+std::string kernel_change_text(const KernelChange& change) {
+  const std::string kernel =
+      fmt::format("{} ({})", change.kernel.key, site_text(change.kernel.file, change.kernel.line));
+  if (change.constants.empty()) return kernel + " changed";
+  std::vector<std::string> values;
+  for (const auto& [name, old_value, new_value] : change.constants) {
+    const bool shadowed = std::find(change.shadowed.begin(), change.shadowed.end(), name) != change.shadowed.end();
+    values.push_back(
+        fmt::format("`{}` {} -> {}{}", name, old_value, new_value, shadowed ? " (also the name of its argument)" : ""));
+  }
+  return fmt::format("{}: the value{} its code names changed: {}", kernel, values.size() > 1 ? "s" : "",
+                     fmt::join(values, ", "));
+}
+
+std::string function_change_text(const FunctionChange& change) {
+  const std::string function =
+      fmt::format("{} ({})", change.function.key, site_text(change.function.file, change.function.line));
+  if (change.added) return "function " + function + " newly referenced";
+  if (!change.constants.empty()) {
+    std::vector<std::string> values;
+    for (const auto& [name, old_value, new_value] : change.constants)
+      values.push_back(fmt::format("`{}` {} -> {}", name, old_value, new_value));
+    return fmt::format("function {}: the value{} its code names changed: {}", function,
+                       change.constants.size() > 1 ? "s" : "", fmt::join(values, ", "));
+  }
+  if (change.new_overloads.empty()) return "function " + function + " changed (its code or a function it calls)";
+  std::vector<std::string> overloads;
+  for (const auto& overload : change.new_overloads)
+    overloads.push_back(fmt::format("{} at {}", overload.signature, site_text(overload.file, overload.line)));
+  return fmt::format("function {}: overload added {}", function, fmt::join(overloads, ", "));
+}
+
+// The fix for a changed kernel, from what changed: a global sharing an argument's name, a global
+// value, a function's overloads, or (nothing recorded) the default.
+std::string changed_reference_fix(const Transition& change) {
+  for (const auto& kernel : change.changed) {
+    if (!kernel.shadowed.empty()) {
+      return fmt::format(
+          "Rename {}'s argument `{}` ({}) or the global `{}` of {} (e.g. move the code that assigns it into a "
+          "function): Warp hashes that global as a constant of the kernel.",
+          kernel.kernel.key, kernel.shadowed.front(), site_text(kernel.kernel.file, kernel.kernel.line),
+          kernel.shadowed.front(), kernel.kernel.python_module.empty() ? "its module" : kernel.kernel.python_module);
+    }
+  }
+  for (const auto& kernel : change.changed) {
+    if (!kernel.constants.empty()) {
+      return fmt::format("Pass `{}` to {} as a kernel parameter instead of naming the value in its code.",
+                         std::get<0>(kernel.constants.front()), kernel.kernel.key);
+    }
+  }
+  for (const auto& function : change.functions) {
+    if (!function.constants.empty()) {
+      return fmt::format(
+          "Pass `{}` to {} ({}) as a parameter instead of capturing it, or create every variant of {} before the "
+          "module's first launch.",
+          std::get<0>(function.constants.front()), function.function.key,
+          site_text(function.function.file, function.function.line), function.function.key);
+    }
+  }
+  for (const auto& function : change.functions) {
+    if (!function.new_overloads.empty()) {
+      const auto& overload = function.new_overloads.front();
+      return fmt::format(
+          "Add every overload of {} (one comes from {}) before the module's first launch, or give the kernels that "
+          "call {} a module of their own so the others stop rebuilding.",
+          function.function.key, site_text(overload.file, overload.line), function.function.key);
+    }
+  }
+  if (!change.functions.empty()) {
+    const auto& function = change.functions.front().function;
+    return fmt::format("Define {} ({}) in its final form before the module's first launch.", function.key,
+                       site_text(function.file, function.line));
+  }
+  return std::string(info(Mechanism::changed_reference).fix);
+}
+
 void add_cost(Finding& finding, double ms) {
   finding.cost_ms = finding.cost_ms.value_or(0.0) + ms;
   finding.cost_basis = "the rebuilds' own load time; a later load never includes the precompiled header";
@@ -150,9 +335,10 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
                   module.block_dim && module.device != "cpu" ? fmt::format(" at block_dim {}", *module.block_dim) : "");
   const auto factories = factory_sites(module);
   Finding closure = make_finding(Mechanism::closure_churn), late_kernel = make_finding(Mechanism::late_kernel),
-          late_option = make_finding(Mechanism::late_option), late_generic = make_finding(Mechanism::late_generic);
+          late_option = make_finding(Mechanism::late_option), late_generic = make_finding(Mechanism::late_generic),
+          changed = make_finding(Mechanism::changed_reference);
   const ModuleOwnership owner = ownership.of_module(module.name);
-  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
+  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic, &changed}) {
     finding->module = module.name;
     assign_owner(*finding, owner);
     finding->evidence.push_back(fmt::format("{}: {} builds with {} hashes", where_module, module.transitions.size() + 1,
@@ -243,17 +429,67 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
             fmt::format("Declare {} with wp.overload before the first launch.", fmt::join(added, ", "));
       }
     }
+    if (!change.changed.empty()) {
+      // One kernel object, two content hashes: name what its code names that changed (its
+      // values, the functions Warp hashed), never the kernel as if it were new.
+      std::vector<std::string> facts;
+      for (const auto& kernel : change.changed) facts.push_back(kernel_change_text(kernel));
+      for (const auto& function : change.functions) facts.push_back(function_change_text(function));
+      const bool named = std::any_of(change.changed.begin(), change.changed.end(),
+                                     [](const KernelChange& kernel) { return !kernel.constants.empty(); }) ||
+                         !change.functions.empty();
+      const bool recorded = std::all_of(change.changed.begin(), change.changed.end(),
+                                        [](const KernelChange& kernel) { return kernel.constants_recorded; }) &&
+                            change.before->detail->functions && change.after->detail->functions;
+      if (!named) {
+        facts.push_back(recorded ? "no value or function it names changed: its source, a type or an attribute it "
+                                   "reads did"
+                                 : "what its code names was not recorded (a report before schema 10)");
+      }
+      // The kernels whose content did not change were built again only because they share the
+      // module: a module of their own for the changed ones would spare them.
+      std::vector<std::string> bystanders;
+      for (const auto& kernel : change.after->detail->kernels) {
+        const bool moved = std::any_of(change.changed.begin(), change.changed.end(),
+                                       [&](const KernelChange& c) { return c.kernel.key == kernel.key; }) ||
+                           std::any_of(change.added.begin(), change.added.end(),
+                                       [&](const KernelInfo& k) { return k.key == kernel.key; });
+        if (!moved) bystanders.push_back(kernel.key);
+      }
+      std::string fact = fmt::format("{}", fmt::join(facts, "; "));
+      if (!bystanders.empty()) {
+        fact += fmt::format(
+            "; rebuilt with it, unchanged: {}{}",
+            fmt::join(bystanders.begin(), bystanders.begin() + std::min<std::size_t>(bystanders.size(), 3), ", "),
+            bystanders.size() > 3 ? fmt::format(" and {} more", bystanders.size() - 3) : "");
+      }
+      attribute(changed, fact, fact);
+      if (changed.short_fix.empty()) {
+        changed.short_fix = changed_reference_fix(change);
+        if (!bystanders.empty()) {
+          changed.short_fix += fmt::format(" Giving {} a module of its own (module=\"unique\") would spare the others.",
+                                           change.changed.front().kernel.key);
+        }
+        changed.fix = changed.short_fix;
+      }
+    }
     if (owner == nullptr) {
       // The hash changed but no kernel, overload or option did: something outside the snapshot
       // (a kernel's code or a referenced constant/function). Say so instead of guessing.
-      const std::string fact =
+      std::string fact =
           "no kernel, overload or option changed in the snapshot: a kernel's source, a referenced @wp.func or a "
           "captured constant changed";
+      if (!change.removed.empty()) {
+        std::vector<std::string> removed;
+        for (const auto& kernel : change.removed)
+          removed.push_back(fmt::format("{} ({})", kernel.key, site_text(kernel.file, kernel.line)));
+        fact = fmt::format("kernel(s) gone since the earlier build: {}", fmt::join(removed, ", "));
+      }
       attribute(late_kernel, fact, "rebuilt with a new hash, but " + fact);
     }
   }
   // A headline names the first rebuild; the count says there are more (the evidence lists them).
-  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
+  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic, &changed}) {
     const std::size_t rebuilds = finding->evidence.size() - 1;  // after the "N builds with N hashes" line
     if (rebuilds > 1) finding->headline += fmt::format(" (and {} more rebuild(s))", rebuilds - 1);
   }
@@ -263,7 +499,7 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
                                         "changed the module hash",
                                         short_path(site.first), site.second, keys.size(), keys.front()));
   }
-  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic}) {
+  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic, &changed}) {
     if (finding->evidence.size() > 1) out.findings.push_back(std::move(*finding));
   }
 }
@@ -299,16 +535,16 @@ void check_churn(const Report& report, Diagnosis& out) {
     }
     finding.cost_basis = "all builds of the churned modules (which one was redundant is not recorded)";
     out.findings.push_back(std::move(finding));
-    for (Mechanism id :
-         {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
+    for (Mechanism id : {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic,
+                         Mechanism::closure_churn, Mechanism::changed_reference}) {
       not_checked(out, id,
                   "no per-load snapshots, so which change rebuilt the module is not recorded (see identity-churn)");
     }
     return;
   }
   const bool any = !churned.empty();
-  for (Mechanism id :
-       {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic, Mechanism::closure_churn}) {
+  for (Mechanism id : {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic,
+                       Mechanism::closure_churn, Mechanism::changed_reference}) {
     if (out.found(id)) continue;
     if (!report.loads_observed) {
       not_checked(out, id, "module loads were not observed in this run");

@@ -1,8 +1,8 @@
 #include "budget/offenders.h"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -106,7 +106,8 @@ std::vector<Offender> slowest_offenders(const Report& report, std::size_t limit)
     offender.module = identity.identity.name;
     offender.detail = fmt::format("{:.2f} s", identity.ms / 1000.0);
     if (!identity.identity.hash.empty()) offender.detail += ", hash " + identity.identity.hash;
-    if (identity.built_pch) offender.explanation = "includes building the precompiled header (first build of the process)";
+    if (identity.built_pch)
+      offender.explanation = "includes building the precompiled header (first build of the process)";
     offenders.push_back(std::move(offender));
   }
   return offenders;
@@ -114,7 +115,8 @@ std::vector<Offender> slowest_offenders(const Report& report, std::size_t limit)
 
 std::vector<Offender> source_offenders(const Report& report, std::size_t limit) {
   auto modules = report.cache.modules;
-  std::stable_sort(modules.begin(), modules.end(), [](const auto& a, const auto& b) { return a.source_bytes > b.source_bytes; });
+  std::stable_sort(modules.begin(), modules.end(),
+                   [](const auto& a, const auto& b) { return a.source_bytes > b.source_bytes; });
   std::vector<Offender> offenders;
   for (const auto& module : modules) {
     if (offenders.size() >= limit) break;
@@ -140,6 +142,7 @@ bool explains(const analysis::Finding& finding, const Offender& offender) {
       case Mechanism::late_option:
       case Mechanism::late_generic:
       case Mechanism::closure_churn:
+      case Mechanism::changed_reference:
       case Mechanism::identity_churn:
       case Mechanism::block_dim_spread:
       case Mechanism::cache_not_reused:
@@ -159,7 +162,7 @@ void attach_findings(std::vector<Offender>& offenders, const analysis::Diagnosis
     const auto match = std::find_if(diagnosis.findings.begin(), diagnosis.findings.end(), [&](const auto& finding) {
       // Structure findings name a package ("feature") for modules "feature.a", "feature.b".
       const bool about_module = !finding.module.empty() && (finding.module == offender.module ||
-                                                           offender.module.starts_with(finding.module + "."));
+                                                            offender.module.starts_with(finding.module + "."));
       return about_module && explains(finding, offender);
     });
     if (match == diagnosis.findings.end()) continue;

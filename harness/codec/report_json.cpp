@@ -67,6 +67,9 @@ void to_json_detail(json& out, const LoadDetail& detail) {
               {"hash", kernel.hash}};
     item["package"] = kernel.package ? json::array({kernel.package->name, kernel.package->version}) : json(nullptr);
     item["closure"] = kernel.closure ? json(to_string(*kernel.closure)) : json(nullptr);
+    item["object"] = or_null(kernel.object);
+    item["args"] = kernel.args ? json(*kernel.args) : json(nullptr);
+    item["constants"] = kernel.constants ? json(*kernel.constants) : json(nullptr);
     kernels.push_back(std::move(item));
   }
   out = json{{"full_hash", detail.full_hash},
@@ -82,6 +85,24 @@ void to_json_detail(json& out, const LoadDetail& detail) {
              {"hook_ms", or_null(detail.hook_ms)},
              {"thread", or_null(detail.thread)}};
   if (detail.trigger) out["trigger"] = *detail.trigger;
+  if (detail.functions) {
+    json functions = json::array();
+    for (const auto& function : *detail.functions) {
+      json overloads = json::array();
+      for (const auto& overload : function.overloads)
+        overloads.push_back({{"signature", overload.signature}, {"file", overload.file}, {"line", overload.line}});
+      functions.push_back({{"key", function.key},
+                           {"file", function.file},
+                           {"line", function.line},
+                           {"module", function.module},
+                           {"hash", function.hash},
+                           {"overloads", overloads},
+                           {"constants", function.constants ? json(*function.constants) : json(nullptr)}});
+    }
+    out["functions"] = std::move(functions);
+  } else {
+    out["functions"] = nullptr;
+  }
 }
 
 }  // namespace
@@ -99,12 +120,46 @@ KernelInfo kernel_from_json(const json& kernel) {
   // Schema 5; an unknown word reads as not recorded, as a missing field does.
   if (const auto closure = get_optional<std::string>(kernel, "closure"))
     info.closure = closure_kind_from_string(*closure);
+  // Schema 10; absent or null: not recorded.
+  info.object = get_optional<int>(kernel, "object");
+  if (const auto args = kernel.find("args"); args != kernel.end() && args->is_array())
+    info.args = get<std::vector<std::string>>(kernel, "args", {});
+  if (const auto constants = kernel.find("constants"); constants != kernel.end() && constants->is_object())
+    info.constants = get<std::map<std::string, std::string>>(kernel, "constants", {});
   if (const auto package = kernel.find("package");
       package != kernel.end() && package->is_array() && package->size() == 2) {
     info.package = Package{(*package)[0].is_string() ? (*package)[0].get<std::string>() : "",
                            (*package)[1].is_string() ? (*package)[1].get<std::string>() : ""};
   }
   return info;
+}
+
+std::optional<std::vector<FunctionInfo>> functions_from_json(const json& load) {
+  const auto found = load.find("functions");
+  if (found == load.end() || !found->is_array()) return std::nullopt;
+  std::vector<FunctionInfo> functions;
+  for (const auto& item : *found) {
+    if (!item.is_object()) continue;
+    try {
+      FunctionInfo function{get<std::string>(item, "key", ""),
+                            get<std::string>(item, "file", ""),
+                            get<int>(item, "line", 0),
+                            get<std::string>(item, "module", ""),
+                            get<std::string>(item, "hash", ""),
+                            {},
+                            std::nullopt};
+      if (const auto constants = item.find("constants"); constants != item.end() && constants->is_object())
+        function.constants = get<std::map<std::string, std::string>>(item, "constants", {});
+      json_fields::each(item, "overloads", [&](const json& overload, std::size_t) {
+        function.overloads.push_back({get<std::string>(overload, "signature", ""),
+                                      get<std::string>(overload, "file", ""), get<int>(overload, "line", 0)});
+      });
+      functions.push_back(std::move(function));
+    } catch (const std::exception&) {
+      // a malformed entry is left out
+    }
+  }
+  return functions;
 }
 
 void to_json(json& out, const OptionWrite& write) {
@@ -138,6 +193,7 @@ LoadDetail detail_from_json(const json& in) {
   detail.stack = get<std::vector<SourceLocation>>(in, "stack", {});
   detail.hook_ms = get_optional<double>(in, "hook_ms");
   detail.thread = get_optional<long long>(in, "thread");
+  detail.functions = functions_from_json(in);
   return detail;
 }
 

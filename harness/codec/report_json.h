@@ -15,6 +15,9 @@ namespace wcp {
 void to_json(nlohmann::json& out, const SourceLocation& location);
 // A kernel of a load record, as the instrumentation and reports both write it.
 KernelInfo kernel_from_json(const nlohmann::json& kernel);
+// A load's `functions` (schema 10), from the instrumentation's record or a report; nullopt when
+// absent or not an array. A malformed entry is left out.
+std::optional<std::vector<FunctionInfo>> functions_from_json(const nlohmann::json& load);
 void from_json(const nlohmann::json& in, SourceLocation& location);
 void to_json(nlohmann::json& out, const ModuleEvent& event);
 void from_json(const nlohmann::json& in, ModuleEvent& event);

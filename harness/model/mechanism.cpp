@@ -6,7 +6,7 @@ namespace wcp {
 namespace {
 
 // One row per Mechanism enumerator, in enum order (checked below).
-constexpr std::array<MechanismInfo, 20> kCatalogue{{
+constexpr std::array<MechanismInfo, 21> kCatalogue{{
     {Mechanism::late_kernel, "CS-1", "Kernel defined after its module loaded",
      "cs-1-kernel-defined-after-its-module-loaded",
      "Define (import) every kernel of the module before its first launch, so the module is built once.",
@@ -176,6 +176,16 @@ constexpr std::array<MechanismInfo, 20> kCatalogue{{
      FixEffect::keeps_behaviour,
      "removing a write that reached no build keeps this run exactly as it is; making it apply instead changes what "
      "that option changes"},
+    {Mechanism::changed_reference, "changed-reference", "A loaded kernel's code names something that changed",
+     "changed-reference-a-loaded-kernels-code-names-something-that-changed",
+     "Keep what a kernel's code names fixed once its module has loaded: pass a changing value as a kernel parameter, "
+     "do not rebind a global or function the kernel names, and define every overload of its functions before the "
+     "first launch.",
+     "A module global that shares a kernel argument's name is hashed as a constant of the kernel (Warp resolves the "
+     "name before it sees the argument): rename one of them. If the value really changes the generated code, each "
+     "value is a real build.",
+     FixEffect::keeps_behaviour,
+     "the kernel's code and its launches are the same; only a name no longer resolves to a value that changes"},
 }};
 
 constexpr bool in_enum_order() {

@@ -33,6 +33,7 @@ enum class Mechanism {
   main_script_twice,     // a main script's kernels compiled as __main__ and again as __mp_main__
   never_launched,        // kernels compiled in a loaded module that the run never launched
   option_never_arrived,  // an option the application set reached no module build (its receipt is empty)
+  changed_reference,     // a loaded kernel's content changed: a value or function its code names
 };
 
 struct MechanismInfo {

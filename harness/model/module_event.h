@@ -59,7 +59,36 @@ struct KernelInfo {
   // Recorded for module="unique" kernels at their definition; absent when not recorded (another
   // kind of kernel, a report before schema 5, or the instrumentation could not tell).
   std::optional<ClosureKind> closure;
+  // Schema 10, absent when not recorded. The kernel's argument names, and the values its code
+  // names from outside it as Warp hashes them (name -> repr): Warp resolves every name the code
+  // reads and does not assign, an argument's name included, so a module global that shares an
+  // argument's name is hashed as a constant of the kernel.
+  std::optional<std::vector<std::string>> args;
+  // Schema 10: which kernel object this is within its process (a serial the instrumentation
+  // gives each object it sees); absent when not recorded.
+  std::optional<int> object;
+  std::optional<std::map<std::string, std::string>> constants;
   bool operator==(const KernelInfo&) const = default;
+};
+
+// One overload of a user function, as Warp hashes the function (generic instances left out).
+struct FunctionOverload {
+  std::string signature;
+  std::string file;
+  int line = 0;
+  bool operator==(const FunctionOverload&) const = default;
+};
+
+// A user @wp.func Warp hashed for a load, reached from the module's live kernels.
+struct FunctionInfo {
+  std::string key;
+  std::string file;
+  int line = 0;
+  std::string module;  // the Warp module it was registered in
+  std::string hash;    // the first 8 hex of Warp's hash of it (all its overloads)
+  std::vector<FunctionOverload> overloads;
+  std::optional<std::map<std::string, std::string>> constants;  // as KernelInfo::constants
+  bool operator==(const FunctionInfo&) const = default;
 };
 
 // A place in Python source.
@@ -107,6 +136,8 @@ struct LoadDetail {
   std::optional<double> hook_ms;
   std::optional<long long> thread;  // the OS thread that loaded it (schema 4)
   std::string error;                // for a failed load, "Type: message"
+  // Schema 10: the user functions Warp hashed for this load; absent when not recorded.
+  std::optional<std::vector<FunctionInfo>> functions;
   bool operator==(const LoadDetail&) const = default;
 };
 

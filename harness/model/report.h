@@ -44,8 +44,11 @@ namespace wcp {
 // run whose loads could not be observed at all says so (`loads_observed`, `loads_unobserved`)
 // and writes null, not 0, for its structure counts. Version 7 adds `lever_arrivals`: what the
 // probe said about each lever it was asked to apply (WCP_PROBE_LEVERS, issue 30); earlier reports
-// read with none. Version 8 adds `lever_arrivals[].modules_replaced`.
-inline constexpr int kReportSchemaVersion = 9;
+// read with none. Version 8 adds `lever_arrivals[].modules_replaced`. Version 9 adds
+// `option_record.modules_registered`. Version 10 adds what each load's kernels referenced: each
+// kernel's `object`, `args` and `constants`, and the load's `functions` (issue 40: the cause of a
+// rebuild whose kernels kept their names).
+inline constexpr int kReportSchemaVersion = 10;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.

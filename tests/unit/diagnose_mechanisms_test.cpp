@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 #include "analysis/diagnose.h"
 #include "codec/report_json.h"
@@ -178,6 +179,74 @@ TEST(DiagnoseMechanisms, ClosureChurnIsToldApartFromALateKernel) {
   EXPECT_THAT(joined(*finding), HasSubstr("src/app.py:5 made 3 kernel(s) (make__locals__k)"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
   EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
+}
+
+// Issue 40, item 2: one kernel object whose hash changed (report schema 10 records objects) is
+// not a kernel added after load; the cause is what its code names.
+KernelInfo recorded(const std::string& key, int line, int object, const std::string& hash,
+                    std::map<std::string, std::string> constants, std::vector<std::string> args = {}) {
+  KernelInfo info = kernel(key, line);
+  info.object = object;
+  info.hash = hash;
+  info.constants = std::move(constants);
+  info.args = std::move(args);
+  info.python_module = "__main__";
+  return info;
+}
+
+TEST(DiagnoseMechanisms, AKernelWhoseArgumentNameResolvesToAChangedGlobalIsNotALateKernel) {
+  Report report = healthy();
+  report.module_events[0].detail->kernels = {recorded("combine", 144, 1, "11111111", {}, {"loss", "vol"})};
+  report.module_events[0].detail->functions = std::vector<FunctionInfo>{};
+  auto rebuilt = load("__main__", "bbbbbbb", 130.0,
+                      {recorded("combine", 144, 1, "22222222", {{"loss", "-0.14"}}, {"loss", "vol"})}, 381);
+  rebuilt.detail->functions = std::vector<FunctionInfo>{};
+  report.module_events.push_back(rebuilt);
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
+  const Finding* finding = find(diagnosis, Mechanism::changed_reference);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(finding->headline, HasSubstr("combine (src/app.py:144): the value its code names changed: `loss` "
+                                           "(no value) -> -0.14 (also the name of its argument)"));
+  EXPECT_THAT(finding->short_fix, HasSubstr("Rename combine's argument `loss`"));
+  EXPECT_THAT(finding->short_fix, HasSubstr("the global `loss` of __main__"));
+  EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 130.0);
+}
+
+TEST(DiagnoseMechanisms, AFunctionWhoseCapturedValueChangedIsNamedWithTheKernelsThatRebuiltForNothing) {
+  Report report = healthy();
+  FunctionInfo sdf{"make__locals__sdf", "/src/shapes.py", 16, "__main__", "aaaa0000", {}, {{{"radius", "1.0"}}}};
+  report.module_events[0].detail->kernels = {recorded("distance", 24, 1, "11111111", {}),
+                                             recorded("scale", 30, 2, "33333333", {})};
+  report.module_events[0].detail->functions = std::vector<FunctionInfo>{sdf};
+  sdf.hash = "bbbb0000";
+  sdf.constants = {{{"radius", "2.0"}}};
+  auto rebuilt = load("__main__", "bbbbbbb", 200.0,
+                      {recorded("distance", 24, 1, "22222222", {}), recorded("scale", 30, 2, "33333333", {})}, 41);
+  rebuilt.detail->functions = std::vector<FunctionInfo>{sdf};
+  report.module_events.push_back(rebuilt);
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
+  const Finding* finding = find(diagnosis, Mechanism::changed_reference);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(finding->headline, HasSubstr("function make__locals__sdf (src/shapes.py:16): the value its code names "
+                                           "changed: `radius` 1.0 -> 2.0"));
+  EXPECT_THAT(finding->headline, HasSubstr("rebuilt with it, unchanged: scale"));
+  EXPECT_THAT(finding->short_fix, HasSubstr("Pass `radius` to make__locals__sdf"));
+  EXPECT_THAT(finding->short_fix, HasSubstr("Giving distance a module of its own"));
+}
+
+TEST(DiagnoseMechanisms, AReportWithoutKernelObjectsReadsANewHashAtOneLineAsBefore) {
+  Report report = healthy();
+  KernelInfo before = kernel("combine", 144);
+  before.hash = "11111111";
+  KernelInfo after = before;
+  after.hash = "22222222";
+  report.module_events[0].detail->kernels = {before};
+  report.module_events.push_back(load("__main__", "bbbbbbb", 130.0, {after}, 381));
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::changed_reference), nullptr);
+  EXPECT_NE(find(diagnosis, Mechanism::late_kernel), nullptr);
 }
 
 TEST(DiagnoseMechanisms, ChurnWithoutSnapshotsIsReportedWithoutGuessingTheCause) {

@@ -27,6 +27,7 @@ import time
 import weakref
 
 from .events import CONFIG_NAMES, EXTRA_CONFIG_NAMES, capture_stack, injected_fault, wrap_like
+from .references import MAX_KERNELS, describe_functions, kernel_arguments, kernel_constants
 
 # Frames of a thread pool's worker: a load there was asked for by the thread that submitted it.
 WORKER_FILES = (os.path.join(os.sep + "concurrent", "futures", "thread.py"), os.sep + "threading.py")
@@ -37,7 +38,7 @@ class LoadCapture:
 
     __slots__ = ("module", "name", "device", "block_dim", "hash", "compiled", "t_start", "t_end", "kernels",
                  "options", "config", "cache_env", "stack", "origin", "thread", "hook_s", "error", "native_s",
-                 "native_builds", "built_pch")
+                 "native_builds", "built_pch", "hasher")
 
     def __init__(self, module, t_start):
         self.module = module
@@ -49,6 +50,7 @@ class LoadCapture:
         self.native_s = 0.0
         self.native_builds = 0
         self.built_pch = False
+        self.hasher = None
 
 
 def install(probe, warp, ctx, config):
@@ -69,6 +71,25 @@ def install(probe, warp, ctx, config):
     native_hooked = [False]  # Warp's build functions are wrapped and Warp calls them where wrapped
     pch_dirs = set()  # precompiled-header folders a CPU build already used: the first build on one makes it
     timer_starts = {}  # older Warp: ident -> when Module.load's timer started (see hook_load_wrapper)
+
+    # A serial per kernel object, so two loads can tell one kernel whose content changed from a
+    # kernel re-created from the same line (a closure): id -> (weak reference, serial).
+    serials = {}
+    next_serial = [0]
+
+    def serial_of(kernel):
+        entry = serials.get(id(kernel))
+        if entry is not None and entry[0]() is kernel:
+            return entry[1]
+        next_serial[0] += 1
+        try:
+            serials[id(kernel)] = (weakref.ref(kernel), next_serial[0])
+        except TypeError:
+            return None
+        return next_serial[0]
+
+    types_module = getattr(warp, "types", None)
+    is_value = getattr(types_module, "is_value", None)
 
     # warp.config's values in one C call (the names are read once, here): on a parallel preload
     # each microsecond a hook holds the GIL inside Warp's timer is paid again by every thread
@@ -102,6 +123,10 @@ def install(probe, warp, ctx, config):
         item.cache_env = (os.environ.get("CUDA_CACHE_DISABLE"), os.environ.get("WARP_CACHE_PATH"))
         item.thread = native_id()
         item.origin = None
+        # The hasher this load's hash came from (Warp keeps one per block_dim): a reference now,
+        # its function hashes are read in `drain`.
+        hashers = getattr(module, "hashers", None)
+        item.hasher = hashers.get(block_dim) if isinstance(hashers, dict) else None
         if origins and get_ident() not in origins:
             # Maybe a pool worker of a force_load: the stack of the call that submitted the work
             # is kept beside the worker's own; `drain` decides which names the application.
@@ -144,7 +169,7 @@ def install(probe, warp, ctx, config):
     # ---- after the load: records ----------------------------------------------------------------
     def describe_kernels(members, module_options):
         kernels = []
-        for kernel in members:
+        for index, kernel in enumerate(members):
             try:
                 func = getattr(kernel, "func", None)
                 code = getattr(func, "__code__", None)
@@ -163,7 +188,10 @@ def install(probe, warp, ctx, config):
                                 "qualname": str(getattr(func, "__qualname__", "") or ""),
                                 "python_module": str(getattr(func, "__module__", None) or ""),
                                 "hash": content.hex()[:8] if isinstance(content, (bytes, bytearray)) else "",
-                                "closure": closure})
+                                "closure": closure,
+                                "object": serial_of(kernel),
+                                "args": kernel_arguments(kernel),
+                                "constants": kernel_constants(kernel, is_value) if index < MAX_KERNELS else None})
             except Exception:
                 pass
         kernels.sort(key=lambda k: (k["key"], k["file"], k["line"]))
@@ -185,7 +213,8 @@ def install(probe, warp, ctx, config):
                           "CUDA_CACHE_DISABLE": item.cache_env[0], "WARP_CACHE_PATH": item.cache_env[1]},
                 "stack": stack, "trigger": trigger, "thread": item.thread,
                 "hook_ms": round(item.hook_s * 1000.0, 4), "native_ms": native_ms_of(item),
-                "native_builds": item.native_builds, "built_pch": item.built_pch}
+                "native_builds": item.native_builds, "built_pch": item.built_pch,
+                "functions": describe_functions(item.hasher, is_value) if item.hasher is not None else None}
 
     def drain():
         """Writes the records of finished loads (outside any Warp timer), then a snapshot."""
@@ -233,7 +262,7 @@ def install(probe, warp, ctx, config):
     probe.finished_loads = finished
     probe.on_final.append(finish_all)
     probe.on_fork.append(lambda: (pending.clear(), finished.clear(), origins.clear(), native.clear(),
-                                  timer_starts.clear()))
+                                  timer_starts.clear(), serials.clear()))
 
     # ---- Warp 1.19: Module._compile + ModuleExec.__init__ ---------------------------------------
     def hook_exec_loads(module_class, exec_class, load_code):
@@ -286,6 +315,9 @@ def install(probe, warp, ctx, config):
                         item = capture(module, t_hook, frame, None, local.get("active_block_dim"), None)
                         item.compiled = False if local.get("binary_path") else None
                     item.module = None  # no strong reference beyond the load
+                    if item.hasher is None:
+                        hashers = getattr(module, "hashers", None)
+                        item.hasher = hashers.get(item.block_dim) if isinstance(hashers, dict) else None
                     item.device = getattr(self, "device", item.device)
                     item.block_dim = getattr(self, "block_dim", item.block_dim)
                     item.hash = getattr(self, "module_hash", item.hash)
