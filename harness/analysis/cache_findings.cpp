@@ -149,7 +149,10 @@ Finding moved_hash_finding(const Report& report, const HashStability& stability)
   finding.cost_basis =
       "the cold builds of the modules whose hash moves: paid again by every process or checkout "
       "that should have reused them";
-  if (stability.modules.size() == 1) finding.module = stability.modules.front().module;
+  // A kept cache is the whole program's (owner absent): the modules whose hash moved are what it
+  // misses, listed, not the code the finding is about (their hash's cause may be the user's lambda
+  // in a module Warp generates).
+  for (const auto& module : stability.modules) finding.modules.push_back(module.module);
   return finding;
 }
 

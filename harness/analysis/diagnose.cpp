@@ -4,6 +4,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "analysis/finding_groups.h"
+#include "analysis/user_action_plan.h"
 #include "io/units.h"
 
 namespace wcp::analysis {
@@ -115,6 +116,7 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
     if (finding.short_fix.empty()) finding.short_fix = first_sentence(finding.fix);
   }
   out.finding_groups = group_findings(out.findings);
+  out.actions = plan_user_actions(report, out);
   return out;
 }
 

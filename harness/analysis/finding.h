@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/boundaries.h"
+#include "analysis/user_actions.h"
 #include "facts/kernel_usage.h"
 #include "facts/option_receipts.h"
 #include "facts/ownership.h"
@@ -41,6 +42,10 @@ struct Finding {
   std::string behaviour;
   std::string limits;  // when the fix does not help, or what it costs elsewhere
   std::string module;  // the module the finding is about, "" when it spans several
+  // Every module the finding is about where a family gathers several into one finding (the
+  // first is `module`); empty where a family names its one module in `module` alone, or none.
+  // What a setting that answers the finding must reach (analysis/user_action_plan.h).
+  std::vector<std::string> modules;
   // Whose code the finding is about; absent for findings about the whole program (its cache,
   // processes, build schedule), which are always the user's to act on.
   std::optional<ModuleOwnership> owner;
@@ -69,6 +74,9 @@ struct GroupMember {
   std::vector<std::string> fix_values;
   std::string headline;   // the finding's
   std::string short_fix;  // the finding's
+  // Every module the finding is about (Finding::modules, or its one `module`): a finding that
+  // gathers three modules counts as three where a reader is told how many modules a group touches.
+  std::vector<std::string> modules;
 };
 
 // Findings of one mechanism, about code of one owner, whose fixes say the same thing but for the
@@ -117,6 +125,8 @@ struct Diagnosis {
   // What each option the program set reached (facts/option_receipts.h); absent when the report
   // has no option record. Warp's own writes are here too, marked by_warp: context only.
   std::optional<std::vector<OptionReceipt>> option_receipts;
+  // What this user can do, in the order they act on it (analysis/user_action_plan.h).
+  UserActions actions;
 
   bool found(Mechanism mechanism) const;
 };

@@ -177,7 +177,10 @@ std::vector<FindingGroup> group_findings(const std::vector<Finding>& findings) {
                              finding.cost_estimated && finding.cost_ms,
                              {},
                              finding.headline,
-                             finding.short_fix});
+                             finding.short_fix,
+                             finding.modules.empty() && !finding.module.empty()
+                                 ? std::vector<std::string>{finding.module}
+                                 : finding.modules});
     found->numbers.push_back(std::move(shape.numbers));
     found->fixes.push_back(finding.fix);
     found->headlines.push_back(finding.headline);

@@ -251,7 +251,11 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
     const auto late = deadline_misses(receipt);
     deadline_writes += late.empty() ? 0 : 1;
     for (const MissedModule* miss : late) {
-      if (deadline.module.empty()) deadline.module = miss->module;
+      // About a call: whose file made the first late write (the rest are in its evidence).
+      if (deadline.module.empty()) {
+        deadline.module = miss->module;
+        assign_owner(deadline, owner_of_write(write, ownership));
+      }
       deadline_behaviour = merged(deadline_behaviour, setting_option(write.key));
       auto& [value, modules] = late_settings[write.key];
       value = write.value;

@@ -51,6 +51,7 @@ std::string instead(Mechanism mechanism, const ModuleOwnership& owner) {
   switch (mechanism) {
     case Mechanism::late_kernel:
     case Mechanism::closure_churn:
+    case Mechanism::changed_reference:
     case Mechanism::late_generic:
     case Mechanism::late_option:
     case Mechanism::identity_churn:
@@ -151,6 +152,8 @@ Finding& FindingsByOwner::for_module(const std::string& module_name) {
     groups_.emplace_back(key, std::move(finding));
     found = std::prev(groups_.end());
   }
+  auto& modules = found->second.modules;
+  if (std::find(modules.begin(), modules.end(), module_name) == modules.end()) modules.push_back(module_name);
   return found->second;
 }
 

@@ -63,7 +63,10 @@ void check_parallel_builds(const Report& report, Diagnosis& out) {
       total += build.event->ms;
       largest = std::max(largest, build.event->ms);
     }
-    finding.module = finding.module.empty() ? identity.name : finding.module;
+    // About the program's processes (what starts before the cache is filled), so a whole-program
+    // finding without an owner: the identities built at once are listed, not its subject.
+    if (std::find(finding.modules.begin(), finding.modules.end(), identity.name) == finding.modules.end())
+      finding.modules.push_back(identity.name);
     if (finding.trigger.empty()) {
       finding.trigger = fmt::format("the load intervals of {} {} on {} overlap in {} processes (per-load pid, start and "
                                     "end recorded by the instrumentation)",
@@ -117,6 +120,8 @@ void check_main_script(const Report& report, Diagnosis& out) {
     return;
   }
   finding.module = "__mp_main__";
+  // The main script's kernels: the program's own code.
+  assign_owner(finding, CodeOwnership(report).of_module(finding.module));
   finding.cost_ms = cost;
   finding.cost_basis = "the __mp_main__ builds: with the kernels in an importable module the workers load the parent's";
   out.findings.push_back(std::move(finding));

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io/units.h"
+#include "render/user_actions_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
@@ -17,7 +18,10 @@ namespace {
 std::string group_extent(const analysis::FindingGroup& group) {
   const bool all_named = std::all_of(group.members.begin(), group.members.end(),
                                      [](const analysis::GroupMember& member) { return !member.module.empty(); });
-  std::string text = fmt::format("{} {}", group.members.size(), all_named ? "module(s)" : "finding(s)");
+  std::size_t modules = 0;
+  for (const auto& member : group.members) modules += std::max<std::size_t>(1, member.modules.size());
+  std::string text =
+      all_named ? fmt::format("{} module(s)", modules) : fmt::format("{} finding(s)", group.members.size());
   if (!group.total_cost_ms) {
     text += ", cost not computed";
   } else {
@@ -65,12 +69,21 @@ void render_diagnosis_brief_text(const analysis::Diagnosis& diagnosis, std::stri
                                  std::ostream& out) {
   out << "\nDiagnosis\n";
   print_wrapped(diagnosis.bottleneck, "  ", "  ", out);
+  // What this user can act on first, each with its cost: the entry point's settings, the cache,
+  // then their own code's groups (analysis/user_action_plan.h orders them).
+  const analysis::UserActions& actions = diagnosis.actions;
   if (diagnosis.finding_groups.empty()) out << "  No compile-cost mechanism found.\n";
-  // Yours first, as `diagnose` orders them.
-  for (const bool yours : {true, false}) {
-    for (const auto& group : diagnosis.finding_groups) {
-      if (group.yours() == yours) render_group(group, out);
-    }
+  if (actions.things_to_do() > 0) {
+    out << fmt::format("  What you can do ({}):\n", actions.things_to_do());
+  } else if (!diagnosis.finding_groups.empty()) {
+    out << "  Nothing this run found is yours to change.\n";
+  }
+  render_entry_points_and_cache(actions, out);
+  for (const std::size_t index : actions.own_groups) render_group(diagnosis.finding_groups.at(index), out);
+  // Findings in code the user does not own are not things to do: one line per package.
+  if (!actions.packages.empty()) {
+    out << "  In code you do not own:\n";
+    render_package_lines(actions, out);
   }
   print_wrapped(fmt::format("{} mechanism(s) ruled out, {} not checked.", diagnosis.ruled_out.size(),
                             diagnosis.not_checked.size()),

@@ -125,6 +125,7 @@ json group_to_json(const analysis::FindingGroup& group) {
                        {"cost_ms", or_null(member.cost_ms)},
                        {"cost_is_estimate", member.cost_estimated},
                        {"fix_values", member.fix_values},
+                       {"modules", member.modules},
                        {"headline", member.headline},
                        {"short_fix", member.short_fix}});
   }
@@ -143,6 +144,37 @@ json group_to_json(const analysis::FindingGroup& group) {
           {"cost_basis", group.cost_basis}};
 }
 
+// What the user can do (analysis/user_actions.h); an unknown saving is null, never 0.
+json actions_to_json(const analysis::UserActions& actions) {
+  json settings = json::array();
+  for (const auto& setting : actions.settings) {
+    settings.push_back({{"lever", setting.lever},
+                        {"setting", setting.setting},
+                        {"advice", setting.advice},
+                        {"modules", setting.modules},
+                        {"saving_ms", or_null(setting.saving_ms)},
+                        {"saving_is_estimate", setting.saving_estimated},
+                        {"modules_priced", setting.modules_priced},
+                        {"saving_basis", setting.saving_basis},
+                        {"condition", setting.condition}});
+  }
+  json packages = json::array();
+  for (const auto& package : actions.packages) {
+    packages.push_back({{"package", package.package}, {"findings", package.findings}, {"groups", package.groups}});
+  }
+  json keep_cache = nullptr;
+  if (actions.keep_cache) {
+    keep_cache = {{"cold_wall_ms", actions.keep_cache->cold_wall_ms},
+                  {"warm_wall_ms", actions.keep_cache->warm_wall_ms}};
+  }
+  return {{"things_to_do", actions.things_to_do()},
+          {"entry_point_settings", settings},
+          {"keep_cache", keep_cache},
+          {"own_groups", actions.own_groups},
+          {"packages", packages},
+          {"levers_command", actions.levers_command}};
+}
+
 }  // namespace
 
 nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
@@ -151,6 +183,7 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
     findings.push_back({{"id", std::string(code(finding.mechanism))},
                         {"title", std::string(info(finding.mechanism).title)},
                         {"module", finding.module},
+                        {"modules", finding.modules},
                         {"owner", finding.owner ? owner_to_json(*finding.owner) : json(nullptr)},
                         {"yours", finding.yours()},
                         {"trigger", finding.trigger},
@@ -194,7 +227,8 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
               {"facts", diagnosis.facts},
               {"option_receipts", receipts},
               {"kernel_usage", usage},
-              {"boundaries", diagnosis.boundaries ? boundaries_to_json(*diagnosis.boundaries) : json(nullptr)}};
+              {"boundaries", diagnosis.boundaries ? boundaries_to_json(*diagnosis.boundaries) : json(nullptr)},
+              {"actions", actions_to_json(diagnosis.actions)}};
 }
 
 }  // namespace wcp::render

@@ -8,6 +8,7 @@
 
 #include "io/units.h"
 #include "render/option_receipts_text.h"
+#include "render/user_actions_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
@@ -42,7 +43,9 @@ void render_boundary_pointer(const analysis::BoundaryProposal& proposal, std::os
 }
 
 std::string member_text(const analysis::GroupMember& member) {
-  std::string text = member.module.empty() ? std::string("several modules") : member.module;
+  std::string text = member.module.empty()       ? std::string("several modules")
+                     : member.modules.size() > 1 ? fmt::format("{}", fmt::join(member.modules, ", "))
+                                                 : member.module;
   // As --verbose writes a finding's cost, so the two texts show the same figure.
   if (member.cost_ms) text += fmt::format(" {}{:.0f} ms", member.cost_estimated ? "≈ " : "", *member.cost_ms);
   return text;
@@ -68,7 +71,9 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   for (const auto& member : group.members) members.push_back(member_text(member));
   const bool all_named = std::all_of(group.members.begin(), group.members.end(),
                                      [](const analysis::GroupMember& member) { return !member.module.empty(); });
-  const std::string lead = all_named ? fmt::format("{} module(s): ", group.members.size()) : std::string();
+  std::size_t modules = 0;
+  for (const auto& member : group.members) modules += std::max<std::size_t>(1, member.modules.size());
+  const std::string lead = all_named ? fmt::format("{} module(s): ", modules) : std::string();
   print_wrapped(fmt::format("{}{}; {}", lead, fmt::join(members, ", "), group_cost_text(group)), "  ", "    ", out);
   if (group.fixes_agree) {
     // A long fix stays in --explain: the screen shows its start, and the evidence line says where
@@ -108,21 +113,27 @@ std::string id_list(const std::vector<std::string_view>& ids) {
 void render_diagnosis_summary_text(const analysis::Diagnosis& diagnosis, std::ostream& out) {
   out << "\nDiagnosis\n";
   print_wrapped(diagnosis.bottleneck, "  ", "  ", out);
-  if (diagnosis.finding_groups.empty()) {
-    out << "  No compile-cost mechanism found.\n";
-  } else {
-    const auto others =
-        static_cast<std::size_t>(std::count_if(diagnosis.finding_groups.begin(), diagnosis.finding_groups.end(),
-                                               [](const analysis::FindingGroup& group) { return !group.yours(); }));
-    print_wrapped(fmt::format("{} thing(s) to do, from {} finding(s){}:", diagnosis.finding_groups.size(),
-                              diagnosis.findings.size(),
-                              others > 0 ? fmt::format("; {} in code you do not own", others) : std::string()),
-                  "  ", "  ", out);
-    for (const auto& group : diagnosis.finding_groups) {
-      if (group.yours()) render_group_summary(diagnosis, group, out);
-    }
-    for (const auto& group : diagnosis.finding_groups) {
-      if (!group.yours()) render_group_summary(diagnosis, group, out);
+  const analysis::UserActions& actions = diagnosis.actions;
+  if (diagnosis.finding_groups.empty()) out << "  No compile-cost mechanism found.\n";
+  // What this user can act on first (the entry point's settings, the cache, their own groups);
+  // the groups about code they do not own follow, for its maintainers, not as things to do.
+  if (actions.things_to_do() > 0) {
+    print_wrapped(
+        fmt::format("What you can do ({}), from {} finding(s):", actions.things_to_do(), diagnosis.findings.size()),
+        "  ", "  ", out);
+  } else if (!diagnosis.finding_groups.empty()) {
+    print_wrapped(
+        fmt::format("Nothing this run found is yours to change, from {} finding(s).", diagnosis.findings.size()), "  ",
+        "  ", out);
+  }
+  render_entry_points_and_cache(actions, out);
+  for (const std::size_t index : actions.own_groups)
+    render_group_summary(diagnosis, diagnosis.finding_groups.at(index), out);
+  if (!actions.packages.empty()) {
+    out << "\nIn code you do not own, for its maintainers:\n";
+    for (const auto& package : actions.packages) {
+      for (const std::size_t index : package.groups)
+        render_group_summary(diagnosis, diagnosis.finding_groups.at(index), out);
     }
   }
   if (diagnosis.boundaries && diagnosis.boundaries->changes && !diagnosis.boundaries->modules.empty()) {
@@ -172,6 +183,12 @@ void render_mechanism_text(const analysis::Diagnosis& diagnosis, Mechanism mecha
 void render_diagnosis_text(const analysis::Diagnosis& diagnosis, std::ostream& out) {
   out << "\nDiagnosis\n";
   out << "  " << diagnosis.bottleneck << '\n';
+  // What the user can do whoever's code the findings are about: settings at their entry point
+  // (with what reaches which modules, and how the saving was estimated) and the kernel cache.
+  if (!diagnosis.actions.settings.empty() || diagnosis.actions.keep_cache) {
+    out << "  At your entry point and with the kernel cache:\n";
+    render_entry_points_and_cache(diagnosis.actions, out, true);
+  }
   const auto yours = static_cast<std::size_t>(std::count_if(diagnosis.findings.begin(), diagnosis.findings.end(),
                                                             [](const analysis::Finding& f) { return f.yours(); }));
   const std::size_t others = diagnosis.findings.size() - yours;

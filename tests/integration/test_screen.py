@@ -228,7 +228,11 @@ class CommandScreensTest(unittest.TestCase):
         diagnose_lines = self.diagnose_default.splitlines()
         self.assertIn(diagnose_lines[diagnose_lines.index("Diagnosis") + 1], diagnosis_part)
         headings = [line for line in diagnosis_part.splitlines() if line.startswith("  [")]
-        groups = sorted(self.diagnosis["finding_groups"], key=lambda group: not group["yours"])
+        # What the user can act on, in the order `actions` gives (yours first); groups in code they
+        # do not own are one line per package there, not headings.
+        groups = [self.diagnosis["finding_groups"][index] for index in self.diagnosis["actions"]["own_groups"]]
+        for package in self.diagnosis["actions"]["packages"]:
+            self.assertIn(f"{package['package']}: {package['findings']} finding", " ".join(diagnosis_part.split()))
         self.assertEqual([heading.split("]")[0][3:] for heading in headings], [group["id"] for group in groups],
                          default)
         for group in groups:

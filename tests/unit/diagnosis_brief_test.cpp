@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analysis/finding_groups.h"
+#include "analysis/user_action_plan.h"
 #include "render/diagnosis_brief_text.h"
 #include "render/diagnosis_text.h"
 #include "render/wrap.h"
@@ -37,6 +38,7 @@ analysis::Diagnosis diagnosis_of(std::vector<analysis::Finding> findings) {
   diagnosis.bottleneck = "Compilation takes 2383 ms of the 3004 ms cold run (79%).";
   diagnosis.findings = std::move(findings);
   diagnosis.finding_groups = analysis::group_findings(diagnosis.findings);
+  diagnosis.actions = analysis::plan_user_actions(Report{}, diagnosis);
   return diagnosis;
 }
 
