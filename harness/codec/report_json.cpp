@@ -539,7 +539,9 @@ void read_document(const json& document, Report& report) {
                         get<std::uint64_t>(item, "forward_kernels", 0),
                         get<std::uint64_t>(item, "backward_kernels", 0),
                         {},
-                        get<std::uint64_t>(item, "shared_bytes", 0)};
+                        get<std::uint64_t>(item, "shared_bytes", 0),
+                        get_optional<std::uint64_t>(item, "forward_line_markers"),  // schema 10
+                        get_optional<std::uint64_t>(item, "repeated_line_markers")};
     json_fields::each(item, "kernels", [&](const json& kernel, std::size_t) {
       module.kernels.push_back({get<std::string>(kernel, "name", ""), get<std::uint64_t>(kernel, "forward_bytes", 0),
                                 get<std::uint64_t>(kernel, "backward_bytes", 0)});
@@ -699,6 +701,8 @@ json report_to_json(const Report& report) {
                        {"forward_kernels", module.forward_kernels},
                        {"backward_kernels", module.backward_kernels},
                        {"shared_bytes", module.shared_bytes},
+                       {"forward_line_markers", or_null(module.forward_line_markers)},
+                       {"repeated_line_markers", or_null(module.repeated_line_markers)},
                        {"kernels", kernels}});
   }
   out["module_sources"] = sources;

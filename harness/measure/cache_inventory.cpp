@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace wcp::measure {
@@ -74,12 +75,36 @@ std::optional<KernelStart> kernel_start(const std::string& line) {
 
 // Splits one generated source file into per-kernel byte counts (each definition runs until the
 // next kernel's definition starts) and counts the exported entry points.
+// The Python line number of a forward source-line marker (`// <python source>   <L 42>`), or
+// nullopt for any other line (the backward code's markers read `// adj: ...`).
+std::optional<long> forward_line_marker(const std::string& line) {
+  const auto at = line.rfind("<L ");
+  if (at == std::string::npos || line.back() != '>') return std::nullopt;
+  const auto comment = line.find("//");
+  if (comment == std::string::npos || comment > at || line.compare(comment, 6, "// adj") == 0) return std::nullopt;
+  long number = 0;
+  for (std::size_t i = at + 3; i + 1 < line.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(line[i])) == 0) return std::nullopt;
+    number = number * 10 + (line[i] - '0');
+  }
+  return number;
+}
+
 void measure_source(const std::filesystem::path& source, ModuleSource& module) {
   std::ifstream file(source);
   std::string line;
   std::map<std::string, std::size_t> index;             // kernel name -> position in module.kernels
   std::optional<std::pair<std::size_t, bool>> current;  // (kernel, backward) the lines belong to
+  std::set<std::pair<std::size_t, long>> emitted;       // (kernel, python line) markers seen in forward code
+  module.forward_line_markers = module.forward_line_markers.value_or(0);
+  module.repeated_line_markers = module.repeated_line_markers.value_or(0);
   while (std::getline(file, line)) {
+    if (current && !current->second) {
+      if (const auto marker = forward_line_marker(line)) {
+        ++*module.forward_line_markers;
+        if (!emitted.emplace(current->first, *marker).second) ++*module.repeated_line_markers;
+      }
+    }
     const std::uint64_t bytes = line.size() + 1;
     if (const auto start = kernel_start(line)) {
       auto [found, added] = index.try_emplace(start->name, module.kernels.size());

@@ -74,6 +74,11 @@ struct ModuleSource {
   // structs) is shared_bytes. Empty when the report predates them.
   std::vector<KernelSource> kernels;
   std::uint64_t shared_bytes = 0;
+  // Schema 10: Warp's source-line markers (`// <python line> <L N>`) in the kernels' forward
+  // code, and how many of them repeat a line already emitted in the same kernel's forward code:
+  // an unrolled loop emits its body's lines once per iteration. Absent in earlier reports.
+  std::optional<std::uint64_t> forward_line_markers = std::nullopt;
+  std::optional<std::uint64_t> repeated_line_markers = std::nullopt;
   bool operator==(const ModuleSource&) const = default;
 };
 

@@ -9,6 +9,8 @@
 #include <functional>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "analysis/diagnose.h"
 #include "codec/report_json.h"
 
@@ -247,6 +249,43 @@ TEST(DiagnoseMechanisms, AReportWithoutKernelObjectsReadsANewHashAtOneLineAsBefo
   const Diagnosis diagnosis = diagnose(report);
   EXPECT_EQ(find(diagnosis, Mechanism::changed_reference), nullptr);
   EXPECT_NE(find(diagnosis, Mechanism::late_kernel), nullptr);
+}
+
+// CS-11 needs evidence of unrolling, not size alone (issue 40's field review: Warp's fem modules
+// are large for other reasons and their line markers barely repeat).
+Report with_large_module(std::uint64_t markers, std::uint64_t repeated) {
+  Report report = healthy();
+  report.cache.modules.clear();
+  for (int i = 0; i < 3; ++i) {
+    ModuleSource small{fmt::format("wp_small{}_aaaaaaa", i), 10'000, 1, 0, {}, 0};
+    small.forward_line_markers = 20;
+    small.repeated_line_markers = 0;
+    report.cache.modules.push_back(small);
+  }
+  ModuleSource large{"wp_large_bbbbbbb", 400'000, 1, 0, {}, 0};
+  large.forward_line_markers = markers;
+  large.repeated_line_markers = repeated;
+  report.cache.modules.push_back(large);
+  return report;
+}
+
+TEST(DiagnoseMechanisms, UnrollBudgetFiresOnALargeModuleWhoseLineMarkersRepeat) {
+  const Diagnosis diagnosis = diagnose(with_large_module(650, 450));
+  const Finding* finding = find(diagnosis, Mechanism::unroll_budget);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(joined(*finding), HasSubstr("450 of its 650 source-line markers repeat a line (unrolled loops)"));
+}
+
+TEST(DiagnoseMechanisms, UnrollBudgetIsNotASizeAloneRule) {
+  const Diagnosis diagnosis = diagnose(with_large_module(192, 8));
+  EXPECT_EQ(find(diagnosis, Mechanism::unroll_budget), nullptr);
+  const auto ruled = std::find_if(diagnosis.ruled_out.begin(), diagnosis.ruled_out.end(),
+                                  [](const auto& line) { return line.mechanism == Mechanism::unroll_budget; });
+  ASSERT_NE(ruled, diagnosis.ruled_out.end());
+  EXPECT_THAT(ruled->signal, HasSubstr("wp_large_bbbbbbb (40.0x the median per kernel; 8 of 192 source-line markers "
+                                       "repeat)"));
+  // A report without markers (before schema 10) has no evidence of unrolling either.
+  EXPECT_EQ(find(diagnose(with_large_module(0, 0)), Mechanism::unroll_budget), nullptr);
 }
 
 TEST(DiagnoseMechanisms, ChurnWithoutSnapshotsIsReportedWithoutGuessingTheCause) {
