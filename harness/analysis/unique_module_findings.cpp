@@ -101,9 +101,12 @@ std::string unique_fix(const std::vector<const UniqueModule*>& constants,
 
 std::string_view origin_text(UniqueOrigin origin) {
   switch (origin) {
-    case UniqueOrigin::constants: return "made from constants";
-    case UniqueOrigin::data: return "made from data at run time";
-    case UniqueOrigin::unknown: return "cannot tell";
+    case UniqueOrigin::constants:
+      return "made from constants";
+    case UniqueOrigin::data:
+      return "made from data at run time";
+    case UniqueOrigin::unknown:
+      return "cannot tell";
   }
   return "cannot tell";
 }
@@ -142,6 +145,7 @@ void check_unique_modules(const Report& report, const DiagnoseInputs& inputs, Di
   for (const auto& module : modules) by_scope[scope_of(module.owner)].push_back(&module);
   std::vector<Finding> found;
   std::vector<std::string> kept;
+  std::size_t undecided = 0;  // unique kernels no finding could use: the run cannot tell their origin
   for (const auto& [scope, members] : by_scope) {
     std::vector<const UniqueModule*> constants, unknown, data, candidates;
     for (const UniqueModule* module : members) {
@@ -149,10 +153,27 @@ void check_unique_modules(const Report& report, const DiagnoseInputs& inputs, Di
                      : module->origin == UniqueOrigin::data    ? data
                                                                : unknown;
       bucket.push_back(module);
-      if (module->origin != UniqueOrigin::data) candidates.push_back(module);
+      // In code the user does not own, only kernels the run shows are made from constants are
+      // evidence: "cannot tell" is not (issue 40's field review: Warp's generic `Any` kernels and
+      // a library's factories that need per-variant options were all "cannot tell", and none was
+      // stable). In the user's own code the finding says it cannot tell and how to check.
+      if (module->origin == UniqueOrigin::constants ||
+          (module->origin == UniqueOrigin::unknown && module->owner.owner == Owner::user))
+        candidates.push_back(module);
     }
     for (const UniqueModule* module : data) kept.push_back(fmt::format("{} ({})", module->event->name, module->why));
-    if (candidates.size() < 2) continue;  // one module on its own merges with nothing
+    if (candidates.size() < 2) {  // one module on its own merges with nothing
+      if (unknown.size() >= 2) {
+        std::vector<std::string> names;
+        for (const UniqueModule* module : unknown) names.push_back(module->kernel);
+        out.facts.push_back(fmt::format(
+            "{} ({}): {} module=\"unique\" kernels this run cannot tell are made from constants or from data ({}); "
+            "no finding without that evidence",
+            scope, members.front()->owner.describe(), unknown.size(), fmt::join(names, ", ")));
+        undecided += unknown.size();
+      }
+      continue;
+    }
     Finding finding = make_finding(Mechanism::unique_modules);
     std::vector<std::string> names;
     for (const UniqueModule* module : candidates) names.push_back(module->event->name);
@@ -188,6 +209,7 @@ void check_unique_modules(const Report& report, const DiagnoseInputs& inputs, Di
   if (found.empty()) {
     std::string signal = modules.empty() ? "no module is named <kernel>_<8 hex>"
                                          : "no owner has two or more module=\"unique\" kernels that may be stable";
+    if (undecided > 0) signal += fmt::format(" ({} the run cannot tell about: see the facts)", undecided);
     if (!kept.empty()) signal += fmt::format("; made from data at run time, rightly unique: {}", fmt::join(kept, "; "));
     rule_out(out, Mechanism::unique_modules, std::move(signal));
     return;
