@@ -102,6 +102,7 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
   const auto fixed = fixed_module_cost(report, inputs.fixed_cost);
   std::vector<Finding> found;
   std::vector<std::string> below_share;
+  std::vector<std::string> scoped;  // groups in code the user does not own
   for (const auto& [key, group] : groups) {
     const auto& events = group.events;
     if (events.size() < 2 || !fixed) continue;
@@ -116,6 +117,19 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
           "under {:.0f} %): not worth acting on",
           group.feature, events.size(), fmt::join(names, ", "), milliseconds_text(saving_ms),
           milliseconds_text(cold_ms), 100.0 * saving_ms / cold_ms, 100.0 * kGranularActShare));
+      continue;
+    }
+    // One run that uses part of a library (a test file, one example) never supports
+    // restructuring that library: its own module boundaries are an observation of this run, for
+    // its maintainers, never a thing to do (issue 40). Its whole test suite measured as one
+    // command would be the evidence.
+    // Modules a library generates from the user's code (warp.fem's integrands) are its choice too.
+    if (const ModuleOwnership& owner = owners.at(group.owner_key); !owner.users_to_change()) {
+      scoped.push_back(fmt::format(
+          "{} ({}): {} modules ({}) built once each with the same settings in this run; merging them would save ≈ {} "
+          "here, but one run of part of a library does not show its other users; measured over its whole test suite "
+          "as one command, it would",
+          group.feature, owner.describe(), events.size(), fmt::join(names, ", "), milliseconds_text(saving_ms)));
       continue;
     }
     Finding finding = make_finding(Mechanism::granular_modules);
@@ -145,7 +159,12 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
   std::stable_partition(found.begin(), found.end(), [](const Finding& finding) { return finding.yours(); });
   for (auto& finding : found) out.findings.push_back(std::move(finding));
   for (auto& note : below_share) out.facts.push_back("CS-4 " + note);
-  if (found.empty()) {
+  for (auto& note : scoped) out.facts.push_back("CS-4 " + note);
+  if (found.empty() && !scoped.empty()) {
+    rule_out(out, Mechanism::granular_modules,
+             "the only features split over several modules are in code you do not own or a library generates (see "
+             "facts: one run is no evidence for restructuring a library)");
+  } else if (found.empty()) {
     rule_out(out, Mechanism::granular_modules,
              below_share.empty()
                  ? "no folder or package has two or more modules built once with the same device, block_dim and "
