@@ -157,6 +157,14 @@ class Chooser {
       entry_point(chosen, &info(Mechanism::unused_backward),
                   "gradients: no adjoint code is built, so nothing can differentiate these kernels (a Tape's backward "
                   "fails)");
+      // CS-10 findings carry no cost; the estimate `measure`'s screen gives for this setting (on the
+      // modules of code the user does not own) is the prediction the ledger shows beside the measurement.
+      for (const auto& setting : diagnosis_.actions.settings) {
+        if (setting.lever != chosen.outcome.lever.id || chosen.outcome.predicted_saving_ms || !setting.saving_ms)
+          continue;
+        chosen.outcome.predicted_saving_ms = setting.saving_ms;
+        chosen.outcome.prediction_estimated = setting.saving_estimated;
+      }
     }
     if (some_build_with(report_, "lineinfo", "True")) {
       ChosenLever& chosen = add(config_lever("lineinfo-off", "lineinfo", "false"));

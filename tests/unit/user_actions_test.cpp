@@ -15,6 +15,7 @@
 #include "analysis/finding_groups.h"
 #include "analysis/user_action_plan.h"
 #include "codec/report_json.h"
+#include "levers/lever_choice.h"
 #include "render/diagnosis_brief_text.h"
 #include "render/diagnosis_text.h"
 #include "render/wrap.h"
@@ -227,6 +228,20 @@ TEST(UserActions, TheBriefOfADependencyOnlyProgramLeadsWithWhatTheUserCanDo) {
   EXPECT_THAT(text, Not(HasSubstr("[CS-")));
   // What the user can do comes before what is the maintainers'.
   EXPECT_LT(text.find("What you can do"), text.find("In code you do not own"));
+}
+
+// `levers` measures the setting the screen names, and its ledger shows the screen's estimate as
+// the prediction beside the measurement.
+TEST(UserActions, TheLeversLedgerPredictsWhatTheScreenEstimates) {
+  const Report report = measured(3271.0, 691.0);
+  const auto diagnosis = dependency_only(report);
+  const auto levers = levers::choose_levers(report, diagnosis);
+  const auto lever = std::find_if(levers.begin(), levers.end(),
+                                  [](const levers::ChosenLever& l) { return l.outcome.lever.id == "backward-off"; });
+  ASSERT_NE(lever, levers.end());
+  ASSERT_TRUE(lever->outcome.predicted_saving_ms.has_value());
+  EXPECT_DOUBLE_EQ(*lever->outcome.predicted_saving_ms, *diagnosis.actions.settings[0].saving_ms);
+  EXPECT_TRUE(lever->outcome.prediction_estimated);
 }
 
 // The same on a real report: `measure --samples 1` of fixtures/dependency_only
