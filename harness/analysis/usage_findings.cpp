@@ -59,10 +59,19 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
   const double threshold = std::max(kMinMs, kMinShareOfWork * work);
   const CodeOwnership ownership(report);
   FindingsByOwner findings(Mechanism::never_launched, ownership);
+  std::vector<std::string> loaded_unused;
   for (const auto& module : out.kernel_usage) {
     if (module.never_launched() == 0) continue;
     const auto& ms = module.unlaunched_ms;
     if (ms && *ms < threshold) continue;
+    if (module.launched() == 0) {
+      // Loaded, and none of its kernels launched: an explicit load or a preload (a test of
+      // loading does it on purpose). Moving its kernels elsewhere would move the same build, so
+      // the advice to move them is wrong here; the load itself is what the program asked for.
+      loaded_unused.push_back(fmt::format("{} on {} ({} kernel(s), built {} time(s), {})", module.name, module.device,
+                                          module.kernels.size(), module.builds, milliseconds_text(module.build_ms)));
+      continue;
+    }
     Finding& finding = findings.for_module(module.name);
     if (finding.module.empty()) finding.module = module.name;
     if (finding.trigger.empty()) {
@@ -86,6 +95,12 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
     finding.cost_basis =
         "estimate: each build's time × the never-launched kernels' share of its generated source (a module none of "
         "whose kernels ran counts whole); verify by moving them out and running `compare`";
+  }
+  if (!loaded_unused.empty()) {
+    out.facts.push_back(fmt::format(
+        "Loaded without launching any of their kernels (an explicit load or a preload; moving their kernels would "
+        "move the same build): {}",
+        fmt::join(loaded_unused, "; ")));
   }
   if (findings.empty()) {
     rule_out(out, Mechanism::never_launched,

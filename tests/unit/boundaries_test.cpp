@@ -111,6 +111,26 @@ TEST(KernelUsage, NeverLaunchedFindingIsTheUsersWithItsEstimate) {
   EXPECT_THAT(found->limits, HasSubstr("Other workloads"));
 }
 
+// A module loaded and never launched at all (an explicit load; a test of loading does it on
+// purpose): moving its kernels would move the same build, so it is a fact, not never-launched
+// (issue 40's field review: Warp's test_module_hashing).
+TEST(KernelUsage, AModuleLoadedWithoutAnyLaunchIsAFactNotAFinding) {
+  Report report = testing::clean_report(3000.0);
+  report.module_events.clear();
+  report.cache.modules.clear();
+  testing::launches(report) = {};
+  add_module(report, "physics", "1111111", 800.0, {{"integrate", 4000, true}});
+  add_module(report, "simple_module", "2222222", 900.0, {{"only_kernel", 16000, false}});
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(std::count_if(diagnosis.findings.begin(), diagnosis.findings.end(),
+                          [](const Finding& f) { return f.mechanism == Mechanism::never_launched; }),
+            0);
+  EXPECT_TRUE(std::any_of(diagnosis.facts.begin(), diagnosis.facts.end(), [](const std::string& fact) {
+    return fact.starts_with("Loaded without launching any of their kernels") &&
+           fact.find("simple_module on cpu (1 kernel(s), built 1 time(s)") != std::string::npos;
+  }));
+}
+
 TEST(Boundaries, SiblingModulesRegroupByLifecycle) {
   const Report report = siblings();
   const auto proposal = propose_boundaries(report, kernel_usage(report), FixedCostReference{300.0, "calibrated"});
