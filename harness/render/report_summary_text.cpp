@@ -99,7 +99,7 @@ void render_report_summary_text(const ReportView& view, std::ostream& out) {
     };
     row("Cold module work", report.cold_module_ms, no_loads);
     row("Compile elapsed", credited_compile_elapsed(report),
-        report.compile_elapsed_ms ? "no warm wall below its cold wall" : no_warm);
+        report.compile_elapsed_ms || report.warm_wall_ms ? "no warm wall below its cold wall" : no_warm);
     row("Warm module work", report.warm_module_ms,
         report.warm_wall_ms ? "the warm run's loads were not observed" : no_warm);
     render_warnings(report, out);

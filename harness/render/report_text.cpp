@@ -66,8 +66,10 @@ void render_headline(const Report& report, std::ostream& out) {
   out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms, "no successful run"));
   out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms, no_warm));
   const auto elapsed = credited_compile_elapsed(report);
-  out << fmt::format("Compile elapsed   {}  (cold wall − warm wall)\n",
-                     median_mad(elapsed, report.compile_elapsed_ms ? "no warm wall below its cold wall" : no_warm));
+  out << fmt::format(
+      "Compile elapsed   {}  (cold wall − warm wall)\n",
+      median_mad(elapsed,
+                 report.compile_elapsed_ms || report.warm_wall_ms ? "no warm wall below its cold wall" : no_warm));
   for (const auto& left_out : elapsed_left_out(report)) out << "                  left out: " << left_out << '\n';
   if (report.overlap_factor && warm_near_zero(report) == false) {
     out << fmt::format(
