@@ -96,13 +96,23 @@ void measure_source(const std::filesystem::path& source, ModuleSource& module) {
   std::map<std::string, std::size_t> index;             // kernel name -> position in module.kernels
   std::optional<std::pair<std::size_t, bool>> current;  // (kernel, backward) the lines belong to
   std::set<std::pair<std::size_t, long>> emitted;       // (kernel, python line) markers seen in forward code
-  module.forward_line_markers = module.forward_line_markers.value_or(0);
-  module.repeated_line_markers = module.repeated_line_markers.value_or(0);
+  // Per kernel: forward markers, repeated ones, and whether it has a loop over a wp.static range,
+  // which Warp unrolls whatever max_unroll says (codegen's get_unroll_range): its repeats are the
+  // program's choice, not the unroll budget's, so such a kernel is left out of the counts.
+  struct Markers {
+    std::uint64_t total = 0;
+    std::uint64_t repeated = 0;
+    bool static_loop = false;
+  };
+  std::map<std::size_t, Markers> markers;
   while (std::getline(file, line)) {
     if (current && !current->second) {
       if (const auto marker = forward_line_marker(line)) {
-        ++*module.forward_line_markers;
-        if (!emitted.emplace(current->first, *marker).second) ++*module.repeated_line_markers;
+        Markers& counts = markers[current->first];
+        ++counts.total;
+        if (!emitted.emplace(current->first, *marker).second) ++counts.repeated;
+        if (line.find("range(wp.static(") != std::string::npos || line.find("in wp.static(") != std::string::npos)
+          counts.static_loop = true;
       }
     }
     const std::uint64_t bytes = line.size() + 1;
@@ -118,6 +128,13 @@ void measure_source(const std::filesystem::path& source, ModuleSource& module) {
       auto& kernel = module.kernels[current->first];
       (current->second ? kernel.backward_bytes : kernel.forward_bytes) += bytes;
     }
+  }
+  module.forward_line_markers = module.forward_line_markers.value_or(0);
+  module.repeated_line_markers = module.repeated_line_markers.value_or(0);
+  for (const auto& [kernel, counts] : markers) {
+    if (counts.static_loop) continue;
+    *module.forward_line_markers += counts.total;
+    *module.repeated_line_markers += counts.repeated;
   }
 }
 

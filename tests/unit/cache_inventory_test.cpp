@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <numeric>
 
 namespace wcp::measure {
@@ -76,6 +77,36 @@ TEST_F(CacheInventoryTest, SplitsCudaSourceAndSeesMissingBackward) {
   EXPECT_GT(kernel(module, "alpha_881cd9b1").backward_bytes, 0u);
   EXPECT_EQ(kernel(module, "beta_8cb9d518").backward_bytes, 0u);
   EXPECT_GT(kernel(module, "beta_8cb9d518").forward_bytes, 0u);
+}
+
+// CS-11's evidence: forward line markers that repeat within a kernel (an unrolled loop), leaving
+// out the backward code and kernels whose loop runs over a wp.static range (always unrolled).
+TEST_F(CacheInventoryTest, CountsRepeatedForwardLineMarkersOutsideStaticLoops) {
+  fs::create_directories(root_ / "1.19.0" / "wp___main___abc1234");
+  std::ofstream(root_ / "1.19.0" / "wp___main___abc1234" / "wp___main___abc1234.cpp")
+      << "// prologue\n"
+         "struct wp_args_unrolled_1 {\n};\n"
+         "void unrolled_1_cpu_kernel_forward(\n"
+         "    // s = s + a[k]                 <L 9>\n"
+         "    // s = s * 0.5                  <L 10>\n"
+         "    // s = s + a[k]                 <L 9>\n"
+         "    // s = s * 0.5                  <L 10>\n"
+         "    // out[i] = s                   <L 11>\n"
+         "}\n"
+         "void unrolled_1_cpu_kernel_backward(\n"
+         "    // adj: s = s + a[k]            <L 9>\n"
+         "    // s = s + a[k]                 <L 9>\n"
+         "}\n"
+         "struct wp_args_dispatch_2 {\n};\n"
+         "void dispatch_2_cpu_kernel_forward(\n"
+         "    // for i in range(wp.static(len(funcs))):   <L 20>\n"
+         "    // f(i)                         <L 22>\n"
+         "    // f(i)                         <L 22>\n"
+         "}\n";
+  const auto inventory = inventory_cache(root_);
+  ASSERT_EQ(inventory.modules.size(), 1u);
+  EXPECT_EQ(inventory.modules[0].forward_line_markers, 5u);
+  EXPECT_EQ(inventory.modules[0].repeated_line_markers, 2u);
 }
 
 }  // namespace
