@@ -178,12 +178,12 @@ constexpr std::array<MechanismInfo, 21> kCatalogue{{
      "that option changes"},
     {Mechanism::changed_reference, "changed-reference", "A loaded kernel's code names something that changed",
      "changed-reference-a-loaded-kernels-code-names-something-that-changed",
-     "Keep what a kernel's code names fixed once its module has loaded: pass a changing value as a kernel parameter, "
-     "do not rebind a global or function the kernel names, and define every overload of its functions before the "
-     "first launch.",
+     "Keep what a kernel's code names fixed once its module has loaded: do not rebind a global or function the "
+     "kernel names, rename a global that shares a kernel argument's name, and define every overload of its functions "
+     "before the first launch.",
      "A module global that shares a kernel argument's name is hashed as a constant of the kernel (Warp resolves the "
-     "name before it sees the argument): rename one of them. If the value really changes the generated code, each "
-     "value is a real build.",
+     "name before it sees the argument): rename one of them. A value that must change is compiled in, a build per "
+     "value; as a kernel parameter it would build once, but that changes the kernel's signature and so its launches.",
      FixEffect::keeps_behaviour,
      "the kernel's code and its launches are the same; only a name no longer resolves to a value that changes"},
 }};
