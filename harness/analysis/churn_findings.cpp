@@ -248,31 +248,32 @@ std::string site_text(const std::string& file, int line) {
 }
 
 // "combine_losses (app.py:144): `loss` (no value) -> -0.14, also its argument's name"
+// "the values its code names changed: `a` 1 -> 2, `loss` (no value) -> 0.5 (also the name of its
+// argument)": one phrase for a kernel's and a function's values; `shadowed` are argument names.
+std::string values_changed_text(const std::vector<ValueChange>& changes, const std::vector<std::string>& shadowed) {
+  std::vector<std::string> values;
+  for (const auto& [name, old_value, new_value] : changes) {
+    const bool argument = std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end();
+    values.push_back(
+        fmt::format("`{}` {} -> {}{}", name, old_value, new_value, argument ? " (also the name of its argument)" : ""));
+  }
+  return fmt::format("the value{} its code names changed: {}", values.size() > 1 ? "s" : "", fmt::join(values, ", "));
+}
+
+// "combine_losses (app.py:144): the value its code names changed: `loss` (no value) -> -0.14, ..."
 std::string kernel_change_text(const KernelChange& change) {
   const std::string kernel =
       fmt::format("{} ({})", change.kernel.key, site_text(change.kernel.file, change.kernel.line));
   if (change.constants.empty()) return kernel + " changed";
-  std::vector<std::string> values;
-  for (const auto& [name, old_value, new_value] : change.constants) {
-    const bool shadowed = std::find(change.shadowed.begin(), change.shadowed.end(), name) != change.shadowed.end();
-    values.push_back(
-        fmt::format("`{}` {} -> {}{}", name, old_value, new_value, shadowed ? " (also the name of its argument)" : ""));
-  }
-  return fmt::format("{}: the value{} its code names changed: {}", kernel, values.size() > 1 ? "s" : "",
-                     fmt::join(values, ", "));
+  return fmt::format("{}: {}", kernel, values_changed_text(change.constants, change.shadowed));
 }
 
 std::string function_change_text(const FunctionChange& change) {
   const std::string function =
       fmt::format("{} ({})", change.function.key, site_text(change.function.file, change.function.line));
   if (change.added) return "function " + function + " newly referenced";
-  if (!change.constants.empty()) {
-    std::vector<std::string> values;
-    for (const auto& [name, old_value, new_value] : change.constants)
-      values.push_back(fmt::format("`{}` {} -> {}", name, old_value, new_value));
-    return fmt::format("function {}: the value{} its code names changed: {}", function,
-                       change.constants.size() > 1 ? "s" : "", fmt::join(values, ", "));
-  }
+  if (!change.constants.empty())
+    return fmt::format("function {}: {}", function, values_changed_text(change.constants, {}));
   if (change.new_overloads.empty()) return "function " + function + " changed (its code or a function it calls)";
   std::vector<std::string> overloads;
   for (const auto& overload : change.new_overloads)
