@@ -85,6 +85,7 @@ void to_json_detail(json& out, const LoadDetail& detail) {
              {"hook_ms", or_null(detail.hook_ms)},
              {"thread", or_null(detail.thread)}};
   if (detail.trigger) out["trigger"] = *detail.trigger;
+  out["test"] = detail.test ? test_context_to_json(*detail.test) : json(nullptr);
   if (detail.functions) {
     json functions = json::array();
     for (const auto& function : *detail.functions) {
@@ -106,6 +107,18 @@ void to_json_detail(json& out, const LoadDetail& detail) {
 }
 
 }  // namespace
+
+json test_context_to_json(const TestContext& test) {
+  return json{{"id", test.id}, {"phase", to_string(test.phase)}, {"worker", test.worker}};
+}
+
+std::optional<TestContext> test_context_from_json(const json& load) {
+  const auto found = load.find("test");
+  if (found == load.end() || !found->is_object()) return std::nullopt;
+  const auto phase = test_phase_from_string(get<std::string>(*found, "phase", ""));
+  if (!phase) return std::nullopt;  // a phase this tool does not know: not recorded
+  return TestContext{get<std::string>(*found, "id", ""), *phase, get<std::string>(*found, "worker", "")};
+}
 
 KernelInfo kernel_from_json(const json& kernel) {
   KernelInfo info;
@@ -194,6 +207,7 @@ LoadDetail detail_from_json(const json& in) {
   detail.hook_ms = get_optional<double>(in, "hook_ms");
   detail.thread = get_optional<long long>(in, "thread");
   detail.functions = functions_from_json(in);
+  detail.test = test_context_from_json(in);
   return detail;
 }
 

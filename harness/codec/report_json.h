@@ -18,6 +18,9 @@ KernelInfo kernel_from_json(const nlohmann::json& kernel);
 // A load's `functions` (schema 10), from the instrumentation's record or a report; nullopt when
 // absent or not an array. A malformed entry is left out.
 std::optional<std::vector<FunctionInfo>> functions_from_json(const nlohmann::json& load);
+// Schema 11: a load's test context, as reports and the instrumentation's records write it.
+nlohmann::json test_context_to_json(const TestContext& test);
+std::optional<TestContext> test_context_from_json(const nlohmann::json& load);
 void from_json(const nlohmann::json& in, SourceLocation& location);
 void to_json(nlohmann::json& out, const ModuleEvent& event);
 void from_json(const nlohmann::json& in, ModuleEvent& event);

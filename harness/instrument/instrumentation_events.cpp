@@ -91,6 +91,7 @@ InstrumentedLoad load_of(const json& record, int pid) {
     }
   }
   load.detail.functions = functions_from_json(record);
+  load.detail.test = test_context_from_json(record);
   load.detail.options = reprs_of(record, "options");
   load.detail.config_at_load = reprs_of(record, "config");
   load.detail.trigger = location_of(record, "trigger");

@@ -57,6 +57,32 @@ std::optional<ClosureKind> closure_kind_from_string(std::string_view text) {
   return std::nullopt;
 }
 
+std::string to_string(TestPhase phase) {
+  switch (phase) {
+    case TestPhase::collection:
+      return "collection";
+    case TestPhase::import:
+      return "import";
+    case TestPhase::setup:
+      return "setup";
+    case TestPhase::call:
+      return "call";
+    case TestPhase::teardown:
+      return "teardown";
+    case TestPhase::session:
+      return "session";
+  }
+  return "call";
+}
+
+std::optional<TestPhase> test_phase_from_string(std::string_view text) {
+  for (TestPhase phase : {TestPhase::collection, TestPhase::import, TestPhase::setup, TestPhase::call,
+                          TestPhase::teardown, TestPhase::session}) {
+    if (text == to_string(phase)) return phase;
+  }
+  return std::nullopt;
+}
+
 ModuleEvent loaded_module(ModuleIdentity identity, double ms, LoadStatus status, std::optional<double> native_ms,
                           bool built_pch, LoadTimer timer) {
   ModuleEvent event;

@@ -116,6 +116,25 @@ std::optional<std::string> unique_module_kernel(std::string_view module_name);
 // one when factories nest); "" for a kernel defined outside any function.
 std::string unique_kernel_factory(std::string_view kernel_key);
 
+// Which part of a test suite was running when a load happened (schema 11): pytest's current
+// test and its phase, unittest's running test, or a phase of the suite around its tests.
+enum class TestPhase {
+  collection,  // pytest collecting (importing test files) before any test ran
+  import,      // a module's import under a test runner, outside any test
+  setup,       // a test's setup (pytest fixtures, unittest setUp)
+  call,        // the test itself
+  teardown,    // a test's teardown (pytest fixtures, unittest tearDown and cleanups)
+  session,     // under a test runner, between or after tests (session fixtures, hooks, exit)
+};
+std::string to_string(TestPhase phase);
+std::optional<TestPhase> test_phase_from_string(std::string_view text);
+struct TestContext {
+  std::string id;      // "tests/test_x.py::test_y[param]" or "test_x.TestX.test_y"; "" for a phase of the suite
+  TestPhase phase = TestPhase::call;
+  std::string worker;  // pytest-xdist's worker ("gw0"); "" when not under xdist
+  bool operator==(const TestContext&) const = default;
+};
+
 // What the instrumentation knows about a load that Warp's log does not say.
 struct LoadDetail {
   std::string full_hash;                              // hex, as long as Warp exposes it
@@ -138,6 +157,9 @@ struct LoadDetail {
   std::string error;                // for a failed load, "Type: message"
   // Schema 10: the user functions Warp hashed for this load; absent when not recorded.
   std::optional<std::vector<FunctionInfo>> functions;
+  // Schema 11: the test (or suite phase) running when the load started; absent when the
+  // program ran under no test runner the instrumentation knows, or an older report.
+  std::optional<TestContext> test;
   bool operator==(const LoadDetail&) const = default;
 };
 

@@ -48,7 +48,7 @@ namespace wcp {
 // `option_record.modules_registered`. Version 10 adds what each load's kernels referenced: each
 // kernel's `object`, `args` and `constants`, and the load's `functions` (issue 40: the cause of a
 // rebuild whose kernels kept their names).
-inline constexpr int kReportSchemaVersion = 10;
+inline constexpr int kReportSchemaVersion = 11;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
