@@ -128,7 +128,7 @@ chmod +x "$out/p1/cli/warp-compile-probe" "$out/p1/cli/list-libraries.sh"
 
 # --- the tree the checks run from: what travels is what was packed ----------------------------
 tree_paths=(ci/gpu fixtures harness/instrument/python tests/cuda_device.py tests/helpers/neutrality.py
-            tests/helpers/launch_sequence.py tests/integration/probe_testlib.py tests/integration/gpu_catalogue.py
+            tests/helpers/launch_sequence.py tests/helpers/probe_tree.py tests/integration/probe_testlib.py tests/integration/gpu_catalogue.py
             tests/data/cuda-recorded/README.md docs/gpu-check.md)
 # Tracked and untracked-not-ignored files (a source tree that is not a git checkout: every file).
 list_files() {
@@ -141,6 +141,14 @@ list_files() {
 (cd "$root" && list_files "${tree_paths[@]}" |
   while IFS= read -r -d '' file; do if [ -f "$file" ]; then printf '%s\0' "$file"; fi; done |
   tar --null --no-recursion -cf - -T -) | tar -xf - -C "$out/p1/tree"
+# The native launch counter the CLI embeds, where tests/helpers/probe_tree.py looks for it: the
+# launch-cost check times the probe as measure injects it, not the Python fallback (2026-12-04:
+# without it the check timed the Python counter).
+native_counter="$root/build/harness/native/_fastlaunch.abi3.so"
+if [ -f "$native_counter" ]; then
+  mkdir -p "$out/p1/tree/build/harness/native"
+  cp "$native_counter" "$out/p1/tree/build/harness/native/"
+fi
 commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
 dirty="$(git -C "$root" status --porcelain -- "${tree_paths[@]}" harness 2>/dev/null | head -1 || true)"
 

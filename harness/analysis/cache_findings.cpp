@@ -5,6 +5,11 @@
 // hundreds of ms while compiling nothing. The finding names the cause from what was seen, and
 // the fix is that cause's fix, with a way to keep a deliberate rebuild.
 //
+// CUDA_CACHE_DISABLE is the exception where a (cached) warm load still compiles: a module Warp
+// wrote as PTX is JIT-compiled by the driver at every load, and the variable stops the driver
+// keeping the result. That chain (the variable, the build's cuda_output 'ptx', a warm load of
+// it) is the evidence; the warm load's milliseconds are its cost.
+//
 // A cache clear or cache setting seen without a warm compile is a finding only when the same
 // run rebuilt what it removed (one identity built twice in one process); otherwise it changed
 // nothing this run could see and is a fact (context). A cold-pass rebuild of the same identity
@@ -18,6 +23,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "analysis/hash_stability_advice.h"
+#include "facts/option_receipts.h"
 #include "facts/rebuilds.h"
 #include "io/units.h"
 
@@ -156,6 +162,53 @@ Finding moved_hash_finding(const Report& report, const HashStability& stability)
   return finding;
 }
 
+// The warm pass's CUDA loads of modules Warp wrote as PTX (the cold build's cuda_output, its
+// own or the warp.config value it read, was 'ptx'). Warp logs them (cached), yet the driver
+// compiles that PTX to machine code at every load, and with CUDA_CACHE_DISABLE set it keeps
+// nothing: every run pays that JIT again. A CUBIN load has no driver JIT, so only PTX counts.
+std::vector<const ModuleEvent*> warm_driver_jit_loads(const Report& report) {
+  std::set<std::pair<std::string, std::string>> written_as_ptx;  // (name, hash) of cold CUDA builds
+  for (const auto& event : report.module_events) {
+    if (event.pass != Pass::cold || event.status == LoadStatus::error || !event.device.starts_with("cuda")) continue;
+    if (option_at_build(report, event, "cuda_output") == "'ptx'") written_as_ptx.insert({event.name, event.hash});
+  }
+  std::vector<const ModuleEvent*> loads;
+  for (const auto& event : report.module_events) {
+    if (event.pass == Pass::warm && event.status == LoadStatus::cached && event.device.starts_with("cuda") &&
+        written_as_ptx.contains({event.name, event.hash}))
+      loads.push_back(&event);
+  }
+  return loads;
+}
+
+// CS-2 with CUDA_CACHE_DISABLE and PTX: Warp's cache was reused, the driver's was not.
+Finding driver_jit_finding(const std::vector<SeenCause>& causes, const std::vector<const ModuleEvent*>& loads) {
+  Finding finding = make_finding(Mechanism::cache_not_reused);
+  std::vector<std::string> names;
+  double warm_ms = 0.0;
+  for (const ModuleEvent* load : loads) {
+    if (std::find(names.begin(), names.end(), load->name) == names.end()) names.push_back(load->name);
+    warm_ms += load->ms;
+  }
+  finding.trigger = fmt::format(
+      "the warm pass loaded {} module(s) Warp built as PTX (cuda_output 'ptx') from Warp's cache ({}), with "
+      "CUDA_CACHE_DISABLE set: the driver JIT-compiles that PTX at every load and keeps nothing",
+      names.size(), fmt::join(names, ", "));
+  for (const ModuleEvent* load : loads) {
+    finding.evidence.push_back(fmt::format("warm load of {} {} on {}: (cached) in Warp, {} including the driver's JIT",
+                                           load->name, load->hash, load->device, milliseconds_text(load->ms)));
+  }
+  for (const auto& cause : causes) finding.evidence.push_back(cause.seen);
+  finding.headline = "CUDA_CACHE_DISABLE with PTX output: the driver JIT-compiles every warm load again";
+  finding.fix = fix_for(CacheCause::cuda_cache_disable);
+  finding.cost_ms = warm_ms;
+  finding.cost_basis =
+      "the warm pass's loads of the PTX modules (Warp compiled nothing; the time is mostly the driver's JIT, paid "
+      "again on every run)";
+  finding.modules = names;
+  return finding;
+}
+
 }  // namespace
 
 void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
@@ -175,6 +228,14 @@ void check_cache(const Report& report, const DiagnoseInputs& inputs, Diagnosis& 
       report.hash_stability->stable == false) {
     out.findings.push_back(moved_hash_finding(report, *report.hash_stability));
     return;
+  }
+  const bool driver_cache_disabled = std::any_of(
+      causes.begin(), causes.end(), [](const SeenCause& seen) { return seen.cause == CacheCause::cuda_cache_disable; });
+  if (warm.compiled != true && !rebuilt_after_clear && driver_cache_disabled) {
+    if (const auto loads = warm_driver_jit_loads(report); !loads.empty()) {
+      out.findings.push_back(driver_jit_finding(causes, loads));
+      return;
+    }
   }
   if (warm.compiled != true && !rebuilt_after_clear) {
     // What the application did to its cache still matters to the reader, as context.

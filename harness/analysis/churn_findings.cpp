@@ -13,42 +13,19 @@
 
 #include "analysis/diagnose_support.h"
 #include "facts/rebuilds.h"
+#include "facts/snapshot_diff.h"
 #include "io/units.h"
+#include "model/test_attribution.h"
 
 namespace wcp::analysis {
 namespace {
 
 using KernelSite = std::pair<std::string, int>;  // file, line of the kernel's definition
 
-using ValueChange = std::tuple<std::string, std::string, std::string>;  // name, old, new
-
-// One kernel object held by both loads with two content hashes (schema 10 records which object
-// each kernel is): what its code names from outside it changed, not the kernel.
-struct KernelChange {
-  KernelInfo kernel;                   // as the later load saw it
-  std::vector<ValueChange> constants;  // empty when none differ or they were not recorded
-  bool constants_recorded = false;
-  std::vector<std::string> shadowed;  // changed names that are also the kernel's argument names
-};
-
-// A user function Warp hashed for both loads (or only the later one) whose hash differs.
-struct FunctionChange {
-  FunctionInfo function;
-  bool added = false;                           // not hashed for the earlier load
-  std::vector<FunctionOverload> new_overloads;  // overloads the earlier load did not have
-  std::vector<ValueChange> constants;           // values its code names that changed, when recorded
-};
-
 // What changed between two consecutive builds of one module.
-struct Transition {
+struct Transition : SnapshotDiff {
   const ModuleEvent* before = nullptr;
   const ModuleEvent* after = nullptr;
-  std::vector<KernelInfo> added;                                           // multiset difference
-  std::vector<KernelInfo> removed;                                         // gone since the earlier load
-  std::vector<KernelChange> changed;                                       // one object, new content
-  std::vector<FunctionChange> functions;                                   // when both loads recorded them
-  std::vector<std::pair<std::string, std::string>> overloads;              // kernel, new overload
-  std::vector<std::tuple<std::string, std::string, std::string>> options;  // key, old, new
 };
 
 // Warp's overload keys spell argument types ("a1f8": 1-d array of float64); make them readable.
@@ -63,135 +40,17 @@ std::string readable_overload(const std::string& key) {
   return key;
 }
 
-// A kernel object as the snapshots tell them apart: a closure re-created from the same line has
-// the same key, file and line but (with another captured value) another content hash.
-using KernelIdentity = std::tuple<std::string, std::string, int, std::string>;
-
-std::map<KernelIdentity, int> kernel_counts(const LoadDetail& detail) {
-  std::map<KernelIdentity, int> counts;
-  for (const auto& kernel : detail.kernels) ++counts[{kernel.key, kernel.file, kernel.line, kernel.hash}];
-  return counts;
-}
-
-using Values = std::map<std::string, std::string>;
-
-// The named values that differ between two recordings of one kernel's or function's code.
-std::vector<ValueChange> value_changes(const Values& before, const Values& after) {
-  std::set<std::string> names;
-  for (const auto& [name, value] : before) names.insert(name);
-  for (const auto& [name, value] : after) names.insert(name);
-  std::vector<ValueChange> changes;
-  for (const auto& name : names) {
-    const auto old_value = before.find(name);
-    const auto new_value = after.find(name);
-    const std::string old_text = old_value == before.end() ? "(no value)" : old_value->second;
-    const std::string new_text = new_value == after.end() ? "(no value)" : new_value->second;
-    if (old_text != new_text) changes.emplace_back(name, old_text, new_text);
-  }
-  return changes;
-}
-
-KernelChange kernel_change(const KernelInfo& before, const KernelInfo& after) {
-  KernelChange change{after, {}, before.constants && after.constants, {}};
-  if (!change.constants_recorded) return change;
-  change.constants = value_changes(*before.constants, *after.constants);
-  for (const auto& [name, old_value, new_value] : change.constants) {
-    if (after.args && std::find(after.args->begin(), after.args->end(), name) != after.args->end())
-      change.shadowed.push_back(name);
-  }
-  return change;
-}
-
-std::vector<FunctionChange> function_changes(const std::vector<FunctionInfo>& before,
-                                             const std::vector<FunctionInfo>& after) {
-  std::map<std::tuple<std::string, std::string, int>, const FunctionInfo*> earlier;
-  for (const auto& function : before) earlier[{function.key, function.file, function.line}] = &function;
-  std::vector<FunctionChange> changes;
-  for (const auto& function : after) {
-    const auto found = earlier.find({function.key, function.file, function.line});
-    if (found == earlier.end()) {
-      changes.push_back({function, true, {}, {}});
-      continue;
-    }
-    if (found->second->hash == function.hash) continue;
-    FunctionChange change{function, false, {}, {}};
-    if (found->second->constants && function.constants)
-      change.constants = value_changes(*found->second->constants, *function.constants);
-    for (const auto& overload : function.overloads) {
-      const auto& old = found->second->overloads;
-      if (std::find(old.begin(), old.end(), overload) == old.end()) change.new_overloads.push_back(overload);
-    }
-    changes.push_back(std::move(change));
-  }
-  return changes;
-}
-
 Transition diff(const ModuleEvent& before, const ModuleEvent& after) {
-  Transition change{&before, &after, {}, {}, {}, {}, {}, {}};
-  const auto old_counts = kernel_counts(*before.detail);
-  auto remaining = old_counts;
-  std::vector<const KernelInfo*> unmatched;
-  for (const auto& kernel : after.detail->kernels) {
-    auto found = remaining.find({kernel.key, kernel.file, kernel.line, kernel.hash});
-    if (found != remaining.end() && found->second > 0) {
-      --found->second;
-    } else {
-      unmatched.push_back(&kernel);
-    }
-  }
-  // The earlier load's kernels no later kernel matched exactly, one entry per instance.
-  std::vector<const KernelInfo*> gone;
-  for (const auto& kernel : before.detail->kernels) {
-    auto found = remaining.find({kernel.key, kernel.file, kernel.line, kernel.hash});
-    if (found != remaining.end() && found->second > 0) {
-      --found->second;
-      gone.push_back(&kernel);
-    }
-  }
-  for (const KernelInfo* kernel : unmatched) {
-    // The same kernel object with another content hash changed; another object from the same
-    // line is a new kernel (a closure re-created), as is anything a report without objects says.
-    const auto same = std::find_if(gone.begin(), gone.end(), [&](const KernelInfo* old) {
-      return old != nullptr && old->object && kernel->object && *old->object == *kernel->object &&
-             old->key == kernel->key && old->file == kernel->file && old->line == kernel->line;
-    });
-    if (same != gone.end()) {
-      change.changed.push_back(kernel_change(**same, *kernel));
-      *same = nullptr;
-    } else {
-      change.added.push_back(*kernel);
-    }
-  }
-  for (const KernelInfo* kernel : gone) {
-    if (kernel != nullptr) change.removed.push_back(*kernel);
-  }
-  if (before.detail->functions && after.detail->functions)
-    change.functions = function_changes(*before.detail->functions, *after.detail->functions);
-  // Overloads: compare per kernel key, the union of overloads over same-key kernels.
-  std::map<std::string, std::set<std::string>> old_overloads, new_overloads;
-  for (const auto& kernel : before.detail->kernels)
-    old_overloads[kernel.key].insert(kernel.overloads.begin(), kernel.overloads.end());
-  for (const auto& kernel : after.detail->kernels)
-    new_overloads[kernel.key].insert(kernel.overloads.begin(), kernel.overloads.end());
-  for (const auto& [key, overloads] : new_overloads) {
-    const auto old = old_overloads.find(key);
-    if (old == old_overloads.end()) continue;  // a new kernel, reported as added
-    for (const auto& overload : overloads) {
-      if (!old->second.contains(overload)) change.overloads.emplace_back(key, overload);
-    }
-  }
-  for (const auto& [key, value] : after.detail->options) {
-    const auto old = before.detail->options.find(key);
-    const std::string old_value = old == before.detail->options.end() ? "(unset)" : old->second;
-    if (old_value != value) change.options.emplace_back(key, old_value, value);
-  }
-  return change;
+  return {diff_loads(before, after, KernelMatch::same_object), &before, &after};
 }
 
 std::string rebuild_line(const Transition& change, const CodeOwnership& ownership) {
   const std::string trigger =
       change.after->detail ? trigger_text(ownership.trigger_of(*change.after->detail)) : "no stack recorded";
-  return fmt::format("rebuild {} -> {} {}, cost {}", change.before->hash, change.after->hash, trigger,
+  // The test it happened in (schema 11): a rebuild a suite pays for is a test's doing.
+  const auto& test = change.after->detail ? change.after->detail->test : std::nullopt;
+  const std::string by = test ? ", " + rebuilt_by_text(*test) : "";
+  return fmt::format("rebuild {} -> {} {}{}, cost {}", change.before->hash, change.after->hash, trigger, by,
                      milliseconds_text(change.after->ms));
 }
 
@@ -419,9 +278,9 @@ void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, D
                         fmt::join(keys, ", "));
       }
     }
-    if (!change.overloads.empty()) {
+    if (!change.instances_added.empty()) {
       std::vector<std::string> added;
-      for (const auto& [kernel, overload] : change.overloads)
+      for (const auto& [kernel, overload] : change.instances_added)
         added.push_back(kernel + "[" + readable_overload(overload) + "]");
       const std::string instances = fmt::format("{}", fmt::join(added, ", "));
       attribute(late_generic, "generic instance added: " + instances,

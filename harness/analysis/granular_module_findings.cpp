@@ -102,10 +102,21 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
   const auto fixed = fixed_module_cost(report, inputs.fixed_cost);
   std::vector<Finding> found;
   std::vector<std::string> below_share;
-  std::vector<std::string> scoped;  // groups in code the user does not own
+  std::vector<std::string> scoped;     // groups in code the user does not own
+  std::vector<std::string> unbounded;  // groups with no fixed cost to weigh them by
   for (const auto& [key, group] : groups) {
     const auto& events = group.events;
-    if (events.size() < 2 || !fixed) continue;
+    if (events.size() < 2) continue;
+    if (!fixed) {
+      // No build ran alone (a parallel preload; fixed_module_cost): each one's time holds the
+      // wait for the others, so none bounds the fixed per-module cost, and a share computed from
+      // it would be a threshold on contention, not evidence of what merging saves.
+      unbounded.push_back(fmt::format(
+          "{}: {} modules built once each, none of this run's builds alone (each overlapping another build, or "
+          "carrying the precompiled header)",
+          group.feature, events.size()));
+      continue;
+    }
     const double cold_ms = modules_cold_ms(events);
     if (cold_ms <= 0.0) continue;  // no build time recorded: no share to compare the saving with
     const double saving_ms = static_cast<double>(events.size() - 1) * fixed->ms;
@@ -160,7 +171,12 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
   for (auto& finding : found) out.findings.push_back(std::move(finding));
   for (auto& note : below_share) out.facts.push_back("CS-4 " + note);
   for (auto& note : scoped) out.facts.push_back("CS-4 " + note);
-  if (found.empty() && !scoped.empty()) {
+  if (found.empty() && !unbounded.empty()) {
+    not_checked(out, Mechanism::granular_modules,
+                fmt::format("{}: no build bounds the fixed per-module cost and there is no calibration "
+                            "(`warp-compile-probe calibrate` measures it)",
+                            fmt::join(unbounded, "; ")));
+  } else if (found.empty() && !scoped.empty()) {
     rule_out(out, Mechanism::granular_modules,
              "the only features split over several modules are in code you do not own or a library generates (see "
              "facts: one run is no evidence for restructuring a library)");

@@ -65,7 +65,7 @@ void read_device(const YamlReader& reader, const YAML::Node& node, Settings& int
 #define WCP_KEY(member, reader_method) \
   &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
 
-const std::array<KeySpec, 21> kKeys{{
+const std::array<KeySpec, 24> kKeys{{
     {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
      false, &read_command, &merge_field<&Settings::command>},
     {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
@@ -108,6 +108,13 @@ const std::array<KeySpec, 21> kKeys{{
      "most bytes of kernel cache the command needs: the entries a --warm-cache audit read or wrote, else all the cold "
      "run wrote into its empty private cache (to size a CI cache)",
      true, WCP_KEY(max_cache_bytes, count)},
+    {key::max_test_builds, "most cold-run builds any one test of the suite may make (docs/budgets.md#test-budgets)",
+     true, WCP_KEY(max_test_builds, count)},
+    {key::max_test_cold_seconds, "most seconds of cold module work any one test of the suite may cost", true,
+     WCP_KEY(max_test_cold_seconds, positive_number)},
+    {key::no_builds_after,
+     "a warm-up test (its id, or a pytest id without parameters) or the phase `collection`: no build after it", true,
+     WCP_KEY(no_builds_after, string)},
 }};
 
 #undef WCP_KEY

@@ -36,6 +36,9 @@ inline constexpr std::string_view max_generated_source_bytes = "max_generated_so
 inline constexpr std::string_view max_lto_artifacts = "max_lto_artifacts";
 inline constexpr std::string_view stable_hashes = "stable_hashes";
 inline constexpr std::string_view max_cache_bytes = "max_cache_bytes";
+inline constexpr std::string_view max_test_builds = "max_test_builds";
+inline constexpr std::string_view max_test_cold_seconds = "max_test_cold_seconds";
+inline constexpr std::string_view no_builds_after = "no_builds_after";
 }  // namespace key
 
 struct KeySpec {

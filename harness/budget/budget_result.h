@@ -25,7 +25,10 @@ enum class Unit { count, seconds, bytes, units };
 
 // A module a failing budget points at, and what explains it.
 struct Offender {
-  std::string module;
+  std::string module;  // "" for an offender that is a test (test budgets)
+  // The test an offender is (test budgets), or the test that first built its module; "" when
+  // the run carries no test context.
+  std::string test;
   std::string detail;                   // e.g. "3 builds, 1.20 s, hashes a1b2c3d e4f5a6b 0c0ffee"
   std::optional<RebuildCause> rebuild;  // set when the module was built more than once
   std::optional<Mechanism> mechanism;   // the mechanism that explains it, when one does
@@ -69,6 +72,10 @@ struct CommandResult {
   std::optional<std::string> run_failure;  // every sample failed: nothing to evaluate
   std::vector<std::string> notes;          // partial failures and measurement caveats
   std::vector<BudgetOutcome> outcomes;
+  // The entry has a baseline: how its module identities moved since then. Shown beside every
+  // failure as context (which kernel, option or block_dim changed; which test first built it);
+  // it never decides a verdict.
+  std::optional<verdict::IdentityChanges> since_baseline;
   std::optional<std::filesystem::path> baseline_written;  // set by --update-baseline
   std::optional<std::string> baseline_not_written;        // and why it did not happen
 

@@ -40,6 +40,10 @@ struct Settings {
   std::optional<std::uint64_t> max_lto_artifacts;
   std::optional<bool> stable_hashes;  // the identities survive a reseeded process and a relocated checkout
   std::optional<std::uint64_t> max_cache_bytes;
+  // Test budgets (budget/test_budgets.h): per test of a suite the command runs.
+  std::optional<std::uint64_t> max_test_builds;
+  std::optional<double> max_test_cold_seconds;
+  std::optional<std::string> no_builds_after;  // a test id, or the phase `collection`/`import`
 };
 
 }  // namespace wcp::budget

@@ -9,9 +9,11 @@
 #include "budget/budget_keys.h"
 #include "budget/offenders.h"
 #include "budget/stable_hashes.h"
+#include "budget/test_budgets.h"
 #include "facts/queries.h"
 #include "facts/rebuilds.h"
 #include "facts/reference_units.h"
+#include "verdict/identity_changes.h"
 #include "verdict/normalised.h"
 
 namespace wcp::budget {
@@ -294,6 +296,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   }
   if (budgets.max_identities) outcomes.push_back(identities(*budgets.max_identities, report));
   outcomes.push_back(builds_per_module(budgets, report));
+  for (auto& outcome : test_budget_outcomes(budgets, report)) outcomes.push_back(std::move(outcome));
   if (budgets.cold_seconds) {
     outcomes.push_back(
         ceiling(key::cold_seconds, seconds(report.cold_module_ms), *budgets.cold_seconds, Unit::seconds));
@@ -318,6 +321,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   }
   if (budgets.warm_near_zero.value_or(false)) outcomes.push_back(warm_near_zero_budget(report));
   if (entry.baseline_report) outcomes.push_back(baseline_budget(budgets, report, baseline, options));
+  if (entry.baseline_report && baseline) result.since_baseline = verdict::compare_identities(*baseline, report);
   if (budgets.max_generated_source_bytes) {
     outcomes.push_back(ceiling(key::max_generated_source_bytes,
                                static_cast<double>(report.cache.generated_source_bytes),

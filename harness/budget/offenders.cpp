@@ -11,6 +11,28 @@
 namespace wcp::budget {
 namespace {
 
+// The test (or suite phase) running at the first cold build of `module`; "" when not recorded.
+std::string first_builder(const std::string& module, const Report& report) {
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    if (event->name != module) continue;
+    return event->detail && event->detail->test ? test_label(*event->detail->test) : "";
+  }
+  return "";
+}
+
+// The tests that built `module` again after its first build, when the loads carry tests.
+std::vector<std::string> rebuild_tests(const std::string& module, const Report& report) {
+  std::vector<std::string> tests;
+  int seen = 0;
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    if (event->name != module) continue;
+    if (++seen < 2 || !event->detail || !event->detail->test) continue;
+    const std::string label = test_label(*event->detail->test);
+    if (std::find(tests.begin(), tests.end(), label) == tests.end()) tests.push_back(label);
+  }
+  return tests;
+}
+
 // Where the later builds of a module were triggered, when the instrumentation saw the stack.
 std::vector<std::string> rebuild_triggers(const std::string& module, const Report& report) {
   std::vector<std::string> places;
@@ -39,6 +61,8 @@ std::string rebuild_explanation(const RebuiltModule& module, const Report& repor
           "late, or a closure created between launches)";
       const auto places = rebuild_triggers(module.name, report);
       if (!places.empty()) text += fmt::format("; rebuilt from {}", fmt::join(places, ", "));
+      if (const auto tests = rebuild_tests(module.name, report); !tests.empty())
+        text += fmt::format("; rebuilt by {}", fmt::join(tests, ", "));
       return text;
     }
     case RebuildCause::block_dim_spread:
@@ -61,6 +85,7 @@ Offender rebuild_offender(const RebuiltModule& module, const Report& report) {
   offender.module = module.name;
   offender.detail = std::move(detail);
   offender.rebuild = module.cause;
+  offender.test = first_builder(module.name, report);
   if (module.cause == RebuildCause::block_dim_spread) offender.mechanism = Mechanism::block_dim_spread;
   if (module.cause == RebuildCause::same_identity) offender.mechanism = Mechanism::cache_not_reused;
   if (module.cause == RebuildCause::several_processes) offender.mechanism = Mechanism::parallel_cold_misses;
@@ -84,6 +109,7 @@ std::vector<Offender> module_offenders(const Report& report) {
     Offender offender;
     offender.module = name;
     offender.detail = fmt::format("{} build(s), {:.2f} s", stats.first, stats.second / 1000.0);
+    offender.test = first_builder(name, report);
     if (unique_module_kernel(name)) {
       offender.mechanism = Mechanism::unique_modules;
       offender.explanation = "module=\"unique\" gives each kernel its own module, compiled separately";

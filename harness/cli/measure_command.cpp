@@ -13,6 +13,7 @@
 #include "cli/fixed_cost_input.h"
 #include "errors.h"
 #include "facts/rebuilds.h"
+#include "facts/test_attribution.h"
 #include "history/recorder.h"
 #include "io/environment.h"
 #include "io/file_io.h"
@@ -118,7 +119,9 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
     write_file_atomically(arguments.trace_path, render::trace_to_json(measurement.trace).dump() + "\n");
   }
   if (history) history->record(report, {history::Source::measure, options.cwd, "", ""});
-  const render::ReportView view{report, compiled_identities(report), rebuilt_modules(report)};
+  std::optional<TestCostRanking> tests;
+  if (report.tests) tests = rank_tests(*report.tests, render::kSlowestTestsShown);
+  const render::ReportView view{report, compiled_identities(report), rebuilt_modules(report), std::move(tests)};
   if (arguments.verbose) {
     render::write(view, render::Format::text, context.out);
   } else {

@@ -13,6 +13,75 @@ json totals_to_json(const CacheAuditTotals& totals) {
               {"hashless_used", totals.hashless_used},   {"not_audited_bytes", totals.not_audited_bytes}};
 }
 
+json strings_to_json(const std::vector<std::string>& values) {
+  json out = json::array();
+  for (const auto& value : values) out.push_back(value);
+  return out;
+}
+
+std::vector<std::string> strings_from_json(const json& in, const char* field) {
+  std::vector<std::string> values;
+  json_fields::each(in, field, [&](const json& item, std::size_t) {
+    if (!item.is_string()) throw FieldError(std::string("'") + field + "' holds a value that is not a string");
+    values.push_back(item.get<std::string>());
+  });
+  return values;
+}
+
+json miss_to_json(const CacheMiss& miss) {
+  json closest = json::array();
+  for (const auto& difference : miss.closest) {
+    json options = json::array();
+    for (const auto& change : difference.options) {
+      options.push_back({{"option", change.option}, {"entry", change.entry}, {"build", change.build}});
+    }
+    closest.push_back({{"entry", difference.entry},
+                       {"kernels_changed", strings_to_json(difference.kernels_changed)},
+                       {"kernels_added", strings_to_json(difference.kernels_added)},
+                       {"kernels_removed", strings_to_json(difference.kernels_removed)},
+                       {"kernels_identical", strings_to_json(difference.kernels_identical)},
+                       {"functions_changed", strings_to_json(difference.functions_changed)},
+                       {"shared_code_differs", difference.shared_code_differs},
+                       {"options", options},
+                       {"unreadable", difference.unreadable}});
+  }
+  return json{{"cause", to_string(miss.cause)},
+              {"build_entry", miss.build_entry},
+              {"same_name_entries", miss.same_name_entries},
+              {"other_version_entries", miss.other_version_entries},
+              {"closest", closest},
+              {"detail", miss.detail}};
+}
+
+CacheMiss miss_from_json(const json& in) {
+  CacheMiss miss;
+  const std::string cause = get<std::string>(in, "cause", "unexplained");
+  const auto parsed = miss_cause_from_string(cause);
+  if (!parsed) throw FieldError("unknown value of 'cause': '" + cause + "'");
+  miss.cause = *parsed;
+  miss.build_entry = get<std::string>(in, "build_entry", "");
+  miss.same_name_entries = get<std::size_t>(in, "same_name_entries", 0);
+  miss.other_version_entries = get<std::size_t>(in, "other_version_entries", 0);
+  json_fields::each(in, "closest", [&](const json& item, std::size_t) {
+    EntryDifference difference;
+    difference.entry = get<std::string>(item, "entry", "");
+    difference.kernels_changed = strings_from_json(item, "kernels_changed");
+    difference.kernels_added = strings_from_json(item, "kernels_added");
+    difference.kernels_removed = strings_from_json(item, "kernels_removed");
+    difference.kernels_identical = strings_from_json(item, "kernels_identical");
+    difference.functions_changed = strings_from_json(item, "functions_changed");
+    difference.shared_code_differs = get<bool>(item, "shared_code_differs", false);
+    json_fields::each(item, "options", [&](const json& option, std::size_t) {
+      difference.options.push_back({get<std::string>(option, "option", ""), get<std::string>(option, "entry", ""),
+                                    get<std::string>(option, "build", "")});
+    });
+    difference.unreadable = get<std::string>(item, "unreadable", "");
+    miss.closest.push_back(std::move(difference));
+  });
+  miss.detail = get<std::string>(in, "detail", "");
+  return miss;
+}
+
 }  // namespace
 
 json cache_audit_to_json(const CacheAudit& audit) {
@@ -37,7 +106,8 @@ json cache_audit_to_json(const CacheAudit& audit) {
                        {"block_dim", or_null(module.identity.block_dim)},
                        {"served", to_string(module.served)},
                        {"entry", module.entry},
-                       {"hashless", module.hashless}});
+                       {"hashless", module.hashless},
+                       {"miss", module.miss ? miss_to_json(*module.miss) : json(nullptr)}});
   }
   json others = json::array();
   for (const auto& item : audit.not_audited) others.push_back({{"path", item.path}, {"bytes", item.bytes}});
@@ -99,6 +169,9 @@ CacheAudit cache_audit_from_json(const json& in) {
     module.served = *parsed;
     module.entry = get<std::string>(item, "entry", "");
     module.hashless = get<bool>(item, "hashless", false);
+    if (const auto miss = item.find("miss"); miss != item.end() && miss->is_object()) {
+      module.miss = miss_from_json(*miss);
+    }
     audit.modules.push_back(std::move(module));
   });
   json_fields::each(in, "not_audited", [&](const json& item, std::size_t) {

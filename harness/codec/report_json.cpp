@@ -7,6 +7,7 @@
 #include "codec/reference_json.h"
 #include "codec/report_json_legacy.h"
 #include "codec/summary_json.h"
+#include "codec/test_attribution_json.h"
 #include "errors.h"
 #include "facts/load_overlap.h"
 #include "facts/queries.h"
@@ -650,6 +651,12 @@ void read_document(const json& document, Report& report) {
     }
   }
 
+  try {
+    report.tests = test_attribution_from_json(document);  // schema 11
+  } catch (const FieldError& error) {
+    throw FieldError(std::string("tests: ") + error.what());
+  }
+
   if (!schema) {
     apply_original_probe_conventions(report);
   } else if (*schema == 1) {
@@ -767,6 +774,7 @@ json report_to_json(const Report& report) {
                         {"modules_replaced", arrival.modules_replaced}});
   }
   out["lever_arrivals"] = std::move(arrivals);
+  out["tests"] = test_attribution_to_json(report.tests);
   if (report.cache_audit) out["cache_audit"] = cache_audit_to_json(*report.cache_audit);  // absent when not asked
   return out;
 }

@@ -71,6 +71,12 @@ bool kernel_scoped(const OptionWrite& write) {
   return write.api == OptionApi::kernel && write.scope == OptionScope::kernel;
 }
 
+// Options only a CUDA build reads: Warp's Device.get_cuda_output_format returns None for the
+// CPU before it looks at cuda_output, so a CPU build neither carries nor misses it.
+bool read_by_cuda_builds_only(const std::string& key) {
+  return key == "cuda_output";
+}
+
 class ReceiptBuilder {
  public:
   explicit ReceiptBuilder(const Report& report)
@@ -90,6 +96,32 @@ class ReceiptBuilder {
       module_receipt(receipt);
     }
     return receipt;
+  }
+
+  // The warp.config value a load read for `key` when its module leaves the option to the global
+  // (None) and the load's config snapshot does not hold that key: Warp resolves it while it
+  // builds (cuda_output: Device.get_cuda_output_format reads warp.config.cuda_output), so the
+  // value is the last warp.config write of it that the load's process held before the load.
+  std::optional<std::string> global_written_before_load(const std::string& key, const ModuleEvent& load) const {
+    const OptionWrite* last = nullptr;
+    for (const auto& other : record_.writes) {
+      if (other.api != OptionApi::config || other.key != key || !after(other, load) || !sees(report_, other, load))
+        continue;
+      if (last == nullptr || other.t_s >= last->t_s) last = &other;
+    }
+    if (last == nullptr) return std::nullopt;
+    return last->value;
+  }
+
+  // The value a load built with for a warp.config key (see effective_option), completed from
+  // the recorded writes where the snapshot left the global out.
+  std::optional<std::string> held_at_load(const std::string& key, const ModuleEvent& load) const {
+    if (copied_.contains(key)) return option_of(*load.detail, key);
+    auto held = effective_option(*load.detail, key);
+    if (held == "None" && !load.detail->config_at_load.contains(key)) {
+      if (auto global = global_written_before_load(key, load)) held = std::move(global);
+    }
+    return held;
   }
 
  private:
@@ -306,11 +338,15 @@ class ReceiptBuilder {
     }
     std::map<std::pair<std::string, std::string>, bool> missed_module;  // name, device: recorded once
     bool any_after = false;
+    bool cpu_builds_only = false;  // builds followed, none of them one that reads this option
     for (const ModuleEvent* load : loads_) {
       if (!after(write, *load) || !sees(report_, write, *load)) continue;
+      if (read_by_cuda_builds_only(write.key) && !load->device.starts_with("cuda")) {
+        cpu_builds_only = true;
+        continue;
+      }
       any_after = true;
-      const auto held = copied_.contains(write.key) ? option_of(*load->detail, write.key)
-                                                    : effective_option(*load->detail, write.key);
+      const auto held = held_at_load(write.key, *load);
       if (!held) continue;  // this Warp does not snapshot it
       if (*held == write.value) {
         receipt.reached.push_back(reached_build(*load, write));
@@ -318,6 +354,10 @@ class ReceiptBuilder {
         missed_module[{load->name, load->device}] = true;
         receipt.missed.push_back(config_miss(write, *load, *held));
       }
+    }
+    if (!any_after && cpu_builds_only) {
+      receipt.outcome = ReceiptOutcome::target_not_built;  // no CUDA build to reach: nothing against it
+      return;
     }
     if (!any_after) {
       MissedModule miss;
@@ -425,6 +465,12 @@ std::optional<std::string> effective_option(const LoadDetail& detail, const std:
   if (own && *own != "None") return own;
   if (const auto global = detail.config_at_load.find(key); global != detail.config_at_load.end()) return global->second;
   return own;
+}
+
+std::optional<std::string> option_at_build(const Report& report, const ModuleEvent& load, const std::string& key) {
+  if (!load.detail) return std::nullopt;
+  if (!report.option_record) return effective_option(*load.detail, key);
+  return ReceiptBuilder(report).held_at_load(key, load);
 }
 
 std::optional<std::vector<OptionReceipt>> option_receipts(const Report& report) {

@@ -93,4 +93,10 @@ std::set<std::string> copied_config_options(const OptionRecord& record);
 // module leaves it unset (None: Warp resolves it at build time). nullopt when neither says.
 std::optional<std::string> effective_option(const LoadDetail& detail, const std::string& key);
 
+// effective_option completed from the option record: where the module leaves `key` to
+// warp.config and the load's snapshot does not hold the global (cuda_output, which Warp reads
+// while it builds), the last warp.config write of it the load's process made before the load.
+// nullopt when the load has no snapshot or nothing says.
+std::optional<std::string> option_at_build(const Report& report, const ModuleEvent& load, const std::string& key);
+
 }  // namespace wcp

@@ -56,7 +56,8 @@ void classify_entries(CacheAudit& audit, const CacheListing& before, const Cache
       if (load.hash.empty()) found->second.entry.hashless = true;
     }
     if (!seen.insert(identity_of(load)).second) continue;
-    audit.modules.push_back({identity_of(load), served_by(load, in_dir), place.second, load.hash.empty()});
+    audit.modules.push_back(
+        {identity_of(load), served_by(load, in_dir), place.second, load.hash.empty(), std::nullopt});
   }
   audit.entries.clear();
   for (auto& [place, item] : audited) audit.entries.push_back(std::move(item));

@@ -6,6 +6,7 @@
 
 #include "measure/cache_audit.h"
 #include "measure/cache_copy.h"
+#include "measure/cache_miss_explanation.h"
 #include "measure/load_events.h"
 #include "measure/sample_runner.h"
 #include "run/interrupt_watch.h"
@@ -90,6 +91,8 @@ CacheAudit audit_warm_cache(const MeasureOptions& options, const fs::path& dir, 
   }
   audit.run_group = run_group;
   classify_entries(audit, before, list_cache(copy), loads.events, run_group);
+  // Before the scratch copy goes: the fresh builds' generated source lies only there.
+  if (audit.measured()) explain_misses(audit, dir, copy, loads.events);
   return audit;
 }
 

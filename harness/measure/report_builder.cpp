@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "facts/test_attribution.h"
 #include "measure/instrumentation_notes.h"
 #include "measure/interop_launches.h"
 #include "measure/lever_arrivals.h"
@@ -51,6 +52,7 @@ void describe_structure(Report& report, const SampleRecord& sample, const Measur
   report.processes = processes_of(sample.cold, options.cwd.string());
   add_interop_launches(report);
   report.option_record = option_record_of(sample.cold);
+  report.tests = test_attribution(report);
   report.lever_arrivals = lever_arrivals_of(sample.cold);
   report.hash_changes = sample.cold.log.hash_changes;
   report.find_failures = sample.cold.log.find_failures;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/cache_miss.h"
 #include "model/module_event.h"
 
 namespace wcp {
@@ -52,6 +53,8 @@ struct ServedModule {
   ServedBy served = ServedBy::compiled;
   std::string entry;  // the directory name the load used
   bool hashless = false;
+  // Schema 11: why DIR did not serve it (served == compiled), when the audit measured it.
+  std::optional<CacheMiss> miss;
   bool operator==(const ServedModule&) const = default;
 };
 

@@ -75,6 +75,14 @@ std::string to_string(TestPhase phase) {
   return "call";
 }
 
+std::string test_label(const TestContext& test) {
+  std::string label = test.id.empty() ? to_string(test.phase) : test.id;
+  if (!test.id.empty() && (test.phase == TestPhase::setup || test.phase == TestPhase::teardown))
+    label += " (" + to_string(test.phase) + ")";
+  if (!test.worker.empty()) label += " [" + test.worker + "]";
+  return label;
+}
+
 std::optional<TestPhase> test_phase_from_string(std::string_view text) {
   for (TestPhase phase : {TestPhase::collection, TestPhase::import, TestPhase::setup, TestPhase::call,
                           TestPhase::teardown, TestPhase::session}) {

@@ -134,6 +134,9 @@ struct TestContext {
   std::string worker;  // pytest-xdist's worker ("gw0"); "" when not under xdist
   bool operator==(const TestContext&) const = default;
 };
+// How output names it: "tests/test_x.py::test_y", "... (setup)" for a test's setup or teardown,
+// "collection" / "import" / "session" for a phase of the suite, "[gw1]" after it under xdist.
+std::string test_label(const TestContext& test);
 
 // What the instrumentation knows about a load that Warp's log does not say.
 struct LoadDetail {

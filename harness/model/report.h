@@ -21,6 +21,7 @@
 #include "model/output_check.h"
 #include "model/process.h"
 #include "model/reference.h"
+#include "model/test_attribution.h"
 #include "stats/summary.h"
 
 namespace wcp {
@@ -47,7 +48,8 @@ namespace wcp {
 // read with none. Version 8 adds `lever_arrivals[].modules_replaced`. Version 9 adds
 // `option_record.modules_registered`. Version 10 adds what each load's kernels referenced: each
 // kernel's `object`, `args` and `constants`, and the load's `functions` (issue 40: the cause of a
-// rebuild whose kernels kept their names).
+// rebuild whose kernels kept their names). Version 11 adds each load's `test` (the test or phase
+// of the suite it happened in) and the report's `tests` (what each test built, issue 41).
 inline constexpr int kReportSchemaVersion = 11;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
@@ -181,6 +183,9 @@ struct Report : ColdStartClocks {
   // Option writes and module creations of that cold run; absent when they were not recorded
   // (the instrumentation did not attach or could not hook them, or an older report).
   std::optional<OptionRecord> option_record;
+  // Schema 11: that cold run's builds per test (facts/test_attribution.h); absent when no load
+  // recorded a test context (no test runner), and in earlier reports.
+  std::optional<std::vector<TestCompileCost>> tests;
 
   // Log signals the diagnosis needs that are not module loads.
   std::vector<HashChange> hash_changes;

@@ -32,6 +32,7 @@ nlohmann::json outcome_json(const budget::BudgetOutcome& outcome) {
   nlohmann::json offenders = nlohmann::json::array();
   for (const auto& offender : outcome.offenders) {
     offenders.push_back({{"module", offender.module},
+                         {"test", offender.test},
                          {"detail", offender.detail},
                          {"finding", offender_explanation(offender)},
                          {"mechanism", offender.mechanism ? nlohmann::json(std::string(code(*offender.mechanism)))
@@ -71,6 +72,7 @@ nlohmann::json command_json(const budget::CommandResult& command) {
                       {"status", status},       {"notes", command.notes}, {"outcomes", outcomes}};
   if (command.not_run) json["not_run"] = *command.not_run;
   if (command.run_failure) json["run_failure"] = *command.run_failure;
+  if (command.since_baseline) json["since_baseline"] = identity_changes_to_json(*command.since_baseline);
   if (command.baseline_written) json["baseline_written"] = command.baseline_written->string();
   if (command.baseline_not_written) json["baseline_not_written"] = *command.baseline_not_written;
   return json;

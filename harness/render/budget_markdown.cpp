@@ -7,9 +7,13 @@
 #include <algorithm>
 
 #include "render/budget_text.h"
+#include "render/identity_changes_text.h"
 
 namespace wcp::render {
 namespace {
+
+// How many lines a command's structural delta against its baseline takes in a PR comment.
+constexpr std::size_t kMarkdownDeltaLines = 8;
 
 struct Row {
   int rank;  // failures first, then not run, improvements, passes
@@ -51,11 +55,18 @@ std::string render_budget_markdown(const budget::CheckResult& result) {
                         row.measured, row.limit, markdown_cell(row.note));
   }
   for (const auto& command : result.commands) {
+    if (command.failed() && command.since_baseline) {
+      // Context for every failure of the command, the timing one included; never a verdict.
+      text += fmt::format("\n### `{}`: since the baseline\n\n", command.name);
+      text += fmt::format("{}\n\n", markdown_cell(identity_changes_brief(*command.since_baseline)));
+      for (const auto& line : identity_change_lines(*command.since_baseline, kMarkdownDeltaLines))
+        text += fmt::format("- {}\n", markdown_cell(line));
+    }
     for (const auto& outcome : command.outcomes) {
       if (outcome.verdict != budget::Verdict::fail || outcome.offenders.empty()) continue;
       text += fmt::format("\n### `{}`: {}\n\n", command.name, outcome.budget);
       for (const auto& offender : outcome.offenders) {
-        text += fmt::format("- `{}`: {}", offender.module, offender.detail);
+        text += fmt::format("- {}", markdown_cell(offender_headline(offender)));
         if (const auto why = offender_explanation(offender); !why.empty()) text += " — " + why;
         text += "\n";
       }

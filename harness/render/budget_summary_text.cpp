@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "render/budget_text.h"
+#include "render/identity_changes_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
@@ -17,9 +18,12 @@ void render_command_summary(const budget::CommandResult& result, std::ostream& o
   out << fmt::format("\n{} (line {})\n", result.name, result.line);
   for (const auto& outcome : result.outcomes) {
     print_fitted(budget_line(outcome), "      ", out);
+    if (outcome.verdict == budget::Verdict::fail && result.since_baseline) {
+      print_wrapped(identity_changes_brief(*result.since_baseline), "      since the baseline: ", "        ", out);
+    }
     if (outcome.offenders.empty()) continue;
     const auto& worst = outcome.offenders.front();
-    print_wrapped(worst.module + ": " + worst.detail, "      ", "        ", out);
+    print_wrapped(offender_headline(worst), "      ", "        ", out);
     if (const auto why = offender_explanation(worst); !why.empty()) print_wrapped(why, "        ", "        ", out);
     if (outcome.offenders.size() > 1)
       out << fmt::format("      and {} more offender(s)\n", outcome.offenders.size() - 1);

@@ -5,9 +5,14 @@
 #include <ostream>
 
 #include "io/units.h"
+#include "render/identity_changes_text.h"
 #include "render/report_text.h"
 
 namespace wcp::render {
+namespace {
+// How many lines the full text gives a failure's structural delta against the baseline.
+constexpr std::size_t kTextDeltaLines = 10;
+}  // namespace
 
 std::string format_budget_value(const std::optional<double>& value, budget::Unit unit) {
   if (!value) return "unavailable";
@@ -23,6 +28,12 @@ std::string format_budget_value(const std::optional<double>& value, budget::Unit
 std::string comparison_sign(const budget::BudgetOutcome& outcome) {
   if (!outcome.measured || !outcome.limit) return "vs";
   return *outcome.measured <= *outcome.limit ? "<=" : ">";
+}
+
+std::string offender_headline(const budget::Offender& offender) {
+  if (offender.module.empty()) return fmt::format("test {}: {}", offender.test, offender.detail);
+  if (offender.test.empty()) return fmt::format("{}: {}", offender.module, offender.detail);
+  return fmt::format("{}: {}; first built by {}", offender.module, offender.detail, offender.test);
 }
 
 std::string offender_explanation(const budget::Offender& offender) {
@@ -87,8 +98,15 @@ void render_command_result(const budget::CommandResult& result, std::ostream& ou
       }
     }
     for (const auto& offender : outcome.offenders) {
-      out << "      " << offender.module << ": " << offender.detail << "\n";
+      out << "      " << offender_headline(offender) << "\n";
       if (const auto why = offender_explanation(offender); !why.empty()) out << "        " << why << "\n";
+    }
+    if (outcome.verdict == budget::Verdict::fail && result.since_baseline) {
+      out << "      since the baseline (context, not the verdict):\n";
+      for (const auto& line : identity_change_lines(*result.since_baseline, kTextDeltaLines))
+        out << "        " << line << "\n";
+      if (result.since_baseline->empty() && result.since_baseline->unavailable.empty())
+        out << "        no module identity changed\n";
     }
   }
   if (result.baseline_written) out << "  baseline updated: " << result.baseline_written->string() << "\n";

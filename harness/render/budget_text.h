@@ -17,6 +17,8 @@ std::string format_budget_value(const std::optional<double>& value, budget::Unit
 std::string comparison_sign(const budget::BudgetOutcome& outcome);
 // "identity churn — CS-1 Kernel defined after its module loaded: <explanation>; fix: …"
 std::string offender_explanation(const budget::Offender& offender);
+// "module: detail; first built by test" or, for a test budget's offender, "test id: detail".
+std::string offender_headline(const budget::Offender& offender);
 // "  fail             cold_module_seconds         2.345 s > 1.000 s  (note)": one budget's line.
 std::string budget_line(const budget::BudgetOutcome& outcome);
 

@@ -2,6 +2,7 @@
 
 #include "codec/report_json.h"
 #include "io/json_fields.h"
+#include "render/identity_changes_text.h"
 
 namespace wcp::render {
 namespace {
@@ -95,7 +96,114 @@ json options_json(const verdict::OptionComparison& options) {
               {"writes", writes}};
 }
 
+json builder_json(const verdict::FirstBuilder& builder) {
+  json test = nullptr;
+  if (builder.test) {
+    test = json{{"id", builder.test->id}, {"phase", to_string(builder.test->phase)}, {"worker", builder.test->worker}};
+  }
+  json line = nullptr;
+  if (builder.line)
+    line = json{{"file", builder.line->file}, {"line", builder.line->line}, {"function", builder.line->function}};
+  return json{{"test", test}, {"line", line}};
+}
+
+json identities_json(const std::vector<verdict::BuiltIdentity>& identities) {
+  json out = json::array();
+  for (const auto& identity : identities)
+    out.push_back({{"hash", identity.hash}, {"block_dim", or_null(identity.block_dim)}});
+  return out;
+}
+
+json value_changes_json(const std::vector<ValueChange>& changes) {
+  json out = json::array();
+  for (const auto& [name, old_value, new_value] : changes)
+    out.push_back({{"name", name}, {"baseline", old_value}, {"candidate", new_value}});
+  return out;
+}
+
+json kernel_json(const KernelInfo& kernel) {
+  return json{{"key", kernel.key}, {"file", kernel.file}, {"line", kernel.line}, {"hash", kernel.hash}};
+}
+
+json instances_json(const std::vector<std::pair<std::string, std::string>>& instances) {
+  json out = json::array();
+  for (const auto& [kernel, instance] : instances) out.push_back({{"kernel", kernel}, {"instance", instance}});
+  return out;
+}
+
+// "baseline"/"candidate" name the two sides of the diff even when both are the candidate's
+// builds (`against` says which): the earlier one and the later one.
+json snapshot_diff_json(const SnapshotDiff& diff) {
+  json added = json::array(), removed = json::array(), changed = json::array();
+  for (const auto& kernel : diff.added) added.push_back(kernel_json(kernel));
+  for (const auto& kernel : diff.removed) removed.push_back(kernel_json(kernel));
+  for (const auto& kernel : diff.changed) {
+    json item = kernel_json(kernel.kernel);
+    item["baseline_hash"] = kernel.old_hash;
+    item["constants"] = kernel.constants_recorded ? value_changes_json(kernel.constants) : json(nullptr);
+    changed.push_back(std::move(item));
+  }
+  json functions = json::array(), functions_removed = json::array();
+  for (const auto& function : diff.functions) {
+    functions.push_back({{"key", function.function.key},
+                         {"file", function.function.file},
+                         {"line", function.function.line},
+                         {"hash", function.function.hash},
+                         {"baseline_hash", function.old_hash},
+                         {"added", function.added},
+                         {"constants", value_changes_json(function.constants)}});
+  }
+  for (const auto& function : diff.functions_removed) {
+    functions_removed.push_back(
+        {{"key", function.key}, {"file", function.file}, {"line", function.line}, {"hash", function.hash}});
+  }
+  json block_dim = nullptr;
+  if (diff.block_dim)
+    block_dim = json{{"baseline", or_null(diff.block_dim->first)}, {"candidate", or_null(diff.block_dim->second)}};
+  return json{{"kernels_added", added},
+              {"kernels_removed", removed},
+              {"kernels_changed", changed},
+              {"functions_recorded", diff.functions_recorded},
+              {"functions_changed", functions},
+              {"functions_removed", functions_removed},
+              {"instances_added", instances_json(diff.instances_added)},
+              {"instances_removed", instances_json(diff.instances_removed)},
+              {"options", value_changes_json(diff.options)},
+              {"block_dim", block_dim}};
+}
+
 }  // namespace
+
+json identity_changes_to_json(const verdict::IdentityChanges& changes) {
+  json modules = json::array();
+  for (const auto& module : changes.modules) {
+    json explanations = json::array();
+    for (const auto& explanation : module.explanations) {
+      explanations.push_back({{"against", std::string(to_string(explanation.against))},
+                              {"from", identities_json({explanation.from}).front()},
+                              {"to", identities_json({explanation.to}).front()},
+                              {"diff", explanation.diff ? snapshot_diff_json(*explanation.diff) : json(nullptr)},
+                              {"not_recorded", explanation.not_recorded},
+                              {"built_by", builder_json(explanation.built_by)}});
+    }
+    modules.push_back(
+        {{"change", std::string(to_string(module.change))},
+         {"module", module.module},
+         {"device", module.device},
+         {"baseline_name", module.baseline_name},
+         {"candidate_name", module.candidate_name},
+         {"baseline_identities", identities_json(module.baseline_identities)},
+         {"candidate_identities", identities_json(module.candidate_identities)},
+         {"identities_added", module.identities_added},
+         {"identities_removed", module.identities_removed},
+         {"explanations", explanations},
+         {"no_longer_built", identities_json(module.no_longer_built)},
+         {"first_built_by",
+          module.change == verdict::ModuleChange::appeared ? builder_json(module.first_built_by) : json(nullptr)},
+         {"summary", module_identity_change_text(module)}});
+  }
+  return json{{"unavailable", changes.unavailable}, {"modules", modules}};
+}
 
 json judgement_to_json(const verdict::Judgement& judgement) {
   json counts = json::object();
@@ -146,6 +254,7 @@ json judgement_to_json(const verdict::Judgement& judgement) {
               {"counts", counts},
               {"modules", modules},
               {"options", options_json(judgement.options)},
+              {"identity_changes", identity_changes_to_json(judgement.identity_changes)},
               {"baseline", side_json(judgement.baseline)},
               {"candidate", side_json(judgement.candidate)}};
 }

@@ -6,13 +6,15 @@
 #include <ostream>
 
 #include "render/clock_line.h"
+#include "render/identity_changes_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
 namespace {
 
-// How many changed modules the screen names.
+// How many changed modules the screen names, and how many lines explain them.
 constexpr std::size_t kNamedModules = 3;
+constexpr std::size_t kIdentityLines = 6;
 
 std::string count_text(const std::optional<std::uint64_t>& count) {
   return count ? std::to_string(*count) : std::string("?");
@@ -28,6 +30,14 @@ void render_structure_summary(const verdict::Judgement& judgement, std::ostream&
   }
   print_wrapped(changed.empty() ? std::string("no count changed") : fmt::format("{}", fmt::join(changed, ", ")),
                 "Structure: ", "  ", out);
+  const auto& identities = judgement.identity_changes;
+  if (identities.unavailable.empty()) {
+    if (identities.empty()) return;
+    out << "Module identities (baseline -> candidate):\n";
+    for (const auto& line : identity_change_lines(identities, kIdentityLines)) print_wrapped(line, "  ", "    ", out);
+    return;
+  }
+  // Nothing to explain them with: name the modules whose hashes moved, as before.
   std::vector<std::string> moved;
   for (const auto& row : judgement.modules) {
     if (row.changed) moved.push_back(row.module);
@@ -37,6 +47,7 @@ void render_structure_summary(const verdict::Judgement& judgement, std::ostream&
   moved.resize(moved.size() - more);
   print_wrapped(fmt::format("{}{}", fmt::join(moved, ", "), more > 0 ? fmt::format(" and {} more", more) : ""),
                 fmt::format("Module hashes changed ({}): ", moved.size() + more), "  ", out);
+  print_wrapped(identities.unavailable, "  not explained: ", "    ", out);
 }
 
 std::string options_text(const verdict::OptionComparison& options) {

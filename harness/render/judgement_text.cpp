@@ -5,6 +5,7 @@
 
 #include <ostream>
 
+#include "render/identity_changes_text.h"
 #include "render/option_receipts_text.h"
 
 namespace wcp::render {
@@ -137,6 +138,13 @@ void render_structure(const verdict::Judgement& judgement, std::ostream& out) {
                          row.baseline_hashes.empty() ? "-" : fmt::format("{}", fmt::join(row.baseline_hashes, ",")),
                          row.candidate_hashes.empty() ? "-" : fmt::format("{}", fmt::join(row.candidate_hashes, ",")));
     }
+  }
+  const auto& identities = judgement.identity_changes;
+  if (!identities.unavailable.empty()) {
+    out << "\nModule identities: not explained: " << identities.unavailable << '\n';
+  } else if (!identities.empty()) {
+    out << "\nModule identities that moved (baseline -> candidate, from the load snapshots)\n";
+    for (const auto& line : identity_change_lines(identities, 0)) out << "  " << line << '\n';
   }
 }
 

@@ -104,6 +104,7 @@ void render_report_summary_text(const ReportView& view, std::ostream& out) {
         report.warm_wall_ms ? "the warm run's loads were not observed" : no_warm);
     render_warnings(report, out);
     render_builds(view, out);
+    if (view.tests) render_slowest_tests(*view.tests, out);
   }
   if (report.cache_audit) render_cache_audit_summary(*report.cache_audit, out);
   for (const auto& sample : report.sample_results) {

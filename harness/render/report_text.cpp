@@ -9,6 +9,7 @@
 #include "facts/queries.h"
 #include "io/units.h"
 #include "render/cache_audit_text.h"
+#include "render/wrap.h"
 
 namespace wcp::render {
 
@@ -244,6 +245,11 @@ void render_rebuilds(const ReportView& view, std::ostream& out) {
   }
 }
 
+std::string suite_phase_text(const TestCostLine& phase) {
+  return fmt::format("{} {:.1f} ms ({} build{}, {:.1f} %)", phase.name, phase.ms, phase.builds,
+                     phase.builds == 1 ? "" : "s", 100.0 * phase.share);
+}
+
 void render_failures(const Report& report, std::ostream& out) {
   for (const auto& sample : report.sample_results) {
     if (!sample.cold_ok) out << fmt::format("\nSample {} failed: the command {}\n", sample.index, sample.failure);
@@ -251,6 +257,24 @@ void render_failures(const Report& report, std::ostream& out) {
 }
 
 }  // namespace
+
+void render_slowest_tests(const TestCostRanking& ranking, std::ostream& out) {
+  out << fmt::format("Slowest tests by compile ({} of {} test(s) that built; cold module work)\n",
+                     ranking.slowest.size(), ranking.tests);
+  // A test id longer than the screen's rest goes onto the next line, under the numbers.
+  for (const auto& test : ranking.slowest) {
+    print_fitted(fmt::format("  {:>9.1f} ms {:>5.1f} %  {:>3} build{}  {}", test.ms, 100.0 * test.share, test.builds,
+                             test.builds == 1 ? " " : "s", test.name),
+                 "      ", out);
+  }
+  if (ranking.suite_phases.empty()) {
+    out << "  No build outside a test (collection, import, session)\n";
+    return;
+  }
+  std::vector<std::string> phases;
+  for (const auto& phase : ranking.suite_phases) phases.push_back(suite_phase_text(phase));
+  print_wrapped(fmt::format("{}", fmt::join(phases, ", ")), "  Outside tests: ", "    ", out);
+}
 
 std::string format_command(const std::vector<std::string>& argv) {
   std::string text;
@@ -289,6 +313,10 @@ void render_report_text(const ReportView& view, std::ostream& out) {
   render_overlapping_loads(report, out);
   render_identities(view, out);
   render_rebuilds(view, out);
+  if (view.tests) {
+    out << "\n";
+    render_slowest_tests(*view.tests, out);
+  }
   render_failures(report, out);
   if (report.cache_audit) render_cache_audit_text(*report.cache_audit, out);
   if (!report.notes.empty()) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "facts/rebuilds.h"
+#include "facts/test_attribution.h"
 #include "model/report.h"
 
 namespace wcp::render {
@@ -15,7 +16,14 @@ struct ReportView {
   const Report& report;
   std::vector<CompiledIdentity> identities;
   std::vector<RebuiltModule> rebuilt;
+  // "Slowest tests by compile": absent when the report has no `tests` (no test runner).
+  std::optional<TestCostRanking> tests;
 };
+
+// How many tests "Slowest tests by compile" names.
+inline constexpr std::size_t kSlowestTestsShown = 5;
+// "Slowest tests by compile": the ranked tests, then the suite's phases with their shares.
+void render_slowest_tests(const TestCostRanking& ranking, std::ostream& out);
 
 // The full text (`measure --verbose`).
 void render_report_text(const ReportView& view, std::ostream& out);

@@ -446,6 +446,7 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.counts = count_table(baseline, candidate);
   judgement.modules = hash_table(baseline, candidate);
   judgement.options = compare_options(baseline, candidate);
+  judgement.identity_changes = compare_identities(baseline, candidate);
   judgement.same_work = same_work_compiled(baseline, candidate, judgement);
   judgement.less_work = !judgement.same_work && less_work_compiled(judgement);
   judgement.baseline = facts_of(baseline);

@@ -28,6 +28,7 @@
 
 #include "model/report.h"
 #include "stats/paired.h"
+#include "verdict/identity_changes.h"
 #include "verdict/option_comparison.h"
 #include "verdict/workload.h"
 
@@ -153,6 +154,9 @@ struct Judgement {
   // Which options differ between the runs and whether they arrived: for the reader, never
   // part of the decision.
   OptionComparison options;
+  // Why each module that appeared, disappeared or changed identity did: for the reader, never
+  // part of the decision.
+  IdentityChanges identity_changes;
   SideFacts baseline;
   SideFacts candidate;
 };

@@ -130,6 +130,20 @@ TEST(DiagnoseMechanisms, HealthyReportHasNoFindingAndRulesEverythingOut) {
   EXPECT_THAT(diagnosis.facts[1], HasSubstr("precompiled header"));
 }
 
+TEST(DiagnoseMechanisms, ARebuildNamesTheTestItHappenedIn) {
+  // Schema 11: the rebuilding load's test context goes into the rebuild's evidence line.
+  Report report = healthy();
+  report.module_events.push_back(
+      load("__main__", "bbbbbbb", 400.0, {kernel("fill", 10), kernel("scale", 20), kernel("offset", 40)}, 45));
+  report.module_events.back().detail->test = TestContext{"tests/test_x.py::test_y[a]", TestPhase::call, "gw1"};
+  const Diagnosis diagnosis = diagnose(report);
+  const Finding* finding = find(diagnosis, Mechanism::late_kernel);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_THAT(
+      joined(*finding),
+      HasSubstr("triggered at src/app.py:45, rebuilt by tests/test_x.py::test_y[a] (call) on gw1, cost 400 ms"));
+}
+
 TEST(DiagnoseMechanisms, LateKernelNamesTheKernelItsLineAndTheTrigger) {
   Report report = healthy();
   report.module_events.push_back(

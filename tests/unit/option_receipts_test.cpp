@@ -350,6 +350,33 @@ TEST(OptionReceipts, AGlobalReadAtBuildTimeReachesModulesThatLeaveItUnset) {
   EXPECT_EQ(only_receipt(report).outcome, ReceiptOutcome::reached);
 }
 
+// cuda_output: the module's option stays None and Warp reads warp.config.cuda_output while it
+// builds, a key the load's config snapshot does not hold (GPU check 2026-12-04): the value the
+// build read is the last write of it before the build, never the module's None.
+TEST(OptionReceipts, AGlobalTheSnapshotLacksIsTheLastWriteBeforeTheBuild) {
+  Report report = run();
+  report.option_record->writes.push_back(config("cuda_output", "'cubin'", 0.2, 3));
+  report.option_record->writes.push_back(config("cuda_output", "'ptx'", 0.3, 4));
+  auto cuda = build("__main__", "aaaaaaa", 2.0, {{"cuda_output", "None"}});
+  cuda.device = "cuda:0";
+  report.module_events.push_back(cuda);
+  const auto receipts = *option_receipts(report);
+  ASSERT_EQ(receipts.size(), 2u);
+  EXPECT_EQ(receipts[0].outcome, ReceiptOutcome::reached_nothing);
+  EXPECT_EQ(receipts[0].missed.at(0).reason, MissReason::overridden);
+  EXPECT_EQ(receipts[1].outcome, ReceiptOutcome::reached);
+  EXPECT_EQ(option_at_build(report, report.module_events[0], "cuda_output"), "'ptx'");
+}
+
+// Warp's Device.get_cuda_output_format answers None for the CPU before it reads cuda_output.
+TEST(OptionReceipts, AnOptionOnlyCudaBuildsReadSaysNothingAboutCpuBuilds) {
+  Report report = run();
+  report.option_record->writes.push_back(config("cuda_output", "'ptx'", 0.2, 3));
+  report.module_events.push_back(build("__main__", "aaaaaaa", 2.0, {{"cuda_output", "None"}}));
+  EXPECT_EQ(only_receipt(report).outcome, ReceiptOutcome::target_not_built);
+  EXPECT_FALSE(analysis::diagnose(report).found(Mechanism::option_never_arrived));
+}
+
 TEST(OptionReceipts, OverriddenLaterBeforeTheBuild) {
   Report report = run();
   report.option_record->writes.push_back(write(OptionApi::set_module_options, "pkg.a", "max_unroll", "2", 1.0, 5));

@@ -20,7 +20,8 @@ using ::testing::Not;
 
 std::string summary(const Report& report) {
   std::ostringstream out;
-  render_report_summary_text(ReportView{report, compiled_identities(report), rebuilt_modules(report)}, out);
+  render_report_summary_text(ReportView{report, compiled_identities(report), rebuilt_modules(report), std::nullopt},
+                             out);
   return out.str();
 }
 

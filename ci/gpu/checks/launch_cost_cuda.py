@@ -1,28 +1,36 @@
 """What the instrumentation adds to one real CUDA launch, by launch shape: at most 1 us.
 
-Two warm worker processes of the same Python, one bare and one instrumented as `measure` injects
-the probe (PYTHONPATH starting with harness/instrument/python, WCP_EVENT_DIR an existing
-folder), build the same kernels on the CUDA device and wait on a pipe. The parent asks them in
-turn to time one chunk of launches of one shape (synchronised before and after the chunk, the
-final synchronise inside the timing in both arms), so both arms run one at a time, interleaved,
-under the same load. Noise only adds time, so each arm's estimate is its fastest chunk and the
-added cost is min(instrumented) - min(bare) per launch. The same method as
-tests/bench/real_launch_cost.py (CPU launches on real Warp); this one is for CUDA launches.
-The recordings of tests/data/cuda-recorded showed 5.3-8.7 us added to a 12.9-15.0 us launch.
+One warm worker process under the probe as `measure` injects it (PYTHONPATH starting with the
+instrumentation, with the native launch counter the CLI embeds where the pack has it:
+tests/helpers/probe_tree.py; WCP_EVENT_DIR an existing folder) builds the kernels on the CUDA
+device and times chunks of launches of one shape through the probe's entry point and through
+Warp's original (the wrapper's __wrapped__), alternating in ABBA order, each chunk synchronised
+before and after (the final synchronise inside the timing). Both arms share one process, one
+CUDA context and one memory layout: the first version of this check ran them in two processes
+and took min(instrumented) - min(bare), and the bare process's fastest chunk moved by several
+us between shapes and runs (2026-12-04 on an H200: -7.3 to +6.3 us added), far above the goal.
+Per shape the added cost is the median of the paired differences of adjacent chunks, and its
+noise floor the 95 % half-width of that median (1.96 x 1.253 x 1.4826 x MAD / sqrt(pairs)).
+A shape whose noise floor exceeds the goal is not judged: the check fails saying the method
+could not resolve 1 us, never that the probe passed or missed it. The counter the probe
+attached with (native or python, from its attach record) is a figure: only the native one is
+what `measure` gives an interpreter that can load it. The same method as
+tests/bench/real_launch_cost.py (CPU launches on real Warp).
 
-  python3 ci/gpu/checks/launch_cost_cuda.py --results DIR [--chunk 2000] [--chunks 15]
+  python3 ci/gpu/checks/launch_cost_cuda.py --results DIR [--chunk 1000] [--pairs 30]
 """
 import json
+import math
 import os
-import subprocess
+import statistics
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gpucheck  # noqa: E402
+import probe_tree  # noqa: E402  (tests/helpers/probe_tree.py, on sys.path through gpucheck)
 
 GOAL_US = 1.0
-PROBE_DIR = os.path.join(gpucheck.SOURCE_DIR, "harness", "instrument", "python")
 
 WORKER = r"""
 import json, os, sys, time
@@ -69,96 +77,108 @@ params = Params()
 params.scale = 2.0
 params.count = 3
 
-def string_device(n):
-    for _ in range(n):
-        wp.launch(tiny, dim=1024, inputs=[a], device=DEVICE)
+# Both arms in this process: the probe's entry point, and Warp's original behind it.
+probed_launch = wp.launch
+bare_launch = getattr(probed_launch, "__wrapped__", None)
+if bare_launch is None:
+    sys.exit("wp.launch is not wrapped: the probe did not attach")
 
-def device_object(n):
+def string_device(launch, n):
     for _ in range(n):
-        wp.launch(tiny, dim=1024, inputs=[a], device=device)
+        launch(tiny, dim=1024, inputs=[a], device=DEVICE)
 
-def default_device(n):
+def device_object(launch, n):
+    for _ in range(n):
+        launch(tiny, dim=1024, inputs=[a], device=device)
+
+def default_device(launch, n):
     with wp.ScopedDevice(DEVICE):
         for _ in range(n):
-            wp.launch(tiny, dim=1024, inputs=[a])
+            launch(tiny, dim=1024, inputs=[a])
 
-def stream_launch(n):
+def stream_launch(launch, n):
     for _ in range(n):
-        wp.launch(tiny, dim=1024, inputs=[a], stream=stream)
+        launch(tiny, dim=1024, inputs=[a], stream=stream)
 
-def tuple_dim(n):
+def tuple_dim(launch, n):
     for _ in range(n):
-        wp.launch(grid, dim=(32, 32), inputs=[a2], device=DEVICE)
+        launch(grid, dim=(32, 32), inputs=[a2], device=DEVICE)
 
-def many_args(n):
+def many_args(launch, n):
     for _ in range(n):
-        wp.launch(many, dim=1024, inputs=[a, b, c, d, 1.5, 3, 2.5], device=DEVICE)
+        launch(many, dim=1024, inputs=[a, b, c, d, 1.5, 3, 2.5], device=DEVICE)
 
-def struct_arg(n):
+def struct_arg(launch, n):
     for _ in range(n):
-        wp.launch(with_struct, dim=1024, inputs=[params, a], device=DEVICE)
+        launch(with_struct, dim=1024, inputs=[params, a], device=DEVICE)
 
-def block_dim(n):
+def block_dim(launch, n):
     for _ in range(n):
-        wp.launch(tiny, dim=1024, inputs=[a], device=DEVICE, block_dim=128)
+        launch(tiny, dim=1024, inputs=[a], device=DEVICE, block_dim=128)
 
-def two_kernels(n):
+def two_kernels(launch, n):
     for _ in range(n // 2):
-        wp.launch(tiny, dim=1024, inputs=[a], device=DEVICE)
-        wp.launch(tiny2, dim=1024, inputs=[a], device=DEVICE)
+        launch(tiny, dim=1024, inputs=[a], device=DEVICE)
+        launch(tiny2, dim=1024, inputs=[a], device=DEVICE)
 
-shapes = {f.__name__: f for f in (string_device, device_object, default_device, stream_launch, tuple_dim, many_args,
-                                  struct_arg, block_dim, two_kernels) if stream is not None or f is not stream_launch}
-for shape in shapes.values():
-    shape(4)  # load every module (block_dim=128 is its own build) and warm every path before timing
+shapes = [f for f in (string_device, device_object, default_device, stream_launch, tuple_dim, many_args,
+                      struct_arg, block_dim, two_kernels) if stream is not None or f is not stream_launch]
+for shape in shapes:
+    shape(probed_launch, 4)  # load every module (block_dim=128 is its own build) and warm both paths
+    shape(bare_launch, 4)
 wp.synchronize()
-print("READY", json.dumps({"probed": "_wcp_probe" in sys.modules, "warp": wp.config.version,
-                           "shapes": list(shapes)}), flush=True)
-for line in sys.stdin:
-    name, n = line.split()
-    shape, n = shapes[name], int(n)
+
+def timed(shape, launch, n):
     wp.synchronize()
     wall = time.perf_counter()
-    shape(n)
+    shape(launch, n)
     wp.synchronize()
-    print("RESULT", time.perf_counter() - wall, flush=True)
+    return (time.perf_counter() - wall) / n * 1e6
+
+chunk, pairs = int(sys.argv[1]), int(sys.argv[2])
+results = {}
+for shape in shapes:
+    probed_us, bare_us = [], []
+    for index in range(pairs):
+        # ABBA: the arm that goes first alternates, so a drift within a pair cancels over pairs.
+        if index % 2 == 0:
+            bare_us.append(timed(shape, bare_launch, chunk))
+            probed_us.append(timed(shape, probed_launch, chunk))
+        else:
+            probed_us.append(timed(shape, probed_launch, chunk))
+            bare_us.append(timed(shape, bare_launch, chunk))
+    results[shape.__name__] = {"probed": probed_us, "bare": bare_us}
+print("RESULT", json.dumps({"probed": "_wcp_probe" in sys.modules, "warp": wp.config.version, "results": results}),
+      flush=True)
 """
 
 
-class Worker:
-    """One arm: a warm process that times chunks of launches on request."""
+def attached_counter(events):
+    """The launch counter the probe attached with ("native" or "python"), from its attach record."""
+    for name in sorted(os.listdir(events)):
+        with open(os.path.join(events, name), encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if record.get("type") == "attach":
+                    return record.get("launch_counter") or "not recorded"
+    return "no attach record"
 
-    def __init__(self, script, env, cwd, name):
-        self.stderr = open(os.path.join(cwd, name + ".stderr"), "w+", encoding="utf-8")
-        self.process = subprocess.Popen([gpucheck.PYTHON, script], env=env, cwd=cwd, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=self.stderr, text=True, bufsize=1)
-        self.ready = json.loads(self.expect("READY"))
 
-    def expect(self, word):
-        """The next line that starts with `word` (Warp's banner and other prints come before READY)."""
-        while True:
-            line = self.process.stdout.readline()
-            if line.startswith(word + " "):
-                return line.split(" ", 1)[1]
-            if not line:
-                self.stderr.seek(0)
-                raise RuntimeError(f"the worker ended before {word}; stderr: {self.stderr.read()[-1500:]}")
-
-    def time_chunk(self, shape, n):
-        self.process.stdin.write(f"{shape} {n}\n")
-        self.process.stdin.flush()
-        return float(self.expect("RESULT"))
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
-        self.stderr.close()
+def paired_estimate(probed, bare):
+    """Median of the pairs' differences (us per launch) and its 95 % half-width: the noise floor."""
+    differences = [p - b for p, b in zip(probed, bare)]
+    median = statistics.median(differences)
+    mad = statistics.median(abs(d - median) for d in differences)
+    return median, 1.96 * 1.253 * 1.4826 * mad / math.sqrt(len(differences))
 
 
 def main():
     check = gpucheck.Check("launch-cost", __doc__)
-    check.parser.add_argument("--chunk", type=int, default=2000, help="launches per chunk")
-    check.parser.add_argument("--chunks", type=int, default=15, help="chunks per arm and shape")
+    check.parser.add_argument("--chunk", type=int, default=1000, help="launches per chunk")
+    check.parser.add_argument("--pairs", type=int, default=30, help="ABBA pairs of chunks per shape")
     args = check.parse()
     check.require_cuda()
     scratch = tempfile.mkdtemp(prefix="wcp_launch_cost_")
@@ -167,33 +187,41 @@ def main():
         handle.write(WORKER)
     events = os.path.join(scratch, "events")
     os.makedirs(events)
+    native = probe_tree.native_module()
+    probe = probe_tree.probe_dir()
     inherited = os.environ.get("PYTHONPATH", "")
-    bare_env = check.env(WARP_CACHE_PATH=os.path.join(scratch, "cache"), CUDA_CACHE_PATH=os.path.join(scratch, "cuda"))
-    probe_env = dict(bare_env, WCP_EVENT_DIR=events,
-                     PYTHONPATH=PROBE_DIR + (os.pathsep + inherited if inherited else ""))
-    bare = Worker(script, bare_env, scratch, "bare")
-    probed = Worker(script, probe_env, scratch, "probe")
-    check.expect(not bare.ready["probed"] and probed.ready["probed"],
-                 f"the arms are not bare and instrumented: {bare.ready}, {probed.ready}")
-    worst = None
+    env = check.env(WARP_CACHE_PATH=os.path.join(scratch, "cache"), CUDA_CACHE_PATH=os.path.join(scratch, "cuda"),
+                    WCP_EVENT_DIR=events, PYTHONPATH=probe + (os.pathsep + inherited if inherited else ""))
+    done = gpucheck.run([gpucheck.PYTHON, script, str(args.chunk), str(args.pairs)], env=env, cwd=scratch,
+                        timeout=480, log_path=os.path.join(check.results, "worker.log"))
+    line = next((line for line in done.stdout.splitlines() if line.startswith("RESULT ")), None)
+    if not check.expect(done.returncode == 0 and line is not None,
+                        f"the worker failed (exit {done.returncode}): {done.stderr[-600:]}"):
+        check.finish()
+    out = json.loads(line.split(" ", 1)[1])
+    check.expect(out["probed"], "the worker ran without the probe")
+    counter = attached_counter(events)
+    where = f"native module {native}" if native else "no native module in this tree"
+    check.figure("launch counter", f"{counter} ({where})")
+    check.expect(counter == "native", f"the probe counted launches with the {counter} counter, not the native one "
+                                      "measure injects: the figures below are not the shipped probe's")
     table = {}
-    for shape in bare.ready["shapes"]:
-        fastest = {"bare": float("inf"), "probe": float("inf")}
-        for index in range(args.chunks):
-            order = (("bare", bare), ("probe", probed)) if index % 2 == 0 else (("probe", probed), ("bare", bare))
-            for arm, worker in order:
-                fastest[arm] = min(fastest[arm], worker.time_chunk(shape, args.chunk))
-        bare_us = fastest["bare"] / args.chunk * 1e6
-        added_us = (fastest["probe"] - fastest["bare"]) / args.chunk * 1e6
-        table[shape] = {"bare_us": round(bare_us, 3), "added_us": round(added_us, 3)}
+    worst = None
+    for shape, result in out["results"].items():
+        added_us, noise_us = paired_estimate(result["probed"], result["bare"])
+        bare_us = statistics.median(result["bare"])
+        table[shape] = {"bare_us": round(bare_us, 3), "added_us": round(added_us, 3), "noise_us": round(noise_us, 3)}
+        if noise_us > GOAL_US:
+            check.expect(False, f"{shape}: not judged: noise floor {noise_us:.2f} us exceeds the goal {GOAL_US} us "
+                                f"(added {added_us:.2f} us; more pairs or a quieter machine)")
+            continue
         worst = added_us if worst is None else max(worst, added_us)
-        check.expect(added_us <= GOAL_US, f"{shape}: {added_us:.2f} us added per CUDA launch (bare {bare_us:.2f} us), "
-                                          f"goal <= {GOAL_US} us")
-    bare.close()
-    probed.close()
-    check.figure("per launch (min of chunks)", table)
+        check.expect(added_us <= GOAL_US, f"{shape}: {added_us:.2f} ± {noise_us:.2f} us added per CUDA launch "
+                                          f"(bare {bare_us:.2f} us), goal <= {GOAL_US} us")
+    check.figure("per launch (median of paired chunk differences, ± noise floor)", table)
     check.figure("worst added us", round(worst, 3) if worst is not None else None)
-    check.figure("method", f"{args.chunks} chunks of {args.chunk} launches per arm and shape, interleaved")
+    check.figure("method", f"one process, in-process ABBA arms (probed wp.launch and its __wrapped__), {args.pairs} "
+                           f"pairs of {args.chunk}-launch chunks per shape")
     check.finish()
 
 

@@ -231,6 +231,30 @@ def capture_stack(frame, stop_files=()):
     return out
 
 
+def environ_reader(name):
+    """(read, key): `read(key)` is the environment variable `name`'s raw value (None when unset),
+    cheap enough for Warp's load timer: os.environ keeps the environment in a dict of encoded
+    keys and values, and one lookup there costs a fraction of os.environ.get, which encodes the
+    key, raises KeyError when it is unset and decodes the value. `environ_text` decodes it later."""
+    try:
+        data = os.environ._data
+        key = os.environ.encodekey(name)
+        data.get(key)
+        return data.get, key
+    except Exception:
+        return os.environ.get, name
+
+
+def environ_text(value):
+    """A raw value from `environ_reader` as the str os.environ would have given (None stays None)."""
+    if isinstance(value, bytes):
+        try:
+            return os.environ.decodevalue(value)
+        except Exception:
+            return value.decode("utf-8", "replace")
+    return value if isinstance(value, str) else None
+
+
 def main_program():
     """The program __main__ runs: the module of `python -m MOD` (known only once runpy has set
     __main__ up, so at exit rather than at start), else the script's absolute path; None if unknown."""

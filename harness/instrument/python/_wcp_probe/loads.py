@@ -3,7 +3,9 @@
 # The rule this file lives by: a hook that runs inside Warp's timed load (Warp 1.19 times from
 # before Module._compile to after the ModuleExec is built) takes only what must be read at that
 # moment: the clock, the module, device, block_dim and hash, the kernels (held until then), the
-# options and config values as objects, and the stack as (code, line) pairs. It takes no lock,
+# options and config values as objects, the stack as (code, line) pairs, and pytest's current-test
+# variable as its raw value (tests.py: one dict lookup; which test it names is worked out in
+# `drain`, from it or from that stack). It takes no lock,
 # formats no string and writes nothing, so loads on several threads run as they would without
 # the probe. Everything else (kernel descriptions, reprs, the stack as text, the JSON line, the
 # launch snapshot) is done by `drain`, which runs after the load returned: right after the
@@ -26,8 +28,10 @@ import threading
 import time
 import weakref
 
-from .events import CONFIG_NAMES, EXTRA_CONFIG_NAMES, capture_stack, injected_fault, wrap_like
+from .events import (CONFIG_NAMES, EXTRA_CONFIG_NAMES, capture_stack, environ_reader, environ_text, injected_fault,
+                     wrap_like)
 from .references import MAX_KERNELS, describe_functions, kernel_arguments, kernel_constants
+from .tests import pytest_reader, test_of, worker_id
 
 # Frames of a thread pool's worker: a load there was asked for by the thread that submitted it.
 WORKER_FILES = (os.path.join(os.sep + "concurrent", "futures", "thread.py"), os.sep + "threading.py")
@@ -38,7 +42,7 @@ class LoadCapture:
 
     __slots__ = ("module", "name", "device", "block_dim", "hash", "compiled", "t_start", "t_end", "kernels",
                  "options", "config", "cache_env", "stack", "origin", "thread", "hook_s", "error", "native_s",
-                 "native_builds", "built_pch", "hasher")
+                 "native_builds", "built_pch", "hasher", "pytest_test")
 
     def __init__(self, module, t_start):
         self.module = module
@@ -51,6 +55,7 @@ class LoadCapture:
         self.native_builds = 0
         self.built_pch = False
         self.hasher = None
+        self.pytest_test = None
 
 
 def install(probe, warp, ctx, config):
@@ -88,6 +93,12 @@ def install(probe, warp, ctx, config):
             return None
         return next_serial[0]
 
+    # Environment values inside the timer are one dict lookup each, decoded in `drain`
+    # (events.environ_reader): the cache variables, and PYTEST_CURRENT_TEST (tests.py).
+    read_environ, pytest_key = pytest_reader()
+    read_cuda_cache, cuda_cache_key = environ_reader("CUDA_CACHE_DISABLE")
+    read_cache_path, cache_path_key = environ_reader("WARP_CACHE_PATH")
+
     types_module = getattr(warp, "types", None)
     is_value = getattr(types_module, "is_value", None)
 
@@ -120,7 +131,8 @@ def install(probe, warp, ctx, config):
         except Exception:
             item.options = {}
         item.config = config_values() if read_config is not None else ((), ())
-        item.cache_env = (os.environ.get("CUDA_CACHE_DISABLE"), os.environ.get("WARP_CACHE_PATH"))
+        item.cache_env = (read_cuda_cache(cuda_cache_key), read_cache_path(cache_path_key))
+        item.pytest_test = read_environ(pytest_key)
         item.thread = native_id()
         item.origin = None
         # The hasher this load's hash came from (Warp keeps one per block_dim): a reference now,
@@ -197,8 +209,16 @@ def install(probe, warp, ctx, config):
         kernels.sort(key=lambda k: (k["key"], k["file"], k["line"]))
         return kernels
 
+    def test_field(item, stack):
+        try:
+            return test_of(item.pytest_test, stack, worker_id())
+        except Exception as e:
+            probe.fail("test attribution", e)
+            return None
+
     def record_of(item):
-        stack, trigger = probe.describe_stack(stack_of(item))
+        full_stack = stack_of(item)
+        stack, trigger = probe.describe_stack(full_stack)
         values = dict(zip(*item.config))
         block_dim = item.block_dim
         return {"t_start": item.t_start, "t_end": item.t_end if item.t_end is not None else item.t_start,
@@ -210,11 +230,13 @@ def install(probe, warp, ctx, config):
                 "config": {name: repr(value) for name, value in values.items()},
                 "cache": {"kernel_cache_dir": str(values.get("kernel_cache_dir")),
                           "cache_kernels": bool(values.get("cache_kernels", True)),
-                          "CUDA_CACHE_DISABLE": item.cache_env[0], "WARP_CACHE_PATH": item.cache_env[1]},
+                          "CUDA_CACHE_DISABLE": environ_text(item.cache_env[0]),
+                          "WARP_CACHE_PATH": environ_text(item.cache_env[1])},
                 "stack": stack, "trigger": trigger, "thread": item.thread,
                 "hook_ms": round(item.hook_s * 1000.0, 4), "native_ms": native_ms_of(item),
                 "native_builds": item.native_builds, "built_pch": item.built_pch,
-                "functions": describe_functions(item.hasher, is_value) if item.hasher is not None else None}
+                "functions": describe_functions(item.hasher, is_value) if item.hasher is not None else None,
+                "test": test_field(item, full_stack)}
 
     def drain():
         """Writes the records of finished loads (outside any Warp timer), then a snapshot."""
