@@ -99,7 +99,8 @@ std::string modules_text(const std::vector<std::string>& modules) {
 Offender test_offender(const TestCharge& charge) {
   Offender offender;
   offender.test = charge.id;
-  offender.detail = fmt::format("{} build(s), {:.2f} s: {}", charge.builds, charge.ms / 1000.0, modules_text(charge.modules));
+  offender.detail =
+      fmt::format("{} build(s), {:.2f} s: {}", charge.builds, charge.ms / 1000.0, modules_text(charge.modules));
   if (!charge.shared.empty()) {
     offender.explanation = fmt::format("not charged under xdist (another test also loaded them): {}",
                                        modules_text({charge.shared.begin(), charge.shared.end()}));
@@ -140,10 +141,12 @@ BudgetOutcome per_test_ceiling(std::string_view budget, double limit, Unit unit,
   outcome.measured = worst;
   outcome.verdict = over.empty() ? Verdict::pass : Verdict::fail;
   std::ranges::sort(over, [&](const TestCharge* a, const TestCharge* b) { return value(*a) > value(*b); });
-  for (std::size_t i = 0; i < over.size() && i < kListedTests; ++i) outcome.offenders.push_back(test_offender(*over[i]));
+  for (std::size_t i = 0; i < over.size() && i < kListedTests; ++i)
+    outcome.offenders.push_back(test_offender(*over[i]));
   outcome.note = fmt::format("the most any one test of {} cost{}", charges.size(),
                              xdist ? "; under xdist a module another test also loaded is charged to no test" : "");
-  if (over.size() > kListedTests) outcome.note += fmt::format("; {} more test(s) over the limit", over.size() - kListedTests);
+  if (over.size() > kListedTests)
+    outcome.note += fmt::format("; {} more test(s) over the limit", over.size() - kListedTests);
   return outcome;
 }
 
@@ -205,7 +208,8 @@ std::vector<BudgetOutcome> test_budget_outcomes(const Settings& budgets, const R
   if (!report.loads_observed || !has_test_context(report)) {
     const std::string why = no_tests_reason(report);
     if (budgets.max_test_builds)
-      outcomes.push_back(unmeasured(key::max_test_builds, static_cast<double>(*budgets.max_test_builds), Unit::count, why));
+      outcomes.push_back(
+          unmeasured(key::max_test_builds, static_cast<double>(*budgets.max_test_builds), Unit::count, why));
     if (budgets.max_test_cold_seconds)
       outcomes.push_back(unmeasured(key::max_test_cold_seconds, *budgets.max_test_cold_seconds, Unit::seconds, why));
     if (budgets.no_builds_after) outcomes.push_back(unmeasured(key::no_builds_after, 0.0, Unit::count, why));
@@ -214,12 +218,14 @@ std::vector<BudgetOutcome> test_budget_outcomes(const Settings& budgets, const R
   const auto charges = test_charges(report);
   const bool xdist = under_xdist(report);
   if (budgets.max_test_builds) {
-    outcomes.push_back(per_test_ceiling(key::max_test_builds, static_cast<double>(*budgets.max_test_builds), Unit::count,
-                                        charges, [](const TestCharge& charge) { return double(charge.builds); }, xdist));
+    outcomes.push_back(per_test_ceiling(
+        key::max_test_builds, static_cast<double>(*budgets.max_test_builds), Unit::count, charges,
+        [](const TestCharge& charge) { return double(charge.builds); }, xdist));
   }
   if (budgets.max_test_cold_seconds) {
-    outcomes.push_back(per_test_ceiling(key::max_test_cold_seconds, *budgets.max_test_cold_seconds, Unit::seconds,
-                                        charges, [](const TestCharge& charge) { return charge.ms / 1000.0; }, xdist));
+    outcomes.push_back(per_test_ceiling(
+        key::max_test_cold_seconds, *budgets.max_test_cold_seconds, Unit::seconds, charges,
+        [](const TestCharge& charge) { return charge.ms / 1000.0; }, xdist));
   }
   if (budgets.no_builds_after) outcomes.push_back(no_builds_after(*budgets.no_builds_after, report));
   return outcomes;

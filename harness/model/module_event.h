@@ -129,7 +129,7 @@ enum class TestPhase {
 std::string to_string(TestPhase phase);
 std::optional<TestPhase> test_phase_from_string(std::string_view text);
 struct TestContext {
-  std::string id;      // "tests/test_x.py::test_y[param]" or "test_x.TestX.test_y"; "" for a phase of the suite
+  std::string id;  // "tests/test_x.py::test_y[param]" or "test_x.TestX.test_y"; "" for a phase of the suite
   TestPhase phase = TestPhase::call;
   std::string worker;  // pytest-xdist's worker ("gw0"); "" when not under xdist
   bool operator==(const TestContext&) const = default;
