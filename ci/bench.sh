@@ -32,3 +32,6 @@ done
 .venv/bin/python tests/bench/units_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python
 .venv/bin/python tests/bench/ab_stability.py --cli build/harness/warp-compile-probe --python .venv/bin/python
 .venv/bin/python tests/bench/predictions_bench.py --cli build/harness/warp-compile-probe --python .venv/bin/python
+# What a compile-budget gate costs against a bare cold + warm run, and its A/A and B/A verdicts
+# (samples: auto; 15-25 minutes, depending on how many runs auto takes).
+.venv/bin/python tests/bench/gate_cost.py --cli build/harness/warp-compile-probe --python .venv/bin/python

@@ -13,7 +13,9 @@ namespace wcp::budget {
 
 // Rebuilds are the common regression, so this one budget is always checked.
 inline constexpr std::uint64_t kDefaultMaxBuildsPerModule = 1;
-inline constexpr int kDefaultSamples = 3;
+inline constexpr int kDefaultSamples = 3;  // `measure`'s; a budget entry's default is auto
+// The most runs `samples: auto` takes before it answers with what it measured.
+inline constexpr int kMaxAutoSamples = 5;
 inline constexpr std::chrono::milliseconds kDefaultTimeout{900'000};
 
 struct CommandEntry {
@@ -22,7 +24,9 @@ struct CommandEntry {
   std::vector<std::string> command;
   std::filesystem::path cwd;  // absolute
   std::map<std::string, std::string> env;
-  int samples = kDefaultSamples;
+  // The runs to take: with auto_samples, the most; fewer when every budget is decided sooner.
+  int samples = kMaxAutoSamples;
+  bool auto_samples = true;
   std::chrono::milliseconds timeout = kDefaultTimeout;
   DeviceRequirement device = DeviceRequirement::any;
   Settings budgets;  // the merged settings; evaluation reads its budget keys

@@ -50,6 +50,15 @@ void read_command(const YamlReader& reader, const YAML::Node& node, Settings& in
   into.command = std::move(argv);
 }
 
+void read_samples(const YamlReader& reader, const YAML::Node& node, Settings& into) {
+  if (node.IsScalar() && node.Scalar() == "auto") {
+    into.samples = SampleCount{};
+    return;
+  }
+  if (!node.IsScalar()) reader.fail(node, "'samples' must be auto or a whole number >= 1");
+  into.samples = SampleCount{reader.positive_int(node, std::string(key::samples))};
+}
+
 void read_device(const YamlReader& reader, const YAML::Node& node, Settings& into) {
   const std::string text = reader.string(node, std::string(key::device));
   if (text == "any")
@@ -72,7 +81,8 @@ const std::array<KeySpec, 24> kKeys{{
      WCP_KEY(cwd, string)},
     {key::env, "extra environment variables for the command (merged key by key with defaults)", true,
      WCP_KEY(env, string_map)},
-    {key::samples, "cold+warm samples to take (default 3)", true, WCP_KEY(samples, positive_int)},
+    {key::samples, "cold+warm samples: auto (default: as few as decide every budget, at most 5) or a fixed number",
+     true, &read_samples, &merge_field<&Settings::samples>},
     {key::timeout, "seconds each run may take before it is stopped (default 900, at most a year)", true,
      WCP_KEY(timeout, positive_number)},
     {key::device, "cpu, cuda or any (default): a cuda entry is not run where there is no CUDA device", true,

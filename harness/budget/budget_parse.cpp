@@ -72,7 +72,10 @@ class EntryBuilder {
     const fs::path directory = reader_.file().parent_path();
     command.cwd = (directory / (s.cwd ? expand(*s.cwd, at(key::cwd)) : std::string("."))).lexically_normal();
     for (const auto& [variable, value] : s.env) command.env[variable] = expand(value, at(key::env));
-    command.samples = s.samples.value_or(kDefaultSamples);
+    if (s.samples && s.samples->fixed) {
+      command.samples = *s.samples->fixed;
+      command.auto_samples = false;
+    }
     // A timeout beyond a year is a typo, and beyond what milliseconds in a long long can hold.
     if (s.timeout && *s.timeout > 365.0 * 86400.0)
       reader_.fail(entry_node, "command '" + name + "': 'timeout' is more than a year of seconds");

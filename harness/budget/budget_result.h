@@ -62,6 +62,18 @@ struct BudgetOutcome {
   std::vector<Offender> offenders;
   std::optional<verdict::Judgement> judgement;  // the `baseline` budget: compare's judgement, unchanged
   std::optional<ReferenceUse> reference;        // the `cold_units` budget
+  // How the runs taken decide it (budget/auto_sampling.h): "exact after 1 run", "margin 98 %
+  // beyond the gross-change bound", "sequential test: …"; "" when not assessed.
+  std::string decided_by;
+  bool decided = true;  // false: the runs taken left it within noise of its limit
+};
+
+// How many runs an entry took and why it stopped there.
+struct Sampling {
+  bool automatic = false;  // `samples: auto`
+  int runs = 0;            // cold+warm runs taken
+  int max_runs = 0;
+  std::string summary;  // "decided after 1 run: …", "not decided after 5 runs: …", "3 samples (fixed)"
 };
 
 struct CommandResult {
@@ -76,6 +88,7 @@ struct CommandResult {
   // failure as context (which kernel, option or block_dim changed; which test first built it);
   // it never decides a verdict.
   std::optional<verdict::IdentityChanges> since_baseline;
+  std::optional<Sampling> sampling;                       // absent when nothing ran
   std::optional<std::filesystem::path> baseline_written;  // set by --update-baseline
   std::optional<std::string> baseline_not_written;        // and why it did not happen
 

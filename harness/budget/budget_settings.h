@@ -16,12 +16,19 @@ enum class DeviceRequirement { any, cpu, cuda };
 
 std::string to_string(DeviceRequirement device);
 
+// `samples`: a fixed number of cold+warm runs, or `auto` (absent `fixed`): as few as decide every
+// budget of the entry, at most kMaxAutoSamples (docs/budgets.md#samples-auto).
+struct SampleCount {
+  std::optional<int> fixed;
+  bool operator==(const SampleCount&) const = default;
+};
+
 struct Settings {
   // How to run the command.
   std::optional<std::vector<std::string>> command;
   std::optional<std::string> cwd;
   std::map<std::string, std::string> env;
-  std::optional<int> samples;
+  std::optional<SampleCount> samples;
   std::optional<double> timeout;  // seconds per run
   std::optional<DeviceRequirement> device;
   // The budgets.

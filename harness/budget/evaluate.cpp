@@ -119,6 +119,7 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   verdict::JudgeOptions judge_options;
   judge_options.tolerance_percent = budgets.baseline_tolerance_percent.value_or(0.0);
   judge_options.gate_on_elapsed = budgets.gate_on_elapsed.value_or(false);
+  judge_options.prior_noise = options.prior_noise;
   // In reference units when both runs measured one: a baseline then carries over between machines.
   verdict::Judgement judgement = verdict::judge_normalised(*baseline, report, judge_options);
   if (judgement.module_work.baseline && judgement.module_work.band_ms) {

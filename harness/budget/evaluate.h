@@ -9,6 +9,7 @@
 #include "budget/budget_result.h"
 #include "calibrate/calibration.h"
 #include "model/report.h"
+#include "stats/noise.h"
 
 namespace wcp::budget {
 
@@ -17,6 +18,9 @@ struct EvaluateOptions {
   bool updating_baseline = false;    // --update-baseline: the baseline budget is re-accepted
   std::optional<calibrate::Calibration> calibration;  // for cold_units
   std::string calibration_source;                      // where it was read, for messages
+  // This command's noise when its own samples are too few to measure it: a history's, else the
+  // calibration's (stats/noise.h; cli resolves it per entry). Timing budgets weigh against it.
+  std::optional<Noise> prior_noise;
 };
 
 CommandResult evaluate(const CommandEntry& entry, const Report& report, const std::optional<Report>& baseline,

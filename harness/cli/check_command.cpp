@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "budget/auto_sampling.h"
 #include "budget/budget_parse.h"
 #include "budget/cuda_device.h"
 #include "budget/evaluate.h"
@@ -16,6 +17,7 @@
 #include "cli/command_progress.h"
 #include "cli/commands.h"
 #include "cli/common_options.h"
+#include "cli/prior_noise.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "history/recorder.h"
@@ -54,6 +56,7 @@ struct CheckArguments {
 // `name;samples;timeout_seconds;device` per entry, read by cmake/WarpCompileBudget.cmake.
 int list_entries(const budget::BudgetFile& file, CliContext& context) {
   for (const auto& entry : file.commands) {
+    // With samples: auto, the most it may take (CTest's timeout is sized from it).
     context.out << entry.name << ";" << entry.samples << ";"
                 << std::chrono::duration_cast<std::chrono::seconds>(entry.timeout).count() << ";"
                 << to_string(entry.device) << "\n";
@@ -167,7 +170,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   }
 
   const bool has_cuda = budget::cuda_device_present(environment);
-  budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}};
+  budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}, {}};
   const bool same_run_reference = arguments.units_reference == "run";
   const bool needs_units = std::any_of(selected.begin(), selected.end(),
                                        [](const auto* entry) { return entry->budgets.cold_units.has_value(); });
@@ -200,6 +203,10 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   }
   // A history that would be refused stops the check before anything runs.
   const auto history = history::Recorder::open_if_asked(arguments.history_path, environment, context.interrupts);
+  // Each command's noise when its own runs are too few to measure it: its earlier runs in the
+  // history (read before this run is recorded), else the calibration.
+  PriorNoise prior_noise(arguments.history_path, environment, context.interrupts, evaluate_options.calibration,
+                         evaluate_options.calibration_source);
   budget::CheckResult result;
   result.file = file.path;
   render::render_budget_header(file.path, context.out);
@@ -221,22 +228,43 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
       result.commands.push_back(std::move(skipped));
       continue;
     }
-    if (!arguments.quiet) context.err << "measuring " << entry->name << " (" << entry->samples << " sample(s))\n";
+    if (!arguments.quiet) {
+      context.err << "measuring " << entry->name
+                  << (entry->auto_samples ? fmt::format(" (samples: auto, at most {})", entry->samples)
+                                          : fmt::format(" ({} sample(s))", entry->samples))
+                  << "\n";
+    }
     CommandProgress progress(context.err, arguments.quiet);
     measure::ProgressListener& listener = progress.listener();
+    const auto found = baselines.find(entry->name);
+    const std::optional<Report> baseline =
+        found == baselines.end() ? std::nullopt : std::optional<Report>(found->second);
+    budget::EvaluateOptions entry_options = evaluate_options;
+    const auto noise_for = [&](const Report& so_far) {
+      return baseline && baseline_measures_noise(*baseline) ? std::nullopt : prior_noise.for_report(so_far);
+    };
+    // samples: auto stops once the runs so far decide every budget (budget/auto_sampling.h).
+    measure::StopSampling stop;
+    if (entry->auto_samples) {
+      stop = [&](const Report& so_far) {
+        budget::EvaluateOptions options = evaluate_options;
+        options.prior_noise = noise_for(so_far);
+        auto trial = budget::evaluate(*entry, so_far, baseline, options);
+        return budget::assess_sampling(trial, *entry, so_far, options.prior_noise);
+      };
+    }
     Report report;
     if (same_run_reference && wants_reference(*entry, baselines)) {
       report = reference::measure_with_reference(measure_options_for(*entry), reference_setup_for(*entry),
-                                                 context.interrupts, listener)
+                                                 context.interrupts, listener, stop)
                    .report;
     } else {
-      report = measure::measure(measure_options_for(*entry), context.interrupts, listener);
+      report = measure::measure(measure_options_for(*entry), context.interrupts, listener, {}, stop);
     }
 
-    const auto baseline = baselines.find(entry->name);
-    auto command_result = budget::evaluate(
-        *entry, report, baseline == baselines.end() ? std::nullopt : std::optional<Report>(baseline->second),
-        evaluate_options);
+    entry_options.prior_noise = noise_for(report);
+    auto command_result = budget::evaluate(*entry, report, baseline, entry_options);
+    budget::assess_sampling(command_result, *entry, report, entry_options.prior_noise);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
     if (history)
       history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});

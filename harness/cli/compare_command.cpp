@@ -4,7 +4,9 @@
 
 #include "cli/commands.h"
 #include "cli/common_options.h"
+#include "cli/prior_noise.h"
 #include "codec/report_json.h"
+#include "io/environment.h"
 #include "io/file_io.h"
 #include "render/format.h"
 #include "render/judgement_summary_text.h"
@@ -17,6 +19,7 @@ struct CompareArguments {
   std::string baseline_path;
   std::string candidate_path;
   std::string json_path;
+  std::string history_path;
   bool verbose = false;
 };
 
@@ -26,6 +29,10 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   const Report candidate = load_report(arguments.candidate_path);
   verdict::JudgeOptions options;
   options.forced_verdict = context.judge_fault;
+  // Reports of one or two samples measured no noise of their own: a history of this command
+  // (or the calibration) may have, else only a gross change is judged.
+  PriorNoise prior(arguments.history_path, process_environment(), context.interrupts);
+  if (!baseline_measures_noise(baseline)) options.prior_noise = prior.for_report(candidate);
   const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate, options);
   if (arguments.verbose) {
     render::write(judgement, render::Format::text, context.out);
@@ -47,6 +54,9 @@ void add_compare_command(CLI::App& root, CliContext& context) {
       root, context, "compare", "Compare a candidate report against a baseline report", run_compare);
   add_report_pair(*command, arguments->baseline_path, arguments->candidate_path, ReportPair::two_reports);
   command->add_option("--json", arguments->json_path, "Also write the comparison as JSON to this path");
+  command->add_option("--history", arguments->history_path,
+                      "History file to read the command's noise from, when the reports have fewer than 3 samples "
+                      "(default: WCP_HISTORY; only read)");
   add_verbose_flag(*command, arguments->verbose, "the full comparison (every count, module hash, option and note)");
 }
 

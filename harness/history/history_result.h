@@ -77,6 +77,10 @@ struct Result : ColdStartClocks {
   std::optional<std::uint64_t> warm_compiles;
   std::optional<std::uint64_t> lto_artifacts;
   std::string verdict;  // the budget's or comparison's verdict; "" when none was judged
+  // The warp-compile-probe version that measured it (schema 4); "" when unknown (older layouts,
+  // a report that did not say). Another version may time differently, so noise is not pooled
+  // across versions.
+  std::string tool_version;
 
   bool measured() const { return samples > failed_samples; }
   bool operator==(const Result&) const = default;

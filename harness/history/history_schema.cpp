@@ -61,6 +61,9 @@ std::vector<std::string> migration_statements(int from) {
       // Results of versions 1 and 2 read these as not recorded.
       return {"ALTER TABLE results ADD COLUMN warm_compiles INTEGER",
               "ALTER TABLE results ADD COLUMN lto_artifacts INTEGER", "PRAGMA user_version = 3"};
+    case 3:
+      // Results of versions 1 to 3 read "" (unknown): no tool version is guessed for them.
+      return {"ALTER TABLE results ADD COLUMN tool_version TEXT NOT NULL DEFAULT ''", "PRAGMA user_version = 4"};
     default:
       throw std::logic_error("no history migration from version " + std::to_string(from));
   }

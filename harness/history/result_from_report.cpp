@@ -41,6 +41,7 @@ Result result_from_report(const Report& report, const ResultContext& context) {
   result.samples = report.samples;
   result.failed_samples = report.failed_samples;
   result.verdict = context.verdict;
+  result.tool_version = report.tool_version;
   if (!report.measured()) return result;  // nothing measured: clocks and structure stay absent
 
   static_cast<ColdStartClocks&>(result) = report;  // the clocks, as the report measured them

@@ -35,7 +35,7 @@ void validate(const MeasureOptions& options) {
 }
 
 Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
-                               const AfterSample& after_sample) {
+                               const AfterSample& after_sample, const StopSampling& stop) {
   validate(options);
   progress.plan((options.check_output ? 2 : 0) + options.samples * passes_per_sample(options.cold_only));
   std::optional<SampleRecord> without_probe;
@@ -60,6 +60,10 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
       break;
     }
     interrupts.throw_if_interrupted();
+    if (stop && index < options.samples && stop(build_report(options, samples))) {
+      progress.plan((options.check_output ? 2 : 0) + index * passes_per_sample(options.cold_only));
+      break;
+    }
   }
   std::optional<CacheAudit> audit;
   if (options.warm_cache && !samples.empty())
@@ -88,8 +92,8 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
 }
 
 Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
-               const AfterSample& after_sample) {
-  return measure_with_trace(options, interrupts, progress, after_sample).report;
+               const AfterSample& after_sample, const StopSampling& stop) {
+  return measure_with_trace(options, interrupts, progress, after_sample, stop).report;
 }
 
 }  // namespace wcp::measure

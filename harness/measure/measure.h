@@ -21,8 +21,13 @@ void validate(const MeasureOptions& options);
 // runs with the command's (the machine reference, reference/measure_with_reference.h).
 using AfterSample = std::function<void(const SampleRecord& sample)>;
 
+// Called after each sample but the last, with the report of the samples so far: true stops
+// sampling there (`check`'s `samples: auto`, budget/auto_sampling.h). The report then has fewer
+// samples than options.samples, which is the most to take.
+using StopSampling = std::function<bool(const Report& so_far)>;
+
 Report measure(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
-               const AfterSample& after_sample = {});
+               const AfterSample& after_sample = {}, const StopSampling& stop = {});
 
 // The report and every sample's timeline (for `measure --trace`).
 struct Measurement {
@@ -30,6 +35,6 @@ struct Measurement {
   std::vector<TraceTrack> trace;
 };
 Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& interrupts, ProgressListener& progress,
-                               const AfterSample& after_sample = {});
+                               const AfterSample& after_sample = {}, const StopSampling& stop = {});
 
 }  // namespace wcp::measure

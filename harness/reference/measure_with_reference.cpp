@@ -52,7 +52,8 @@ void validate(const ReferenceSetup& setup) {
 }
 
 measure::Measurement measure_with_reference(const measure::MeasureOptions& options, const ReferenceSetup& setup,
-                                            InterruptWatch& interrupts, measure::ProgressListener& progress) {
+                                            InterruptWatch& interrupts, measure::ProgressListener& progress,
+                                            const measure::StopSampling& stop) {
   validate(setup);
   MachineReference reference;
   std::optional<ReferenceKind> kind = setup.kind;
@@ -79,7 +80,16 @@ measure::Measurement measure_with_reference(const measure::MeasureOptions& optio
     reference.samples.push_back(runner->take(sample.index, interrupts, reference_progress));
     reference_progress.stop();
   };
-  measure::Measurement measurement = measure::measure_with_trace(options, interrupts, progress, after_sample);
+  const auto stop_with_reference = [&](const Report& so_far) {
+    Report seen = so_far;
+    MachineReference taken = reference;
+    finish_reference(taken, seen.sample_results);
+    seen.reference = std::move(taken);
+    return stop(seen);
+  };
+  measure::Measurement measurement =
+      measure::measure_with_trace(options, interrupts, progress, after_sample,
+                                  stop ? measure::StopSampling(stop_with_reference) : measure::StopSampling());
   Report& report = measurement.report;
   if (!runner && reference.unavailable.empty()) {
     reference.unavailable = "no command sample succeeded, so no reference was taken";

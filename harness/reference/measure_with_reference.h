@@ -30,7 +30,9 @@ void validate(const ReferenceSetup& setup);
 // As measure::measure_with_trace, plus report.reference. A reference that cannot be set up (no NVRTC, no
 // Warp for the interpreter) does not stop the measurement: report.reference then says why in
 // `unavailable`, and has no cost and no units.
+// `stop` sees the samples so far with the reference taken beside them.
 measure::Measurement measure_with_reference(const measure::MeasureOptions& options, const ReferenceSetup& setup,
-                                            InterruptWatch& interrupts, measure::ProgressListener& progress);
+                                            InterruptWatch& interrupts, measure::ProgressListener& progress,
+                                            const measure::StopSampling& stop = {});
 
 }  // namespace wcp::reference

@@ -27,6 +27,13 @@ void render_ctest_measurements(const budget::CommandResult& result, std::ostream
                          outcome.budget, escape_xml(offender_headline(outcome.offenders.front())));
     }
   }
+  // How many runs decided it, and how: CDash charts the runs, the text says why it stopped.
+  if (const auto& sampling = result.sampling) {
+    out << fmt::format("<CTestMeasurement type=\"numeric/double\" name=\"runs\">{}</CTestMeasurement>\n",
+                       sampling->runs);
+    out << fmt::format("<CTestMeasurement type=\"text/string\" name=\"decided\">{}</CTestMeasurement>\n",
+                       escape_xml(sampling->summary));
+  }
   // A failure's context: what moved since the baseline, as one line CDash shows beside the test.
   if (result.failed() && result.since_baseline) {
     out << fmt::format("<CTestMeasurement type=\"text/string\" name=\"since_baseline\">{}</CTestMeasurement>\n",

@@ -43,7 +43,9 @@ nlohmann::json outcome_json(const budget::BudgetOutcome& outcome) {
   nlohmann::json out{{"budget", outcome.budget}, {"verdict", verdict_word(outcome.verdict)},
                      {"measured", or_null(outcome.measured)}, {"limit", or_null(outcome.limit)},
                      {"unit", unit_word(outcome.unit)},       {"note", outcome.note},
-                     {"offenders", offenders}};
+                     {"offenders", offenders},
+                     {"decided", outcome.decided},
+                     {"decided_by", outcome.decided_by}};
   if (outcome.judgement) out["judgement"] = judgement_to_json(*outcome.judgement);
   if (const auto& use = outcome.reference) {
     out["reference"] = {{"kind", std::string(to_string(use->kind))},
@@ -70,6 +72,12 @@ nlohmann::json command_json(const budget::CommandResult& command) {
   const char* status = command.not_run ? "not_run" : command.failed() ? "fail" : "pass";
   nlohmann::json json{{"name", command.name},   {"line", command.line},   {"device", to_string(command.device)},
                       {"status", status},       {"notes", command.notes}, {"outcomes", outcomes}};
+  if (const auto& sampling = command.sampling) {
+    json["sampling"] = {{"mode", sampling->automatic ? "auto" : "fixed"},
+                        {"runs", sampling->runs},
+                        {"max_runs", sampling->max_runs},
+                        {"summary", sampling->summary}};
+  }
   if (command.not_run) json["not_run"] = *command.not_run;
   if (command.run_failure) json["run_failure"] = *command.run_failure;
   if (command.since_baseline) json["since_baseline"] = identity_changes_to_json(*command.since_baseline);

@@ -54,6 +54,10 @@ std::string render_budget_markdown(const budget::CheckResult& result) {
     text += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", row.status, markdown_cell(row.command), markdown_cell(row.budget),
                         row.measured, row.limit, markdown_cell(row.note));
   }
+  text += "\n";
+  for (const auto& command : result.commands) {
+    if (command.sampling) text += fmt::format("- `{}`: {}\n", markdown_cell(command.name), markdown_cell(command.sampling->summary));
+  }
   for (const auto& command : result.commands) {
     if (command.failed() && command.since_baseline) {
       // Context for every failure of the command, the timing one included; never a verdict.

@@ -16,6 +16,7 @@ void render_command_summary(const budget::CommandResult& result, std::ostream& o
     return;
   }
   out << fmt::format("\n{} (line {})\n", result.name, result.line);
+  if (result.sampling) print_fitted("  " + result.sampling->summary, "      ", out);
   for (const auto& outcome : result.outcomes) {
     print_fitted(budget_line(outcome), "      ", out);
     if (outcome.verdict == budget::Verdict::fail && result.since_baseline) {

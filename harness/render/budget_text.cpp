@@ -79,9 +79,11 @@ void render_command_result(const budget::CommandResult& result, std::ostream& ou
     out << "  FAIL     the command could not be measured: " << *result.run_failure << "\n";
     return;
   }
+  if (result.sampling) out << "  runs: " << result.sampling->summary << "\n";
   for (const auto& note : result.notes) out << "  note: " << note << "\n";
   for (const auto& outcome : result.outcomes) {
     out << budget_line(outcome) << "\n";
+    if (!outcome.decided_by.empty()) out << "      decided by: " << outcome.decided_by << "\n";
     if (outcome.judgement) {
       for (const auto& note : outcome.judgement->notes) out << "      note: " << note << "\n";
     }

@@ -18,6 +18,14 @@ json summary_json(const std::optional<Summary>& summary) {
               {"n", summary->count > 0 ? json(summary->count) : json(nullptr)}};
 }
 
+json noise_json(const Noise& noise) {
+  return json{{"source", std::string(to_string(noise.source))},
+              {"relative_mad", or_null(noise.relative_mad)},
+              {"runs", noise.measured() ? json(noise.runs) : json(nullptr)},
+              {"gross_change_bound", noise.measured() ? json(nullptr) : json(kGrossChangeBound)},
+              {"summary", noise.summary()}};
+}
+
 json clock_json(const verdict::ClockComparison& clock) {
   json out{{"baseline", summary_json(clock.baseline)}, {"candidate", summary_json(clock.candidate)},
            {"delta_ms", or_null(clock.delta_ms)},      {"delta_percent", or_null(clock.delta_percent)},
@@ -30,6 +38,8 @@ json clock_json(const verdict::ClockComparison& clock) {
                          {"slower", clock.paired->slower},
                          {"equal", clock.paired->equal}};
   }
+  out["noise"] = noise_json(clock.noise);
+  out["samples_to_decide"] = or_null(clock.samples_to_decide);
   // The flat fields of schema 1, kept for readers of it: null when unavailable.
   out["baseline_median_ms"] = clock.baseline ? json(clock.baseline->median) : json(nullptr);
   out["baseline_mad_ms"] = clock.baseline ? or_null(clock.baseline->mad) : json(nullptr);
@@ -250,6 +260,9 @@ json judgement_to_json(const verdict::Judgement& judgement) {
               {"less_work", judgement.less_work},
               {"workload", workload_json},
               {"cold_module_work", clock_json(judgement.module_work)},
+              // Where the verdict's band came from (the cold module work's): issue 42.
+              {"noise", noise_json(judgement.module_work.noise)},
+              {"samples_to_decide", or_null(judgement.module_work.samples_to_decide)},
               {"compile_elapsed", clock_json(judgement.compile_elapsed)},
               {"counts", counts},
               {"modules", modules},

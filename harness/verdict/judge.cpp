@@ -213,11 +213,68 @@ void judge_against_band(ClockComparison& result, double delta, double band, cons
 
 }  // namespace
 
+namespace {
+
+bool spread_measured(const Summary& summary) {
+  return summary.mad && summary.count >= kMinimumNoiseSamples && summary.median != 0.0;
+}
+
+Noise noise_of_samples(const Summary& summary, std::string_view side) {
+  Noise noise;
+  noise.source = NoiseSource::samples;
+  noise.relative_mad = *summary.mad / std::fabs(summary.median);
+  noise.runs = summary.count;
+  noise.detail = fmt::format("the {}'s {} samples", side, summary.count);
+  return noise;
+}
+
+Noise no_noise(std::size_t baseline_runs, std::size_t candidate_runs) {
+  Noise noise;
+  noise.detail = fmt::format("{} and {} sample(s), fewer than {} on either side, and no history or calibration",
+                             baseline_runs, candidate_runs, kMinimumNoiseSamples);
+  return noise;
+}
+
+// Inside a band: the runs per side that would decide a change this size. With no noise
+// measured, the fewest that would measure it.
+std::optional<int> runs_needed(const ClockComparison& result, const Summary& baseline) {
+  if (result.direction != Direction::within_band) return std::nullopt;
+  if (!result.noise.measured()) return static_cast<int>(kMinimumNoiseSamples);
+  return runs_to_decide(*result.noise.relative_mad, baseline.median, *result.delta_ms);
+}
+
+}  // namespace
+
 ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
-                              const std::optional<Summary>& candidate, double tolerance_percent) {
+                              const std::optional<Summary>& candidate, double tolerance_percent,
+                              const std::optional<Noise>& prior) {
   ClockComparison result = unjudged(clock, baseline, candidate);
   if (!baseline || !candidate) return result;
-  judge_against_band(result, candidate->median - baseline->median, noise_band(*baseline, tolerance_percent), *baseline);
+  const double median = std::fabs(baseline->median);
+  const double floor = std::max(0.01 * median, tolerance_percent / 100.0 * median);
+  double band = 0.0;
+  if (spread_measured(*baseline)) {
+    // The original probe's band, unchanged when the baseline measured its own noise.
+    result.noise = noise_of_samples(*baseline, "baseline");
+    band = noise_band(*baseline, tolerance_percent);
+  } else if (prior && prior->source == NoiseSource::history && prior->measured()) {
+    // Earlier runs at other times hold the drift between runs, which the candidate's own
+    // back-to-back samples miss (they read 1-3 % where runs hours apart differ by more).
+    result.noise = *prior;
+    band = std::max(floor, spread_band(*prior->relative_mad, median, baseline->count, candidate->count));
+  } else if (spread_measured(*candidate)) {
+    result.noise = noise_of_samples(*candidate, "candidate");
+    band = std::max(floor, 2.0 * *candidate->mad);
+  } else if (prior && prior->measured()) {
+    result.noise = *prior;
+    band = std::max(floor, spread_band(*prior->relative_mad, median, baseline->count, candidate->count));
+  } else {
+    // A MAD of one or two values reads 0: noise nobody measured. Only a gross change is judged.
+    result.noise = no_noise(baseline->count, candidate->count);
+    band = std::max(floor, kGrossChangeBound * median);
+  }
+  judge_against_band(result, candidate->median - baseline->median, band, *baseline);
+  result.samples_to_decide = runs_needed(result, *baseline);
   return result;
 }
 
@@ -227,8 +284,17 @@ ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& 
   ClockComparison result = unjudged(clock, baseline, candidate);
   if (!baseline || !candidate || pairs.empty()) return result;
   PairedStats stats{paired_differences(pairs)};
-  const double band = std::max({0.01 * std::fabs(baseline->median), 2.0 * stats.mad_delta,
-                                tolerance_percent / 100.0 * std::fabs(baseline->median)});
+  const double median = std::fabs(baseline->median);
+  double band = std::max({0.01 * median, 2.0 * stats.mad_delta, tolerance_percent / 100.0 * median});
+  if (pairs.size() >= kMinimumNoiseSamples) {
+    result.noise.source = NoiseSource::samples;
+    if (median != 0.0) result.noise.relative_mad = stats.mad_delta / median;
+    result.noise.runs = pairs.size();
+    result.noise.detail = fmt::format("the spread of {} paired differences", pairs.size());
+  } else {
+    result.noise = no_noise(pairs.size(), pairs.size());
+    band = std::max(band, kGrossChangeBound * median);
+  }
   judge_against_band(result, stats.median_delta, band, *baseline);
   const int decided = stats.faster + stats.slower;
   stats.sign_test_p = sign_test_p(stats.median_delta < 0 ? stats.faster : stats.slower, decided);
@@ -237,6 +303,7 @@ ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& 
     stats.too_few_to_tell = true;
   }
   result.paired = stats;
+  result.samples_to_decide = runs_needed(result, *baseline);
   return result;
 }
 
@@ -342,12 +409,34 @@ Ruling work_unavailable_rule(const RuleInputs& in) {
 }
 
 // From here on cold module work is on both sides, with its band.
+// Where the band came from, in the reason: with no noise measured it is the gross-change bound.
+std::string band_text(const ClockComparison& clock) {
+  if (!clock.noise.measured()) {
+    return fmt::format("gross-change bound ±{} ({:.0f} %; {})", tenths_milliseconds_text(*clock.band_ms),
+                       100.0 * kGrossChangeBound, clock.noise.summary());
+  }
+  return fmt::format("noise band ±{} ({})", tenths_milliseconds_text(*clock.band_ms), clock.noise.summary());
+}
+
 std::string work_change(const ClockComparison& work) {
-  return fmt::format("cold module work {} {}, noise band ±{}", movement(work.direction),
-                     work.direction == Direction::improved || work.direction == Direction::regressed
-                         ? moved_by(work)
-                         : signed_change(work),
-                     tenths_milliseconds_text(*work.band_ms));
+  std::string text =
+      fmt::format("cold module work {} {}, {}", movement(work.direction),
+                  work.direction == Direction::improved || work.direction == Direction::regressed ? moved_by(work)
+                                                                                                  : signed_change(work),
+                  band_text(work));
+  if (!work.noise.measured() && work.direction != Direction::within_band) text += ": a gross change";
+  return text;
+}
+
+// What would decide a change left inside its band.
+std::string what_would_decide(const ClockComparison& work) {
+  if (!work.samples_to_decide) return "";
+  if (!work.noise.measured()) {
+    return fmt::format("; {} samples per side (or a history of this command, --history) would measure its noise",
+                       *work.samples_to_decide);
+  }
+  return fmt::format("; about {} samples per side would decide a change this size at this noise",
+                     *work.samples_to_decide);
 }
 
 std::string elapsed_change(const ClockComparison& elapsed) {
@@ -396,7 +485,8 @@ Ruling within_band_rule(const RuleInputs& in) {
     return Decision{Verdict::regression, Rule::within_band,
                     work_change(work) + ", but " + elapsed_change(elapsed) + " (this budget gates on elapsed)"};
   }
-  return Decision{Verdict::inconclusive, Rule::within_band, work_change(work) + "; " + elapsed_change(elapsed)};
+  return Decision{Verdict::inconclusive, Rule::within_band,
+                  work_change(work) + "; " + elapsed_change(elapsed) + what_would_decide(work)};
 }
 
 // The last rule: what is left improved beyond the band.
@@ -438,8 +528,10 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
         pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
   } else {
-    judgement.module_work =
-        compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms, options.tolerance_percent);
+    // A history's or calibration's noise is that of cold module work; compile elapsed, a wall
+    // difference, is weighed only by its own samples.
+    judgement.module_work = compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
+                                          options.tolerance_percent, options.prior_noise);
     judgement.compile_elapsed = compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline),
                                               credited_compile_elapsed(candidate), options.tolerance_percent);
   }

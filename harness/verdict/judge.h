@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "model/report.h"
+#include "stats/noise.h"
 #include "stats/paired.h"
 #include "verdict/identity_changes.h"
 #include "verdict/option_comparison.h"
@@ -83,6 +84,12 @@ struct ClockComparison {
   std::optional<double> delta_percent;  // of the baseline median (absent when that is 0)
   std::optional<double> band_ms;
   Direction direction = Direction::unavailable;
+  // What the band was weighed from (stats/noise.h): the samples, a history, a calibration, or
+  // nothing; then the band is the gross-change bound and only a change beyond it is judged.
+  Noise noise;
+  // Inside the band: how many runs per side would decide a change this size, at this noise
+  // (with no noise measured, the fewest that measure it); absent when none would.
+  std::optional<int> samples_to_decide;
 };
 
 // "+12.3 ms (+4.5%)": a judged clock's delta (and its share of the baseline), as the reasons and
@@ -90,8 +97,11 @@ struct ClockComparison {
 std::string signed_change(const ClockComparison& clock);
 
 // Compares one clock against the baseline's noise band (exposed for unit tests).
+// With fewer than kMinimumNoiseSamples samples on both sides, `prior` (a history's or a
+// calibration's noise) weighs the change; without one, only a change beyond kGrossChangeBound is.
 ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baseline,
-                              const std::optional<Summary>& candidate, double tolerance_percent = 0.0);
+                              const std::optional<Summary>& candidate, double tolerance_percent = 0.0,
+                              const std::optional<Noise>& prior = std::nullopt);
 // The same on paired samples: `pairs` holds (baseline, candidate) values of each pair.
 ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& baseline,
                                      const std::optional<Summary>& candidate,
@@ -132,6 +142,9 @@ struct JudgeOptions {
   // The two reports come from one interleaved `ab` run: judge the clocks on paired samples
   // (sample k of each arm), which cancels the drift both arms shared.
   bool paired = false;
+  // The noise of one run of this command when the reports' own samples are too few to measure
+  // it: from a history of earlier runs, else the machine's calibration (cli resolves it).
+  std::optional<Noise> prior_noise;
   // Test only (WCP_JUDGE_FAULT, verdict/judge_fault.h): the verdict every judgement gives,
   // whatever the rules decided; the reason says so and what the rules said.
   std::optional<Verdict> forced_verdict;

@@ -4,6 +4,7 @@ the user to edit Warp; the compiled-versus-launched table and the boundary propo
 numbers; a rebuild's trigger points at the example's line, never at runpy."""
 
 import json
+import re
 import os
 import pathlib
 import shutil
@@ -111,8 +112,14 @@ class FemDiffusion(ExampleCase):
             self.assertFalse(finding["yours"], finding)
         generated = [f for f in findings if f["owner"]["owner"] != "warp"]
         if not generated:
-            self.assertTrue(any(fact.startswith("CS-4 package __main__: 4 modules") for fact in
-                                self.run_.diagnosis["facts"]), self.run_.diagnosis["facts"])
+            # A note either way: under the cost rule's share ("__main__: 4 modules … not worth
+            # acting on") or above it, as an observation of generated code whose owner decides
+            # ("__main__ (generated at run time by warp.fem …): 4 modules … in this run"). A slow
+            # machine (sanitizers) moves the share across the line; neither is a thing to do.
+            main_facts = [fact for fact in self.run_.diagnosis["facts"]
+                          if re.match(r"CS-4 package __main__( \(generated at run time by warp\.fem[^)]*\))?: 4 modules",
+                                      fact)]
+            self.assertEqual(len(main_facts), 1, self.run_.diagnosis["facts"])
             return
         (granular,) = generated
         self.assertEqual(granular["owner"]["describe"], "generated at run time by warp.fem from your code in __main__")

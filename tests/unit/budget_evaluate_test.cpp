@@ -208,7 +208,9 @@ TEST(BudgetEvaluate, BaselineBandRegressionAndImprovement) {
   EXPECT_EQ(verdict(2000), Verdict::pass);
 }
 
-TEST(BudgetEvaluate, BaselineBandIsOnePercentWithoutSpread) {
+// One sample on each side measures no noise (a MAD of one value reads 0): only a change beyond
+// the gross-change bound is judged, never a 1 % wobble (issue 42).
+TEST(BudgetEvaluate, BaselineWithoutMeasuredNoiseJudgesOnlyAGrossChange) {
   Settings budgets;
   budgets.baseline = "/b.json";
   const auto at = [&](double cold_ms) {
@@ -217,10 +219,14 @@ TEST(BudgetEvaluate, BaselineBandIsOnePercentWithoutSpread) {
     candidate.compile_elapsed_ms = clean_report(1000).compile_elapsed_ms;
     return outcome(evaluate(entry_with(budgets), candidate, clean_report(1000)), "baseline");
   };
-  ASSERT_TRUE(at(1009).judgement);
-  EXPECT_DOUBLE_EQ(*at(1009).judgement->module_work.band_ms, 10.0);
-  EXPECT_EQ(at(1009).verdict, Verdict::pass);
-  EXPECT_EQ(at(1011).verdict, Verdict::fail);
+  ASSERT_TRUE(at(1011).judgement);
+  EXPECT_DOUBLE_EQ(*at(1011).judgement->module_work.band_ms, 1000.0 * kGrossChangeBound);
+  EXPECT_EQ(at(1011).judgement->module_work.noise.source, NoiseSource::none);
+  EXPECT_EQ(at(1011).verdict, Verdict::pass);
+  EXPECT_EQ(at(1011).judgement->module_work.samples_to_decide, 3);
+  EXPECT_EQ(at(1300).verdict, Verdict::pass);
+  EXPECT_EQ(at(1400).verdict, Verdict::fail);
+  EXPECT_NE(at(1400).note.find("a gross change"), std::string::npos) << at(1400).note;
 }
 
 TEST(BudgetEvaluate, ChangedWorkloadFailsInItsOwnRight) {

@@ -154,7 +154,7 @@ TEST(HistoryStore, MigratesVersion2WhenAppendingAndReadsItAsItIs) {
   }
   {
     HistoryStore store(path, HistoryStore::Mode::append);
-    EXPECT_EQ(store.schema_version(), 3);
+    EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
     store.append(full_result());
   }
   const auto results = HistoryStore(path, HistoryStore::Mode::read).results();

@@ -30,14 +30,15 @@ Report with_extra_identity(Report report) {
 
 TEST(JudgeNormalised, AFasterMachineEarnsNoCredit) {
   // Baseline on a slow machine: 4000 ms at a 400 ms reference (10 units). The candidate, on a
-  // machine twice as fast, compiles more: 2400 ms at a 200 ms reference (12 units).
+  // machine more than twice as fast, compiles more: 2400 ms at a 150 ms reference (16 units). One sample
+  // each and no noise known: both moves are beyond the gross-change bound.
   const Report baseline = with_reference(4000.0, 400.0);
-  const Report candidate = with_extra_identity(with_reference(2400.0, 200.0));
+  const Report candidate = with_extra_identity(with_reference(2400.0, 150.0));
   EXPECT_EQ(judge(baseline, candidate).verdict, Verdict::improved);  // in ms: a false improvement
   const Judgement judgement = judge_normalised(baseline, candidate);
   EXPECT_EQ(judgement.verdict, Verdict::regression);
   ASSERT_TRUE(judgement.module_work.candidate);
-  EXPECT_DOUBLE_EQ(judgement.module_work.candidate->median, 4800.0);  // 12 units at the baseline's 400 ms
+  EXPECT_DOUBLE_EQ(judgement.module_work.candidate->median, 6400.0);  // 16 units at the baseline's 400 ms
   ASSERT_FALSE(judgement.notes.empty());
   EXPECT_NE(judgement.notes.front().find("judged in reference units"), std::string::npos) << judgement.notes.front();
 }

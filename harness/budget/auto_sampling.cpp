@@ -1,0 +1,140 @@
+#include "budget/auto_sampling.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cmath>
+
+#include "budget/budget_keys.h"
+#include "facts/queries.h"
+#include "stats/sequential.h"
+
+namespace wcp::budget {
+namespace {
+
+struct Assessment {
+  bool decided = true;
+  std::string how;
+};
+
+std::string runs_text(int runs) {
+  return fmt::format("{} run{}", runs, runs == 1 ? "" : "s");
+}
+
+// The per-run values behind a timing ceiling, when the budget reads one clock's median.
+std::optional<Summary> values_of(const BudgetOutcome& outcome, const Report& report) {
+  if (outcome.budget == key::cold_seconds) return report.cold_module_ms;
+  if (outcome.budget == key::compile_elapsed_seconds) return credited_compile_elapsed(report);
+  if (outcome.budget == key::cold_units && outcome.reference) return outcome.reference->units;
+  return std::nullopt;
+}
+
+// A ceiling on a timing: decided when the median is beyond noise of the limit, either way.
+Assessment assess_ceiling(const BudgetOutcome& outcome, const Report& report, const std::optional<Noise>& prior) {
+  if (!outcome.measured || !outcome.limit || *outcome.limit <= 0.0) {
+    return {true, "not measured: more runs would not measure it"};
+  }
+  const double value = *outcome.measured;
+  const double limit = *outcome.limit;
+  const double margin = std::fabs(value - limit) / limit;
+  const std::string side = value <= limit ? "below" : "above";
+  const auto values = values_of(outcome, report);
+  const std::size_t runs = values ? values->count : static_cast<std::size_t>(report.samples - report.failed_samples);
+  std::optional<Noise> noise;
+  if (values && values->mad && values->count >= kMinimumNoiseSamples && values->median != 0.0) {
+    noise = Noise{NoiseSource::samples, *values->mad / std::fabs(values->median), values->count,
+                  fmt::format("its {} runs", values->count)};
+  } else if (prior && prior->measured() && outcome.budget == key::cold_seconds) {
+    noise = prior;  // a history's or calibration's noise is of cold module work
+  }
+  if (noise) {
+    const double band = limit_band(*noise->relative_mad, value, runs);
+    if (std::fabs(value - limit) > band) {
+      return {true, fmt::format("margin {:.0f} % {} the limit against a band of {:.1f} % ({})", 100.0 * margin, side,
+                                100.0 * band / limit, noise->summary())};
+    }
+    return {false, fmt::format("{:.1f} % {} the limit, within a band of {:.1f} % ({})", 100.0 * margin, side,
+                               100.0 * band / limit, noise->summary())};
+  }
+  if (std::fabs(value - limit) > kGrossChangeBound * value) {
+    return {true, fmt::format("margin {:.0f} % {} the limit, beyond the gross-change bound ({:.0f} %; noise not "
+                              "measured)",
+                              100.0 * margin, side, 100.0 * kGrossChangeBound)};
+  }
+  return {false, fmt::format("{:.1f} % {} the limit, inside the gross-change bound ({:.0f} %) with no noise measured",
+                             100.0 * margin, side, 100.0 * kGrossChangeBound)};
+}
+
+// The baseline budget: compare's judgement decides, or the sequential test ends the wait.
+Assessment assess_baseline(const BudgetOutcome& outcome, const CommandEntry& entry) {
+  if (!outcome.judgement) return {true, outcome.note};
+  const verdict::Judgement& judgement = *outcome.judgement;
+  const auto& work = judgement.module_work;
+  if (judgement.verdict != verdict::Verdict::inconclusive) {
+    if (work.delta_percent && work.band_ms && work.baseline && work.baseline->median != 0.0 &&
+        (work.direction == verdict::Direction::improved || work.direction == verdict::Direction::regressed)) {
+      return {true, fmt::format("{}: change {:+.1f} % against a band of {:.1f} % ({})",
+                                verdict::to_string(judgement.verdict), *work.delta_percent,
+                                100.0 * *work.band_ms / std::fabs(work.baseline->median), work.noise.summary())};
+    }
+    return {true, fmt::format("{} ({})", verdict::to_string(judgement.verdict), work.noise.summary())};
+  }
+  if (!work.noise.measured() || !work.candidate || !work.baseline || work.candidate->values.empty()) {
+    return {false, fmt::format("within the {} with no noise measured", "gross-change bound")};
+  }
+  const double tolerance = entry.budgets.baseline_tolerance_percent.value_or(0.0) / 100.0;
+  const auto test = regression_test(work.candidate->values, *work.baseline, *work.noise.relative_mad, tolerance);
+  const std::string rates = fmt::format("α {:.0f} %, β {:.0f} %", 100.0 * kSequentialAlpha, 100.0 * kSequentialBeta);
+  if (test == SequentialOutcome::no_regression) {
+    return {true, fmt::format("sequential test: a regression of {:.0f} % or more ruled out ({}; {})",
+                              100.0 * kSmallestRegression, rates, work.noise.summary())};
+  }
+  return {false, fmt::format("within the band; the sequential test has not ruled out a {:.0f} % regression ({}; {})",
+                             100.0 * kSmallestRegression, rates, work.noise.summary())};
+}
+
+Assessment assess(const BudgetOutcome& outcome, const CommandEntry& entry, const Report& report,
+                  const std::optional<Noise>& prior) {
+  if (outcome.budget == key::baseline) return assess_baseline(outcome, entry);
+  // Counts, bytes and whether the warm run compiled are exact after one run.
+  const bool timing = outcome.unit == Unit::seconds || outcome.unit == Unit::units;
+  if (!timing || outcome.budget == key::warm_near_zero) return {true, "exact after one run"};
+  return assess_ceiling(outcome, report, prior);
+}
+
+}  // namespace
+
+bool assess_sampling(CommandResult& result, const CommandEntry& entry, const Report& report,
+                     const std::optional<Noise>& prior_noise) {
+  const int runs = report.samples;
+  Sampling sampling;
+  sampling.automatic = entry.auto_samples;
+  sampling.runs = runs;
+  sampling.max_runs = entry.samples;
+  std::vector<std::string> timings;
+  std::vector<std::string> open;
+  for (auto& outcome : result.outcomes) {
+    const Assessment assessment = assess(outcome, entry, report, prior_noise);
+    outcome.decided = assessment.decided;
+    outcome.decided_by = assessment.how;
+    if (assessment.how == "exact after one run") continue;
+    (assessment.decided ? timings : open).push_back(fmt::format("{} {}", outcome.budget, assessment.how));
+  }
+  const bool settled = open.empty();  // a run that failed outright has no outcomes: nothing more to learn
+  if (!entry.auto_samples) {
+    sampling.summary = fmt::format("{} (fixed)", runs_text(runs));
+  } else if (result.run_failure) {
+    sampling.summary = fmt::format("stopped after {}: {}", runs_text(runs), *result.run_failure);
+  } else if (settled) {
+    sampling.summary = fmt::format("decided after {}: {}", runs_text(runs),
+                                   timings.empty() ? std::string("every budget is structural, exact after one run")
+                                                   : fmt::format("{}", fmt::join(timings, "; ")));
+  } else {
+    sampling.summary = fmt::format("{} after {}: {}", runs >= entry.samples ? "not decided" : "undecided",
+                                   runs_text(runs), fmt::join(open, "; "));
+  }
+  result.sampling = std::move(sampling);
+  return settled;
+}
+
+}  // namespace wcp::budget

@@ -1,0 +1,24 @@
+#include "calibrate/calibration_noise.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace wcp::calibrate {
+
+std::optional<Noise> calibration_noise(const Calibration& calibration, ReferenceKind kind,
+                                       const std::filesystem::path& source) {
+  const StoredReference* reference = calibration.reference_for(kind);
+  if (!reference) return std::nullopt;
+  const Summary& cost = reference->cost_ms;
+  if (!cost.mad || cost.count < kMinimumNoiseSamples || cost.median == 0.0) return std::nullopt;
+  Noise noise;
+  noise.source = NoiseSource::calibration;
+  noise.relative_mad = *cost.mad / std::fabs(cost.median);
+  noise.runs = cost.count;
+  noise.detail = fmt::format("the {} reference build's spread over {} samples, calibration {} ({})", to_string(kind),
+                             cost.count, source.string(), calibration.created_at);
+  return noise;
+}
+
+}  // namespace wcp::calibrate

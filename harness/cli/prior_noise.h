@@ -1,0 +1,45 @@
+#pragma once
+// Where a command's noise comes from when its own samples are too few to measure it
+// (stats/noise.h): a history of earlier runs of the same command on this machine (--history
+// FILE, else WCP_HISTORY), else this machine's calibration, else none. compare, ab, check and
+// levers all ask here, so they weigh a change against the same noise.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "calibrate/calibration.h"
+#include "io/environment.h"
+#include "model/report.h"
+#include "stats/noise.h"
+
+namespace wcp {
+class InterruptWatch;
+}
+
+namespace wcp::cli {
+
+// Whether the baseline's own samples measure its noise (the original band), so no prior is
+// needed. A candidate's back-to-back samples do not replace a history: they miss the drift
+// between runs.
+bool baseline_measures_noise(const Report& baseline);
+
+class PriorNoise {
+ public:
+  // `calibration`: an already loaded one (check's); without it the default file is read if it exists.
+  PriorNoise(const std::string& history_option, const EnvironmentLookup& environment, InterruptWatch& interrupts,
+             std::optional<calibrate::Calibration> calibration = std::nullopt,
+             std::filesystem::path calibration_source = {});
+
+  // The noise of the command `report` ran, asked once per command and remembered.
+  std::optional<Noise> for_report(const Report& report);
+
+ private:
+  std::optional<std::filesystem::path> history_;
+  InterruptWatch& interrupts_;
+  std::optional<calibrate::Calibration> calibration_;
+  std::filesystem::path calibration_source_;
+  std::optional<std::string> asked_for_;  // the command last asked about
+  std::optional<Noise> answer_;
+};
+
+}  // namespace wcp::cli

@@ -1,0 +1,57 @@
+#pragma once
+// How noisy one run of a clock is, and where that knowledge came from (docs/measurement.md#noise).
+//
+// A verdict on a timing is only as good as the noise it was weighed against. A band built from
+// fewer than kMinimumNoiseSamples samples measures no noise at all (the MAD of one value reads 0),
+// so the noise comes from the first source that exists: the samples themselves (3 or more), the
+// spread of earlier runs of the same command on the same machine (a history), the machine's
+// calibration, else nothing — and then only a change beyond kGrossChangeBound is judged.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace wcp {
+
+enum class NoiseSource { samples, history, calibration, none };
+std::string_view to_string(NoiseSource source);
+
+// The fewest values whose spread is a measurement of noise.
+inline constexpr std::size_t kMinimumNoiseSamples = 3;
+
+// With no noise measured, the smallest change judged, as a share of the baseline's median: a
+// gross change. A coarse rule: 355 of 362 one-sample A/A pairs of unchanged programs under like
+// load stayed inside it (the worst +57 %), and pch_off's real fix (−39 to −47 %) is outside it.
+// Under unlike load (a build starting between two runs) pairs differed by up to 7×: no bound in
+// milliseconds holds there, which is why such a verdict says its noise was not measured and
+// points to a history or cold units (tests/bench/data/aa_one_sample, docs/measurement.md#gross-changes).
+inline constexpr double kGrossChangeBound = 0.35;
+
+struct Noise {
+  NoiseSource source = NoiseSource::none;
+  // The spread of one run, as MAD / median (unscaled). Absent for NoiseSource::none.
+  std::optional<double> relative_mad;
+  std::size_t runs = 0;  // how many runs (or samples) it was estimated from
+  std::string detail;    // "7 earlier runs of this command, 2026-12-02 to 2026-12-04"
+  bool measured() const { return relative_mad.has_value(); }
+  // One line for the reader: "noise 2.1 % (history: 7 earlier runs …)", "noise not measured".
+  std::string summary() const;
+};
+
+// MAD / |median| of a list of at least kMinimumNoiseSamples values; nullopt for fewer or a zero median.
+std::optional<double> relative_spread(const std::vector<double>& values);
+
+// The standard deviation a MAD stands for, were the values normal (MAD × 1.4826).
+inline constexpr double kMadToSigma = 1.4826;
+
+// The band a difference between a median of `baseline_runs` and one of `candidate_runs` runs
+// must leave to be more than noise of one-run spread `relative_mad`, at `median`:
+// z × σ × √(1/n_a + 1/n_b), σ = 1.4826 × relative MAD × median, z = 2.
+double spread_band(double relative_mad, double median, std::size_t baseline_runs, std::size_t candidate_runs);
+
+// The fewest runs per side with which spread_band falls below |delta| (at most `cap`); nullopt
+// when not even `cap` would, or the delta is nil.
+std::optional<int> runs_to_decide(double relative_mad, double median, double delta, int cap = 50);
+
+}  // namespace wcp

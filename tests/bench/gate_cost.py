@@ -1,0 +1,394 @@
+"""Gate cost and A/A, B/A verdicts of `check` (samples: auto by default).
+
+What a compile-budget gate costs against running the command bare, and how often its baseline
+verdict is wrong.
+
+1. Gate cost. Per program (the clean fixture, Warp's fem diffusion and convection-diffusion
+   examples on the CPU), repetitions interleave: a bare cold + warm run of the command (no probe,
+   a fresh empty Warp kernel cache in WARP_CACHE_PATH, cold then warm in it), `check` of its
+   entry without a baseline, `check` of it with a baseline and a history of earlier runs
+   (`--history`, a fresh copy of the same history each time), and, the first --contrast-repeat
+   repetitions, `check` with `samples: 3`. Reported: median walls and
+   ratio = check wall / (bare cold wall + bare warm wall), median over the paired repetitions.
+   Goals (with --mode auto): <= 1.3 without a baseline, <= 1.6 with baseline + history.
+2. A/A: --aa checks of the A twin (tests/bench/data/gate_cost/twin_app.py) against its own
+   baseline, with a history that grows by every check as a CI's would (all runs unchanged).
+   Every baseline verdict "fail" (false regression) or "improved" is false; goal: at most 1.
+3. B/A: --ba checks of the B twin (the same launches, extra kernels compiled into the same module,
+   never launched: 10-15 % more cold module work) against the A baseline, each with a fresh copy
+   of the A history (B runs never enter the noise model: a pull request's check is judged
+   against main's history, and is not main's history). Caught = baseline verdict "fail";
+   goal: at least 90 %. A/A and B/A checks interleave (A, B, A, B, ...), so machine drift hits
+   both. The B/A twin's measured cold-module-work ratio is printed (median over the B checks
+   against the median over the A checks).
+
+Budgets: tests/bench/data/gate_cost/budgets.yaml (`samples: auto`); the bench writes copies of
+it with `samples: N` (--mode N, and the samples-3 contrast), keeping the `baseline:` line of the
+entry being checked only. Structural budgets hold by a clear margin, so any other failing
+budget is a false failure too and is counted.
+
+    .venv/bin/python tests/bench/gate_cost.py --cli build/harness/warp-compile-probe \\
+        --python .venv/bin/python [--mode auto|N] [--repeat 3] [--aa 20] [--ba 20] [--json out.json]
+
+Duration on the project's 2-core machine (2026-12-04, while other builds ran): the defaults with
+--mode 1 took 16 minutes; --quick (repeat 1, 6 A/A and 6 B/A, fixture and diffusion only) with
+--mode auto took 9, because `check` with a baseline took 3-5 runs. Runs of the checks decide
+most of it: auto that meets its goals brings the defaults to about 12-15 minutes.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DATA = os.path.join(ROOT, "tests", "bench", "data", "gate_cost")
+BUDGETS = os.path.join(DATA, "budgets.yaml")
+PROGRAMS = {
+    "fixture-clean": [os.path.join(ROOT, "fixtures", "clean", "app.py")],
+    "fem-diffusion": ["-m", "warp.examples.fem.example_diffusion", "--device", "cpu", "--headless", "--quiet",
+                      "--resolution", "10"],
+    "fem-convection-diffusion": ["-m", "warp.examples.fem.example_convection_diffusion", "--device", "cpu",
+                                 "--headless", "--quiet", "--resolution", "10", "--num-frames", "5"],
+}
+TWIN = "twin"
+
+
+class Fatal(Exception):
+    pass
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def budget_variant(directory, samples, baseline_entry):
+    """A copy of budgets.yaml in DIRECTORY with `samples: SAMPLES` and only BASELINE_ENTRY's
+    `baseline:` line (none when it is None); returns its path. A check validates every entry's
+    baseline file, so the other entries must not name one."""
+    name = f"budgets-s{samples}-{baseline_entry or 'nobaseline'}.yaml"
+    path = os.path.join(directory, name)
+    if os.path.exists(path):
+        return path
+    lines, entry = [], None
+    with open(BUDGETS, encoding="utf-8") as handle:
+        for line in handle:
+            found = re.match(r"\s*- name:\s*(\S+)", line)
+            if found:
+                entry = found.group(1)
+            if re.match(r"\s+samples:\s*auto\s*$", line):
+                line = line.replace("auto", str(samples))
+            if re.match(r"\s+baseline:", line) and entry != baseline_entry:
+                continue
+            lines.append(line)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.writelines(lines)
+    return path
+
+
+class Bench:
+    def __init__(self, args, scratch):
+        self.args = args
+        self.cli = os.path.abspath(args.cli)
+        self.python = os.path.abspath(args.python)
+        self.scratch = scratch
+        self.count = 0
+        self.copies = 0
+        self.env = {k: v for k, v in os.environ.items() if k not in ("WCP_HISTORY", "WARP_CACHE_PATH")}
+        self.env.update(WCP_PYTHON=self.python, WCP_GATE_DATA=DATA, PYTHONDONTWRITEBYTECODE="1",
+                        WCP_GATE_BASELINES=os.path.join(scratch, "baselines"))
+
+    def bare(self, name):
+        """Wall seconds of a cold then a warm run of the program with a fresh empty kernel cache."""
+        cache = tempfile.mkdtemp(prefix="bare-", dir=self.scratch)
+        env = dict(self.env, WARP_CACHE_PATH=cache, CUDA_CACHE_PATH=os.path.join(cache, "cuda"))
+        walls = []
+        for run in ("cold", "warm"):
+            start = time.perf_counter()
+            result = subprocess.run([self.python, *PROGRAMS[name]], cwd=DATA, env=env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True, timeout=self.args.timeout)
+            walls.append(time.perf_counter() - start)
+            if result.returncode != 0:
+                raise Fatal(f"bare {run} run of {name} failed ({result.returncode}):\n{result.stderr[-2000:]}")
+        shutil.rmtree(cache, ignore_errors=True)
+        return {"cold_s": walls[0], "warm_s": walls[1], "wall_s": walls[0] + walls[1]}
+
+    def check(self, name, samples, baseline=False, history=None, update=False, twin="a"):
+        """One `check --only NAME`; returns its wall and what its JSON says."""
+        self.count += 1
+        budget = budget_variant(self.scratch, samples, name if baseline else None)
+        out = os.path.join(self.scratch, f"check-{self.count}.json")
+        reports = os.path.join(self.scratch, f"reports-{self.count}")
+        argv = [self.cli, "check", budget, "--only", name, "--quiet", "--json", out, "--report-dir", reports]
+        if history:
+            argv += ["--history", history]
+        if update:
+            argv.append("--update-baseline")
+        start = time.perf_counter()
+        result = subprocess.run(argv, env=dict(self.env, WCP_GATE_TWIN=twin), capture_output=True, text=True,
+                                timeout=self.args.timeout * 12)
+        wall = time.perf_counter() - start
+        if result.returncode == 2 and samples == "auto" and "samples" in result.stderr:
+            raise Fatal("this build of the CLI does not take `samples: auto` yet:\n" + result.stderr.strip()
+                        + "\nrun with --mode 1 (or another number) until it does")
+        if result.returncode not in (0, 1) or not os.path.exists(out):
+            raise Fatal(f"check {name} failed ({result.returncode}):\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+        with open(out, encoding="utf-8") as handle:
+            document = json.load(handle)
+        command = document["commands"][0]
+        report_path = os.path.join(reports, f"{name}.json")
+        report = {}
+        if os.path.exists(report_path):
+            with open(report_path, encoding="utf-8") as handle:
+                report = json.load(handle)
+        shutil.rmtree(reports, ignore_errors=True)
+        os.unlink(out)
+        sampling = command.get("sampling") or {}
+        outcomes = command.get("outcomes", [])
+        base = next((o for o in outcomes if o.get("budget") == "baseline"), None)
+        judgement = (base or {}).get("judgement") or {}
+        cold = judgement.get("cold_module_work") or {}
+        noise = judgement.get("noise") or {}
+        return {
+            "wall_s": wall,
+            "load": os.getloadavg()[0],
+            "exit": result.returncode,
+            "status": command.get("status"),
+            "runs": sampling.get("runs", report.get("samples")),
+            "sampling_mode": sampling.get("mode"),
+            "sampling_summary": sampling.get("summary"),
+            "cold_module_ms": report.get("cold_module_ms_median"),
+            "cold_module_ms_values": report.get("cold_module_ms_values"),
+            "other_failures": [o["budget"] for o in outcomes if o.get("budget") != "baseline"
+                               and o.get("verdict") == "fail"],
+            "baseline_verdict": (base or {}).get("verdict"),
+            "baseline_decided_by": (base or {}).get("decided_by"),
+            "judgement": judgement.get("verdict"),
+            "reason": judgement.get("reason") or (base or {}).get("note"),
+            "delta_percent": cold.get("delta_percent"),
+            "band_ms": cold.get("band_ms"),
+            "noise_source": noise.get("source"),
+            "noise_runs": noise.get("runs"),
+            "noise_summary": noise.get("summary"),
+            "samples_to_decide": judgement.get("samples_to_decide"),
+            "decided_by": {o.get("budget"): o.get("decided_by") for o in outcomes if "decided_by" in o},
+        }
+
+    def seed_history(self, name, runs):
+        """The baseline (`check --update-baseline`) and RUNS-1 more checks, all into one history."""
+        history = os.path.join(self.scratch, f"history-{name}.sqlite")
+        first = self.check(name, self.args.mode, baseline=True, history=history, update=True)
+        if first["other_failures"]:
+            raise Fatal(f"{name}: budgets fail on an unchanged run: {first['other_failures']}")
+        seeded = [first]
+        for _ in range(runs - 1):
+            seeded.append(self.check(name, self.args.mode, baseline=True, history=history))
+        return history, seeded
+
+    def copy(self, history):
+        """A copy of a history file (with its WAL, should one be left beside it)."""
+        self.copies += 1
+        path = os.path.join(self.scratch, f"history-copy-{self.copies}.sqlite")
+        for suffix in ("", "-wal"):
+            if os.path.exists(history + suffix):
+                shutil.copyfile(history + suffix, path + suffix)
+        return path
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def gate_cost(bench, args):
+    results = {}
+    for name in args.programs:
+        log(f"[cost] {name}: baseline and {args.history_runs} history run(s)")
+        history, _ = bench.seed_history(name, args.history_runs)
+        reps = []
+        for index in range(args.repeat):
+            rep = {"bare": bench.bare(name)}
+            rep["check"] = bench.check(name, args.mode)
+            rep["check_baseline"] = bench.check(name, args.mode, baseline=True, history=bench.copy(history))
+            if index < args.contrast_repeat:
+                rep["check_samples3"] = bench.check(name, 3)
+            for key in ("check", "check_baseline", "check_samples3"):
+                if key in rep:
+                    rep[key]["ratio"] = rep[key]["wall_s"] / rep["bare"]["wall_s"]
+            reps.append(rep)
+            log(f"[cost] {name} {index + 1}/{args.repeat}: bare {rep['bare']['wall_s']:.1f} s, check "
+                + ", ".join(f"{key[6:] or args.mode_label} {rep[key]['wall_s']:.1f} s ({rep[key]['runs']} run(s))"
+                            for key in ("check", "check_baseline", "check_samples3") if key in rep))
+        summary = {"bare_s": median(r["bare"]["wall_s"] for r in reps)}
+        for key in ("check", "check_baseline", "check_samples3"):
+            rows = [r[key] for r in reps if key in r]
+            summary[key] = {"wall_s": median(r["wall_s"] for r in rows), "ratio": median(r["ratio"] for r in rows),
+                            "runs": median(r["runs"] for r in rows), "n": len(rows),
+                            "false_failures": sum(bool(r["other_failures"]) or r["baseline_verdict"] == "fail"
+                                                  for r in rows)}
+        results[name] = {"repetitions": reps, "summary": summary}
+    return results
+
+
+def twin_series(bench, args):
+    log(f"[twin] baseline of the A twin and {args.history_runs} history run(s)")
+    history, seeded = bench.seed_history(TWIN, args.history_runs)
+    log("[twin] seeded: cold module work " + ", ".join(f"{r['cold_module_ms'] or 0:.0f} ms" for r in seeded)
+        + f" (load {os.getloadavg()[0]:.1f})")
+    aa_history = bench.copy(history)  # grows with every A/A check, as a CI's would
+    aa, ba = [], []
+    for index in range(max(args.aa, args.ba)):
+        if index < args.aa:
+            aa.append(bench.check(TWIN, args.mode, baseline=True, history=aa_history, twin="a"))
+        if index < args.ba:
+            ba.append(bench.check(TWIN, args.mode, baseline=True, history=bench.copy(history), twin="b"))
+        log(f"[twin] {index + 1} (load {os.getloadavg()[0]:.1f}): " + "  ".join(
+            f"{arm} {rows[-1]['baseline_verdict']} ({rows[-1]['judgement']}, {rows[-1]['runs']} run(s), "
+            f"{(rows[-1]['delta_percent'] or 0):+.1f} %)" for arm, rows in (("A/A", aa), ("B/A", ba))
+            if index < (args.aa if arm == "A/A" else args.ba)))
+    # The twin's ratio from the interleaved checks only (A/A next to B/A, under the same load):
+    # the median over pairs of B's cold module work / A's, and the ratio of the medians.
+    a_cold = [r["cold_module_ms"] for r in aa]
+    b_cold = [r["cold_module_ms"] for r in ba]
+    pairs = [b / a for a, b in zip(a_cold, b_cold) if a and b]
+    return {
+        "seeded": seeded, "aa": aa, "ba": ba,
+        "twin_ratio": median(pairs), "twin_ratio_of_medians": median(b_cold) / median(a_cold)
+        if median(a_cold) and median(b_cold) else None, "a_cold_ms": median(a_cold), "b_cold_ms": median(b_cold),
+        "aa_false_fail": sum(r["baseline_verdict"] == "fail" for r in aa),
+        "aa_false_improved": sum(r["baseline_verdict"] == "improved" for r in aa),
+        "aa_other_failures": sum(bool(r["other_failures"]) for r in aa),
+        "ba_caught": sum(r["baseline_verdict"] == "fail" for r in ba),
+        "ba_other_failures": sum(bool(r["other_failures"]) for r in ba),
+    }
+
+
+def verdict(ok):
+    return "ok" if ok else "MISSED"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cli", default=os.path.join(ROOT, "build", "harness", "warp-compile-probe"))
+    parser.add_argument("--python", default=os.path.join(ROOT, ".venv", "bin", "python"))
+    parser.add_argument("--mode", default="auto", help="samples of the checks under test: auto (default) or a number")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved repetitions per program (gate cost)")
+    parser.add_argument("--contrast-repeat", type=int, default=1,
+                        help="how many of those repetitions also run the samples-3 contrast (default 1)")
+    parser.add_argument("--history-runs", type=int, default=3, help="runs in each history before the checks")
+    parser.add_argument("--aa", type=int, default=20, help="A/A checks")
+    parser.add_argument("--ba", type=int, default=20, help="B/A checks")
+    parser.add_argument("--programs", default=",".join(PROGRAMS), help="comma-separated, of: " + ", ".join(PROGRAMS))
+    parser.add_argument("--parts", default="cost,twin", help="cost, twin or both")
+    parser.add_argument("--quick", action="store_true", help="repeat 1, 6 A/A and 6 B/A, no convection-diffusion")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
+    parser.add_argument("--json", default="", help="write the summary and every check's figures here")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch directory (baselines, histories)")
+    args = parser.parse_args()
+    if args.quick:
+        args.repeat, args.aa, args.ba = 1, 6, 6
+        args.programs = "fixture-clean,fem-diffusion"
+    if args.mode != "auto" and not (args.mode.isdigit() and int(args.mode) >= 1):
+        parser.error("--mode is auto or a whole number >= 1")
+    args.mode_label = "auto" if args.mode == "auto" else f"samples {args.mode}"
+    args.programs = [p for p in args.programs.split(",") if p]
+    for name in args.programs:
+        if name not in PROGRAMS:
+            parser.error(f"unknown program {name} (known: {', '.join(PROGRAMS)})")
+    parts = set(args.parts.split(","))
+    started = time.time()
+    load = os.getloadavg()
+    log(f"gate_cost: mode {args.mode_label}, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, "
+        f"{os.cpu_count()} CPU(s)")
+    scratch = tempfile.mkdtemp(prefix="wcp-gate-cost-")
+    bench = Bench(args, scratch)
+    document = {"mode": args.mode, "load_average_start": load, "cpus": os.cpu_count(), "cli": bench.cli,
+                "python": bench.python, "args": {k: v for k, v in vars(args).items() if k != "json"}}
+    try:
+        if "cost" in parts:
+            document["cost"] = gate_cost(bench, args)
+        if "twin" in parts:
+            document["twin"] = twin_series(bench, args)
+    except Fatal as error:
+        print(f"gate_cost: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if args.keep:
+            log(f"scratch kept: {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+    document["elapsed_s"] = time.time() - started
+    document["load_average_end"] = os.getloadavg()
+
+    print(f"\nmode {args.mode_label}; load average {load[0]:.2f} at the start, "
+          f"{document['load_average_end'][0]:.2f} at the end")
+    goals = {"check": 1.3, "check_baseline": 1.6, "check_samples3": None}
+    labels = {"check": args.mode_label, "check_baseline": f"{args.mode_label} + baseline + history",
+              "check_samples3": "samples 3 (contrast)"}
+    goals_met = []
+    if "cost" in document:
+        print(f"\nGate cost of `check` against a bare cold + warm run (no probe, fresh kernel cache), median of "
+              f"{args.repeat} interleaved repetition(s); ratio = check wall / bare wall, median over repetitions")
+        print(f"{'program':26} {'bare s':>7}  {'variant':34} {'check s':>8} {'runs':>5} {'ratio':>6}  goal")
+        for name, result in document["cost"].items():
+            summary = result["summary"]
+            for key in ("check", "check_baseline", "check_samples3"):
+                row = summary[key]
+                if not row["n"]:
+                    continue
+                goal = goals[key] if args.mode == "auto" else None
+                mark = ""
+                if goal is not None:
+                    goals_met.append(row["ratio"] <= goal)
+                    mark = f"<= {goal} {verdict(row['ratio'] <= goal)}"
+                runs = "-" if row["runs"] is None else f"{row['runs']:g}"
+                false = f"  ({row['false_failures']} false failure(s))" if row["false_failures"] else ""
+                bare = f"{summary['bare_s']:7.1f}" if key == "check" else ""
+                print(f"{name if key == 'check' else '':26} {bare:>7}  "
+                      f"{labels[key]:34} {row['wall_s']:8.1f} {runs:>5} {row['ratio']:6.2f}  {mark}{false}")
+    if "twin" in document:
+        twin = document["twin"]
+        ratio = twin["twin_ratio"]
+        aa, ba = twin["aa"], twin["ba"]
+        print(f"\nA/B twin (tests/bench/data/gate_cost/twin_app.py): cold module work A {twin['a_cold_ms']:.0f} ms, "
+              f"B {twin['b_cold_ms']:.0f} ms (medians of the interleaved checks): B/A {ratio:.3f} (median of "
+              f"{min(len(aa), len(ba))} pairs; ratio of medians {twin['twin_ratio_of_medians']:.3f}; aim 1.10-1.15)"
+              if ratio else "\nA/B twin: no cold module work measured")
+        false = twin["aa_false_fail"] + twin["aa_false_improved"]
+        print(f"A/A: {len(aa)} checks of A against its baseline (history growing from {args.history_runs} run(s)): "
+              f"{twin['aa_false_fail']} false FAIL, {twin['aa_false_improved']} false improved, "
+              f"{twin['aa_other_failures']} other budget failure(s); median runs "
+              f"{median(r['runs'] for r in aa) if aa else '-'}"
+              + (f"; goal <= 1 false: {verdict(false <= 1)}" if aa else ""))
+        print(f"B/A: {len(ba)} checks of B against A's baseline (a fresh copy of A's {args.history_runs}-run history "
+              f"each): {twin['ba_caught']} caught (FAIL), {twin['ba_other_failures']} other budget failure(s); "
+              f"median runs {median(r['runs'] for r in ba) if ba else '-'}"
+              + (f"; goal >= 90 %: {verdict(twin['ba_caught'] >= 0.9 * len(ba))}" if ba else ""))
+        for arm, rows in (("A/A", aa), ("B/A", ba)):
+            counts = {}
+            sources = {}
+            for row in rows:
+                counts[row["judgement"]] = counts.get(row["judgement"], 0) + 1
+                sources[row["noise_source"]] = sources.get(row["noise_source"], 0) + 1
+            print(f"  {arm} judgements: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=str))
+                  + "; noise source: " + ", ".join(f"{k or 'not reported'} {v}" for k, v in sources.items()))
+        if aa:
+            goals_met.append(false <= 1)
+        if ba:
+            goals_met.append(twin["ba_caught"] >= 0.9 * len(ba))
+    document["goals_met"] = goals_met
+    print(f"\n{bench.count} check(s), {document['elapsed_s'] / 60:.1f} min"
+          + (f"; goals met: {sum(goals_met)} of {len(goals_met)}" if goals_met else ""))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(document, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

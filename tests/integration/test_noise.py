@@ -1,0 +1,121 @@
+"""Issue 42 end to end on real fixture runs: a verdict is never weighed against noise nobody
+measured, and `samples: auto` takes no more runs than its budgets need.
+
+- `compare` of two one-sample reports with no history judges only a change beyond the
+  gross-change bound and says its noise was not measured; with a history of three earlier runs
+  of the same command it weighs the change against that history and says so.
+- `check` with the default `samples: auto` decides structural budgets and a far-off
+  `cold_seconds` after one run and says how; an explicit `samples: 2` is still honoured.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
+SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+PYTHON = os.environ.get("WCP_PYTHON", "python3")
+CLEAN = SOURCE / "fixtures" / "clean" / "app.py"
+
+
+class NoiseTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_noise_"))
+        # No calibration in a private XDG cache, and no WCP_HISTORY: the only noise is the one a test gives.
+        cls.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(cls.scratch))
+        cls.env.pop("WCP_HISTORY", None)
+        cls.history = cls.scratch / "history.db"
+        cls.reports = []
+        for index in range(4):
+            path = cls.scratch / f"clean{index}.json"
+            # The first three runs are the history; the fourth is not recorded in it.
+            history = ["--history", str(cls.history)] if index < 3 else []
+            result = subprocess.run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(path), *history, "--",
+                                     PYTHON, str(CLEAN)], capture_output=True, text=True, cwd=SOURCE, env=cls.env,
+                                    timeout=900)
+            if result.returncode != 0:
+                raise AssertionError(f"measure failed: {result.stdout}\n{result.stderr}")
+            cls.reports.append(path)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def compare(self, *extra):
+        out = self.scratch / "comparison.json"
+        out.unlink(missing_ok=True)
+        result = subprocess.run([CLI, "compare", str(self.reports[3]), str(self.reports[3]), "--json", str(out), *extra],
+                                capture_output=True, text=True, env=self.env, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        return result, json.loads(out.read_text())
+
+    def test_one_sample_pair_without_history_measured_no_noise(self):
+        result, comparison = self.compare()
+        noise = comparison["noise"]
+        self.assertEqual(noise["source"], "none", noise)
+        self.assertIsNone(noise["relative_mad"])
+        self.assertEqual(noise["gross_change_bound"], 0.35)
+        self.assertEqual(comparison["verdict"], "INCONCLUSIVE")
+        # The band is the gross-change bound, not 1 % of the median.
+        work = comparison["cold_module_work"]
+        self.assertAlmostEqual(work["band_ms"], 0.35 * work["baseline"]["median_ms"], places=3)
+        self.assertEqual(comparison["samples_to_decide"], 3)
+        self.assertIn("noise not measured", comparison["reason"])
+        self.assertIn("would measure its noise", comparison["reason"])
+
+    def test_the_same_pair_with_a_history_uses_it_and_says_so(self):
+        result, comparison = self.compare("--history", str(self.history))
+        noise = comparison["noise"]
+        self.assertEqual(noise["source"], "history", noise)
+        self.assertEqual(noise["runs"], 3)
+        self.assertIn("3 earlier runs of this command", noise["summary"])
+        self.assertIn("history: 3 earlier runs", comparison["reason"])
+        work = comparison["cold_module_work"]
+        self.assertLess(work["band_ms"], 0.35 * work["baseline"]["median_ms"])
+
+    def test_the_history_is_only_read(self):
+        before = self.history.read_bytes()
+        self.compare("--history", str(self.history))
+        self.assertEqual(self.history.read_bytes(), before)
+
+    def check(self, samples_line):
+        budget = self.scratch / "budget.yaml"
+        budget.write_text(f"""version: 1
+commands:
+  - name: clean
+    command: ["{PYTHON}", "{CLEAN}"]
+    env: {{PYTHONDONTWRITEBYTECODE: "1"}}
+{samples_line}    max_identities: 1
+    warm_near_zero: true
+    cold_seconds: 600
+""")
+        out = self.scratch / "check.json"
+        result = subprocess.run([CLI, "check", str(budget), "--quiet", "--json", str(out), "--ctest-measurements"],
+                                capture_output=True, text=True, env=self.env, timeout=900)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        return result, json.loads(out.read_text())["commands"][0]
+
+    def test_auto_decides_structure_and_a_far_limit_after_one_run(self):
+        result, command = self.check("")
+        sampling = command["sampling"]
+        self.assertEqual((sampling["mode"], sampling["runs"], sampling["max_runs"]), ("auto", 1, 5), sampling)
+        self.assertTrue(sampling["summary"].startswith("decided after 1 run: "), sampling)
+        outcomes = {outcome["budget"]: outcome for outcome in command["outcomes"]}
+        self.assertEqual(outcomes["max_identities"]["decided_by"], "exact after one run")
+        self.assertTrue(outcomes["cold_seconds"]["decided"])
+        self.assertIn("beyond the gross-change bound", outcomes["cold_seconds"]["decided_by"])
+        self.assertIn('name="runs">1<', result.stdout)
+
+    def test_a_fixed_count_is_honoured(self):
+        result, command = self.check("    samples: 2\n")
+        sampling = command["sampling"]
+        self.assertEqual((sampling["mode"], sampling["runs"]), ("fixed", 2), sampling)
+
+
+if __name__ == "__main__":
+    unittest.main()
