@@ -23,12 +23,16 @@
 #include "render/judgement_json.h"
 #include "render/report_text.h"
 #include "verdict/judge.h"
+#include "verdict/paired_stop.h"
 
 namespace wcp::cli {
 namespace {
 
+// `--samples auto`: pairs until they decide (verdict/paired_stop.h), at most this many.
+constexpr int kMaxAutoPairs = 10;
+
 struct AbArguments {
-  int samples = 5;
+  std::string samples = "5";
   std::string json_path;
   std::string baseline_json;
   std::string candidate_json;
@@ -81,13 +85,33 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   const auto history =
       history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
 
-  CommandProgress progress(context.err, arguments.quiet);
-  measure::ProgressListener& listener = progress.listener();
-  const measure::AbReports reports = measure::measure_ab(a, b, arguments.samples, context.interrupts, listener);
+  const bool automatic = arguments.samples == "auto";
+  int most_pairs = kMaxAutoPairs;
+  if (!automatic) {
+    try {
+      std::size_t used = 0;
+      most_pairs = std::stoi(arguments.samples, &used);
+      if (used != arguments.samples.size() || most_pairs < 1) throw std::invalid_argument("not a count");
+    } catch (const std::exception&) {
+      throw UsageError("--samples must be auto or a whole number >= 1, got '" + arguments.samples + "'");
+    }
+  }
   verdict::JudgeOptions options;
   options.paired = true;
   options.forced_verdict = context.judge_fault;
+  CommandProgress progress(context.err, arguments.quiet);
+  measure::ProgressListener& listener = progress.listener();
+  measure::StopPairs stop;
+  if (automatic) {
+    stop = [&options](const measure::AbReports& so_far) {
+      const auto judgement = verdict::judge(so_far.baseline, so_far.candidate, options);
+      return verdict::decide_pairs(judgement, so_far.baseline, so_far.candidate).decided;
+    };
+  }
+  const measure::AbReports reports = measure::measure_ab(a, b, most_pairs, context.interrupts, listener, stop);
   const verdict::Judgement judgement = verdict::judge(reports.baseline, reports.candidate, options);
+  const int pairs_taken =
+      static_cast<int>(std::max(reports.baseline.sample_results.size(), reports.candidate.sample_results.size()));
 
   // Keep what was measured before anything else can fail.
   if (!arguments.baseline_json.empty())
@@ -96,7 +120,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
     write_file_atomically(arguments.candidate_json, report_to_json_text(reports.candidate));
   if (!arguments.json_path.empty()) {
     nlohmann::json order = nlohmann::json::array();
-    for (int pair = 0; pair < arguments.samples; ++pair) {
+    for (int pair = 0; pair < pairs_taken; ++pair) {
       order.push_back(measure::baseline_first(pair) ? "AB" : "BA");
     }
     const nlohmann::json document{{"schema_version", kReportSchemaVersion},
@@ -116,7 +140,13 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   }
   context.out << "A (baseline)   " << render::format_command(a.command) << "   in " << a.cwd.string() << "\n";
   context.out << "B (candidate)  " << render::format_command(b.command) << "   in " << b.cwd.string() << "\n";
-  context.out << "Interleaved A B B A …, " << arguments.samples << " pair(s); clocks judged on paired samples\n\n";
+  context.out << "Interleaved A B B A …, " << pairs_taken << " pair(s); clocks judged on paired samples\n";
+  if (automatic) {
+    const auto decision = verdict::decide_pairs(judgement, reports.baseline, reports.candidate);
+    context.out << "Pairs (--samples auto, at most " << most_pairs
+                << "): " << (decision.decided ? decision.how : "not decided: " + decision.how) << "\n";
+  }
+  context.out << "\n";
   render::write(judgement, render::Format::text, context.out);
   return judgement.exit_code;
 }
@@ -127,8 +157,8 @@ void add_ab_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<AbArguments>(
       root, context, "ab",
       "Measure a baseline and a candidate command interleaved (A B B A …) and judge them on paired samples", run_ab);
-  command->add_option("--samples", arguments->samples, "Pairs of samples to take (default 5)")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--samples", arguments->samples,
+                      "Pairs of samples to take (default 5), or auto: until they decide, at most 10");
   add_shared_options(*command, {.json = {&arguments->json_path, "both reports and the comparison (one document)"},
                                 .cwd = {&arguments->cwd, "both commands"},
                                 .timeout_s = &arguments->timeout_s,

@@ -240,15 +240,17 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     const std::optional<Report> baseline =
         found == baselines.end() ? std::nullopt : std::optional<Report>(found->second);
     budget::EvaluateOptions entry_options = evaluate_options;
-    const auto noise_for = [&](const Report& so_far) {
-      return baseline && baseline_measures_noise(*baseline) ? std::nullopt : prior_noise.for_report(so_far);
-    };
     // samples: auto stops once the runs so far decide every budget (budget/auto_sampling.h).
     measure::StopSampling stop;
     if (entry->auto_samples) {
       stop = [&](const Report& so_far) {
+        // A new baseline is the level every later check is weighed against: it takes enough
+        // runs to measure its own noise, so one slow or fast run never becomes the reference.
+        if (arguments.update_baseline && entry->baseline_report &&
+            so_far.samples < static_cast<int>(kMinimumNoiseSamples))
+          return false;
         budget::EvaluateOptions options = evaluate_options;
-        options.prior_noise = noise_for(so_far);
+        options.prior_noise = prior_noise.for_report(so_far);
         auto trial = budget::evaluate(*entry, so_far, baseline, options);
         return budget::assess_sampling(trial, *entry, so_far, options.prior_noise);
       };
@@ -262,7 +264,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
       report = measure::measure(measure_options_for(*entry), context.interrupts, listener, {}, stop);
     }
 
-    entry_options.prior_noise = noise_for(report);
+    entry_options.prior_noise = prior_noise.for_report(report);
     auto command_result = budget::evaluate(*entry, report, baseline, entry_options);
     budget::assess_sampling(command_result, *entry, report, entry_options.prior_noise);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);

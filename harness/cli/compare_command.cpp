@@ -30,9 +30,10 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   verdict::JudgeOptions options;
   options.forced_verdict = context.judge_fault;
   // Reports of one or two samples measured no noise of their own: a history of this command
-  // (or the calibration) may have, else only a gross change is judged.
+  // (or the calibration) may have, else only a gross change is judged. A history also widens
+  // the band of samples that read less noise than runs at other times show.
   PriorNoise prior(arguments.history_path, process_environment(), context.interrupts);
-  if (!baseline_measures_noise(baseline)) options.prior_noise = prior.for_report(candidate);
+  options.prior_noise = prior.for_report(candidate);
   const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate, options);
   if (arguments.verbose) {
     render::write(judgement, render::Format::text, context.out);

@@ -26,11 +26,6 @@ PriorNoise::PriorNoise(const std::string& history_option, const EnvironmentLooku
   }
 }
 
-bool baseline_measures_noise(const Report& baseline) {
-  const auto& work = baseline.cold_module_ms;
-  return work && work->mad && work->count >= kMinimumNoiseSamples;
-}
-
 std::optional<Noise> PriorNoise::for_report(const Report& report) {
   std::string key;
   for (const auto& word : report.command) key += word + '\0';

@@ -18,11 +18,6 @@ class InterruptWatch;
 
 namespace wcp::cli {
 
-// Whether the baseline's own samples measure its noise (the original band), so no prior is
-// needed. A candidate's back-to-back samples do not replace a history: they miss the drift
-// between runs.
-bool baseline_measures_noise(const Report& baseline);
-
 class PriorNoise {
  public:
   // `calibration`: an already loaded one (check's); without it the default file is read if it exists.

@@ -12,7 +12,7 @@
 namespace wcp::measure {
 
 AbReports measure_ab(const MeasureOptions& baseline, const MeasureOptions& candidate, int samples,
-                     InterruptWatch& interrupts, ProgressListener& progress) {
+                     InterruptWatch& interrupts, ProgressListener& progress, const StopPairs& stop) {
   if (samples < 1) throw UsageError("--samples must be at least 1");
   validate(baseline);
   validate(candidate);
@@ -33,6 +33,7 @@ AbReports measure_ab(const MeasureOptions& baseline, const MeasureOptions& candi
       take("B", candidate, index, b);
       take("A", baseline, index, a);
     }
+    if (stop && index < samples && stop({build_report(baseline, a), build_report(candidate, b)})) break;
   }
   arm_progress.done();
   return {build_report(baseline, a), build_report(candidate, b)};

@@ -253,11 +253,20 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
   const double median = std::fabs(baseline->median);
   const double floor = std::max(0.01 * median, tolerance_percent / 100.0 * median);
   double band = 0.0;
+  const bool history = prior && prior->source == NoiseSource::history && prior->measured();
   if (spread_measured(*baseline)) {
-    // The original probe's band, unchanged when the baseline measured its own noise.
+    // The original probe's band when the baseline measured its own noise; a history's, when
+    // wider, wins: back-to-back samples miss the drift between runs at other times.
     result.noise = noise_of_samples(*baseline, "baseline");
     band = noise_band(*baseline, tolerance_percent);
-  } else if (prior && prior->source == NoiseSource::history && prior->measured()) {
+    if (history) {
+      const double between_runs = spread_band(*prior->relative_mad, median, baseline->count, candidate->count);
+      if (between_runs > band) {
+        result.noise = *prior;
+        band = between_runs;
+      }
+    }
+  } else if (history) {
     // Earlier runs at other times hold the drift between runs, which the candidate's own
     // back-to-back samples miss (they read 1-3 % where runs hours apart differ by more).
     result.noise = *prior;

@@ -116,6 +116,25 @@ commands:
         sampling = command["sampling"]
         self.assertEqual((sampling["mode"], sampling["runs"]), ("fixed", 2), sampling)
 
+    def test_ab_auto_stops_within_its_most_pairs_and_says_why(self):
+        out = self.scratch / "ab.json"
+        result = subprocess.run([CLI, "ab", "--samples", "auto", "--quiet", "--json", str(out), "--", PYTHON, str(CLEAN),
+                                 "--vs", PYTHON, str(CLEAN)], capture_output=True, text=True, cwd=SOURCE, env=self.env,
+                                timeout=900)
+        self.assertIn(result.returncode, (0, 1), result.stdout + result.stderr)
+        self.assertIn("Pairs (--samples auto, at most 10): ", result.stdout)
+        document = json.loads(out.read_text())
+        pairs = len(document["order"])
+        self.assertLessEqual(pairs, 10)
+        self.assertEqual(document["baseline"]["samples"], pairs)
+        self.assertIn(f"Interleaved A B B A …, {pairs} pair(s)", result.stdout)
+
+    def test_ab_refuses_a_sample_count_that_is_not_one(self):
+        result = subprocess.run([CLI, "ab", "--samples", "many", "--", PYTHON, str(CLEAN), "--vs", PYTHON, str(CLEAN)],
+                                capture_output=True, text=True, cwd=SOURCE, env=self.env, timeout=60)
+        self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+        self.assertIn("--samples must be auto or a whole number", result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

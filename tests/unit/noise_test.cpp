@@ -11,6 +11,7 @@
 #include "stats/noise.h"
 #include "stats/sequential.h"
 #include "verdict/judge.h"
+#include "verdict/paired_stop.h"
 
 namespace wcp {
 namespace {
@@ -62,13 +63,19 @@ TEST(Noise, APriorWeighsOneSampleAgainstMeasuredNoise) {
   EXPECT_EQ(small.samples_to_decide, 5);
 }
 
-TEST(Noise, ThreeSamplesKeepTheOriginalBand) {
+TEST(Noise, ThreeSamplesKeepTheOriginalBandUnlessAHistoryIsWider) {
   const auto baseline = summarize({1000.0, 1010.0, 990.0});
-  const auto clock =
-      verdict::compare_clock(verdict::Clock::module_work, baseline, summarize({1030.0}), 0.0, prior(0.5));
-  EXPECT_EQ(clock.noise.source, NoiseSource::samples);
-  EXPECT_DOUBLE_EQ(*clock.band_ms, noise_band(*baseline));
-  EXPECT_EQ(clock.direction, verdict::Direction::regressed);
+  const auto narrow =
+      verdict::compare_clock(verdict::Clock::module_work, baseline, summarize({1030.0}), 0.0, prior(0.001));
+  EXPECT_EQ(narrow.noise.source, NoiseSource::samples);
+  EXPECT_DOUBLE_EQ(*narrow.band_ms, noise_band(*baseline));
+  EXPECT_EQ(narrow.direction, verdict::Direction::regressed);
+  // Back-to-back samples read 1 %; runs at other times spread 5 %: the history's band wins.
+  const auto wide =
+      verdict::compare_clock(verdict::Clock::module_work, baseline, summarize({1030.0}), 0.0, prior(0.05));
+  EXPECT_EQ(wide.noise.source, NoiseSource::history);
+  EXPECT_DOUBLE_EQ(*wide.band_ms, spread_band(0.05, 1000.0, 3, 1));
+  EXPECT_EQ(wide.direction, verdict::Direction::within_band);
 }
 
 TEST(Sequential, RulesOutARegressionWhenTheRunsSitAtTheBaseline) {
@@ -84,6 +91,49 @@ TEST(Sequential, RulesOutARegressionWhenTheRunsSitAtTheBaseline) {
 TEST(Sequential, ALimitBandShrinksWithRuns) {
   EXPECT_NEAR(limit_band(0.02, 1000.0, 1), 59.3, 0.1);
   EXPECT_NEAR(limit_band(0.02, 1000.0, 4), 29.65, 0.1);
+}
+
+// `ab --samples auto`: an A/A run stops once its pairs rule out a 10 % change either way.
+Report arm(const std::vector<double>& cold_ms) {
+  Report report = testing::clean_report(cold_ms.front());
+  report.sample_results.clear();
+  for (std::size_t i = 0; i < cold_ms.size(); ++i) {
+    SampleResult sample;
+    sample.index = static_cast<int>(i) + 1;
+    sample.cold_ok = true;
+    sample.cold_module_ms = cold_ms[i];
+    report.sample_results.push_back(sample);
+  }
+  report.samples = static_cast<int>(cold_ms.size());
+  report.cold_module_ms = summarize(cold_ms);
+  return report;
+}
+
+TEST(PairedStop, QuietPairsAtOneLevelAreDecided) {
+  const Report a = arm({1000.0, 1010.0, 990.0});
+  const Report b = arm({1005.0, 1000.0, 1000.0});
+  verdict::Judgement judgement;  // INCONCLUSIVE
+  const auto decision = verdict::decide_pairs(judgement, a, b);
+  EXPECT_TRUE(decision.decided) << decision.how;
+  EXPECT_NE(decision.how.find("rules out a change of 10 %"), std::string::npos) << decision.how;
+}
+
+TEST(PairedStop, TwoPairsHaveNoNoiseYet) {
+  verdict::Judgement judgement;
+  EXPECT_FALSE(verdict::decide_pairs(judgement, arm({1000.0, 1010.0}), arm({1005.0, 1000.0})).decided);
+}
+
+TEST(PairedStop, NoisyPairsWait) {
+  verdict::Judgement judgement;
+  EXPECT_FALSE(verdict::decide_pairs(judgement, arm({1000.0, 1000.0, 1000.0}), arm({1100.0, 900.0, 1050.0})).decided);
+}
+
+TEST(PairedStop, AVerdictDecides) {
+  verdict::Judgement judgement;
+  judgement.verdict = verdict::Verdict::improved;
+  const auto decision = verdict::decide_pairs(judgement, arm({1000.0}), arm({500.0}));
+  EXPECT_TRUE(decision.decided);
+  EXPECT_EQ(decision.how, "decided after 1 pair: IMPROVED");
 }
 
 namespace budget_auto {
