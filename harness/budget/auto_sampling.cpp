@@ -41,9 +41,8 @@ Assessment assess_ceiling(const BudgetOutcome& outcome, const Report& report, co
   const auto values = values_of(outcome, report);
   const std::size_t runs = values ? values->count : static_cast<std::size_t>(report.samples - report.failed_samples);
   std::optional<Noise> noise;
-  if (values && values->mad && values->count >= kMinimumNoiseSamples && values->median != 0.0) {
-    noise = Noise{NoiseSource::samples, *values->mad / std::fabs(values->median), values->count,
-                  fmt::format("its {} runs", values->count)};
+  if (const auto spread = values ? measured_spread(*values) : std::nullopt) {
+    noise = Noise{NoiseSource::samples, spread, values->count, fmt::format("its {} runs", values->count)};
   } else if (prior && prior->measured() && outcome.budget == key::cold_seconds) {
     noise = prior;  // a history's or calibration's noise is of cold module work
   }

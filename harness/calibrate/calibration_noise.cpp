@@ -11,10 +11,11 @@ std::optional<Noise> calibration_noise(const Calibration& calibration, Reference
   const StoredReference* reference = calibration.reference_for(kind);
   if (!reference) return std::nullopt;
   const Summary& cost = reference->cost_ms;
-  if (!cost.mad || cost.count < kMinimumNoiseSamples || cost.median == 0.0) return std::nullopt;
+  const auto spread = measured_spread(cost);
+  if (!spread) return std::nullopt;
   Noise noise;
   noise.source = NoiseSource::calibration;
-  noise.relative_mad = *cost.mad / std::fabs(cost.median);
+  noise.relative_mad = spread;
   noise.runs = cost.count;
   noise.detail = fmt::format("the {} reference build's spread over {} samples, calibration {} ({})", to_string(kind),
                              cost.count, source.string(), calibration.created_at);

@@ -34,6 +34,11 @@ std::optional<double> relative_spread(const std::vector<double>& values) {
   return median_absolute_deviation(values) / std::fabs(center);
 }
 
+std::optional<double> measured_spread(const Summary& summary) {
+  if (!summary.mad || summary.count < kMinimumNoiseSamples || summary.median == 0.0) return std::nullopt;
+  return *summary.mad / std::fabs(summary.median);
+}
+
 double spread_band(double relative_mad, double median, std::size_t baseline_runs, std::size_t candidate_runs) {
   constexpr double kZ = 2.0;
   const double a = static_cast<double>(std::max<std::size_t>(baseline_runs, 1));

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "stats/summary.h"
+
 namespace wcp {
 
 enum class NoiseSource { samples, history, calibration, none };
@@ -41,6 +43,8 @@ struct Noise {
 
 // MAD / |median| of a list of at least kMinimumNoiseSamples values; nullopt for fewer or a zero median.
 std::optional<double> relative_spread(const std::vector<double>& values);
+// The same of a summary that kept its MAD: nullopt when it has none, fewer values, or a zero median.
+std::optional<double> measured_spread(const Summary& summary);
 
 // The standard deviation a MAD stands for, were the values normal (MAD × 1.4826).
 inline constexpr double kMadToSigma = 1.4826;

@@ -215,14 +215,13 @@ void judge_against_band(ClockComparison& result, double delta, double band, cons
 
 namespace {
 
-bool spread_measured(const Summary& summary) {
-  return summary.mad && summary.count >= kMinimumNoiseSamples && summary.median != 0.0;
-}
-
-Noise noise_of_samples(const Summary& summary, std::string_view side) {
+// The noise a summary's own samples measured; nullopt when they measured none.
+std::optional<Noise> noise_of_samples(const Summary& summary, std::string_view side) {
+  const auto spread = measured_spread(summary);
+  if (!spread) return std::nullopt;
   Noise noise;
   noise.source = NoiseSource::samples;
-  noise.relative_mad = *summary.mad / std::fabs(summary.median);
+  noise.relative_mad = spread;
   noise.runs = summary.count;
   noise.detail = fmt::format("the {}'s {} samples", side, summary.count);
   return noise;
@@ -254,10 +253,12 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
   const double floor = std::max(0.01 * median, tolerance_percent / 100.0 * median);
   double band = 0.0;
   const bool history = prior && prior->source == NoiseSource::history && prior->measured();
-  if (spread_measured(*baseline)) {
+  const auto baseline_noise = noise_of_samples(*baseline, "baseline");
+  const auto candidate_noise = noise_of_samples(*candidate, "candidate");
+  if (baseline_noise) {
     // The original probe's band when the baseline measured its own noise; a history's, when
     // wider, wins: back-to-back samples miss the drift between runs at other times.
-    result.noise = noise_of_samples(*baseline, "baseline");
+    result.noise = *baseline_noise;
     band = noise_band(*baseline, tolerance_percent);
     if (history) {
       const double between_runs = spread_band(*prior->relative_mad, median, baseline->count, candidate->count);
@@ -271,8 +272,8 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
     // back-to-back samples miss (they read 1-3 % where runs hours apart differ by more).
     result.noise = *prior;
     band = std::max(floor, spread_band(*prior->relative_mad, median, baseline->count, candidate->count));
-  } else if (spread_measured(*candidate)) {
-    result.noise = noise_of_samples(*candidate, "candidate");
+  } else if (candidate_noise) {
+    result.noise = *candidate_noise;
     band = std::max(floor, 2.0 * *candidate->mad);
   } else if (prior && prior->measured()) {
     result.noise = *prior;
