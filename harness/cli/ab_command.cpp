@@ -28,9 +28,6 @@
 namespace wcp::cli {
 namespace {
 
-// `--samples auto`: pairs until they decide (verdict/paired_stop.h), at most this many.
-constexpr int kMaxAutoPairs = 10;
-
 struct AbArguments {
   std::string samples = "5";
   std::string json_path;
@@ -85,17 +82,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   const auto history =
       history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
 
-  const bool automatic = arguments.samples == "auto";
-  int most_pairs = kMaxAutoPairs;
-  if (!automatic) {
-    try {
-      std::size_t used = 0;
-      most_pairs = std::stoi(arguments.samples, &used);
-      if (used != arguments.samples.size() || most_pairs < 1) throw std::invalid_argument("not a count");
-    } catch (const std::exception&) {
-      throw UsageError("--samples must be auto or a whole number >= 1, got '" + arguments.samples + "'");
-    }
-  }
+  const auto [automatic, most_pairs] = parse_pair_count(arguments.samples, "--samples");
   verdict::JudgeOptions options;
   options.paired = true;
   options.forced_verdict = context.judge_fault;

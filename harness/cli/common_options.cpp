@@ -4,7 +4,9 @@
 
 #include <optional>
 
+#include "errors.h"
 #include "reference/reference_python.h"
+#include "verdict/paired_stop.h"
 
 namespace wcp::cli {
 
@@ -68,6 +70,17 @@ std::string reference_python_of(const std::string& option, const std::vector<std
                                 const std::filesystem::path& cwd) {
   return reference::reference_python_for(option.empty() ? std::nullopt : std::optional<std::string>(option), command,
                                          cwd);
+}
+
+PairCount parse_pair_count(const std::string& text, std::string_view flag) {
+  if (text == "auto") return {true, verdict::kMostAutoPairs};
+  try {
+    std::size_t used = 0;
+    const int count = std::stoi(text, &used);
+    if (used == text.size() && count >= 1) return {false, count};
+  } catch (const std::exception&) {
+  }
+  throw UsageError(fmt::format("{} must be auto or a whole number >= 1, got '{}'", flag, text));
 }
 
 }  // namespace wcp::cli

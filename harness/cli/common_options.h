@@ -58,4 +58,12 @@ void add_reference_python_option(CLI::App& command, std::string& python, std::st
 std::string reference_python_of(const std::string& option, const std::vector<std::string>& command,
                                 const std::filesystem::path& cwd);
 
+// A count of pairs as `ab --samples` and `levers --pairs` take it: a whole number >= 1, or `auto`
+// (pairs until they decide, at most verdict::kMostAutoPairs). Throws UsageError naming `flag`.
+struct PairCount {
+  bool automatic = false;
+  int most = 0;  // the fixed count, or the most `auto` takes
+};
+PairCount parse_pair_count(const std::string& text, std::string_view flag);
+
 }  // namespace wcp::cli

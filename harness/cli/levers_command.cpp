@@ -39,7 +39,9 @@ namespace wcp::cli {
 namespace {
 
 struct LeversArguments {
-  int pairs = 5;  // the fewest with which the judge's sign test can credit a lever, as ab's default
+  // Rounds: 5, the fewest with which the judge's sign test can credit a lever (as ab's default),
+  // or auto (until each lever is decided, verdict/paired_stop.h).
+  std::string pairs = "5";
   std::string baseline_path;
   std::vector<std::string> only;
   std::vector<std::string> skip;
@@ -122,7 +124,7 @@ std::string device_of(const Report& report) {
 
 int run_levers(const LeversArguments& arguments, CliContext& context) {
   if (arguments.command.empty()) throw UsageError("give the command after `--`");
-  if (arguments.pairs < 1) throw UsageError("--pairs must be at least 1");
+  const PairCount pairs = parse_pair_count(arguments.pairs, "--pairs");
   for (const auto& [path, flag] :
        {std::pair{arguments.json_path, "--json"}, std::pair{arguments.markdown_path, "--markdown"},
         std::pair{arguments.html_path, "--html"}, std::pair{arguments.ledger_path, "--ledger"}}) {
@@ -165,22 +167,25 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
   std::vector<levers::ChosenLever> chosen = levers::choose_levers(baseline, diagnosis, choice);
   levers::apply_selection(chosen, arguments.only, arguments.skip);
   const auto per_sample = sample_seconds(baseline);
-  bound_by_minutes(chosen, arguments.max_minutes, arguments.pairs, per_sample);
+  bound_by_minutes(chosen, arguments.max_minutes, pairs.most, per_sample);
 
   std::vector<Lever> to_run;
   for (const auto& lever : chosen) {
     if (lever.runnable()) to_run.push_back(lever.outcome.lever);
   }
-  const int runs = to_run.empty() ? 0 : static_cast<int>(to_run.size() + 1) * arguments.pairs;
+  const int runs = to_run.empty() ? 0 : static_cast<int>(to_run.size() + 1) * pairs.most;
   context.out << fmt::format(
-      "Plan: {} lever(s) to measure, {} run(s) ({} arm(s) x {} pair(s)){}\n", to_run.size(), runs,
-      to_run.empty() ? 0 : to_run.size() + 1, arguments.pairs,
-      per_sample && runs > 0 ? fmt::format(", about {:.1f} min", runs * *per_sample / 60.0) : "");
-  if (const int fewest = fewest_pairs_to_credit(verdict::kSignTestAlpha); !to_run.empty() && arguments.pairs < fewest) {
+      "Plan: {} lever(s) to measure, {}{} run(s) ({} arm(s) x {}{} pair(s)){}\n", to_run.size(),
+      pairs.automatic ? "at most " : "", runs, to_run.empty() ? 0 : to_run.size() + 1,
+      pairs.automatic ? "at most " : "", pairs.most,
+      per_sample && runs > 0
+          ? fmt::format(", {}about {:.1f} min", pairs.automatic ? "at most " : "", runs * *per_sample / 60.0)
+          : "");
+  if (const int fewest = fewest_pairs_to_credit(verdict::kSignTestAlpha); !to_run.empty() && pairs.most < fewest) {
     context.out << fmt::format(
         "  with {} pair(s) the sign test cannot credit a lever ({} is the fewest): every verdict will be "
         "INCONCLUSIVE, the numbers only\n",
-        arguments.pairs, fewest);
+        pairs.most, fewest);
   }
   for (const auto& lever : chosen) {
     context.out << fmt::format(
@@ -194,22 +199,36 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
   ledger.cwd = command.cwd.string();
   ledger.warp_version = baseline.warp_version;
   ledger.device = device_of(baseline);
-  ledger.pairs = arguments.pairs;
+  ledger.pairs = pairs.most;
+  ledger.pairs_automatic = pairs.automatic;
   ledger.baseline_source = baseline_source;
   ledger.runs_planned = runs;
   if (!to_run.empty()) {
     levers::ArmsOptions arms_options;
-    arms_options.pairs = arguments.pairs;
+    arms_options.pairs = pairs.most;
     arms_options.verify = arguments.verify;
+    if (pairs.automatic) {
+      arms_options.open_levers = [&to_run](const levers::LeverArms& so_far) {
+        std::vector<bool> open;
+        for (std::size_t lever = 0; lever < to_run.size(); ++lever) {
+          open.push_back(!levers::lever_decision(so_far.baseline, so_far.levers[lever], to_run[lever]).decided);
+        }
+        return open;
+      };
+    }
     const levers::LeverArms arms =
         levers::measure_lever_arms(command, to_run, arms_options, context.interrupts, progress.listener());
     if (!arms.baseline.report.measured()) {
       throw RunError("the baseline arm measured nothing: no sample of the command succeeded without levers");
     }
+    ledger.pairs = arms.rounds;
     std::size_t next = 0;
     for (auto& lever : chosen) {
       if (!lever.runnable()) continue;
-      levers::judge_lever(arms.baseline, arms.levers[next++], lever.outcome, context.judge_fault);
+      const levers::ArmResult& arm = arms.levers[next++];
+      levers::judge_lever(arms.baseline, arm, lever.outcome, context.judge_fault);
+      if (pairs.automatic)
+        lever.outcome.decided_by = levers::lever_decision(arms.baseline, arm, lever.outcome.lever).how;
     }
   }
   for (auto& lever : chosen) ledger.outcomes.push_back(std::move(lever.outcome));
@@ -236,10 +255,9 @@ void add_levers_command(CLI::App& root, CliContext& context) {
       root, context, "levers",
       "Apply each fix the instrumentation can make from outside the code, and measure it against a shared baseline",
       run_levers);
-  command
-      ->add_option("--pairs", arguments->pairs,
-                   "Interleaved rounds: samples per arm (default 5, the fewest the sign test can credit)")
-      ->check(CLI::PositiveNumber);
+  command->add_option("--pairs", arguments->pairs,
+                      "Interleaved rounds: samples per arm (default 5, the fewest the sign test can credit), or auto: "
+                      "until each lever is decided, at most 10");
   command
       ->add_option("--baseline", arguments->baseline_path,
                    "Choose the levers from this `measure` report instead of measuring one (the baseline arm is "

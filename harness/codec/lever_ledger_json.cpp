@@ -136,7 +136,8 @@ json ledger_outcome_to_json(const LeverOutcome& outcome) {
           {"behaviour_evidence", outcome.behaviour_evidence},
           {"predicted_saving_ms", or_null(outcome.predicted_saving_ms)},
           {"prediction_estimated", outcome.prediction_estimated},
-          {"take_it", ledger_text_or_null(outcome.take_it)}};
+          {"take_it", ledger_text_or_null(outcome.take_it)},
+          {"decided_by", ledger_text_or_null(outcome.decided_by)}};
 }
 
 LeverOutcome ledger_outcome_from_json(const json& in) {
@@ -160,6 +161,7 @@ LeverOutcome ledger_outcome_from_json(const json& in) {
   outcome.predicted_saving_ms = get_optional<double>(in, "predicted_saving_ms");
   outcome.prediction_estimated = get<bool>(in, "prediction_estimated", false);
   outcome.take_it = get<std::string>(in, "take_it", "");
+  outcome.decided_by = get<std::string>(in, "decided_by", "");
   return outcome;
 }
 
@@ -178,6 +180,7 @@ void read_ledger_document(const json& document, LeverLedger& ledger) {
   ledger.warp_version = get<std::string>(document, "warp_version", "");
   ledger.device = get<std::string>(document, "device", "");
   ledger.pairs = get<int>(document, "pairs", 0);
+  ledger.pairs_automatic = get<std::string>(document, "pairs_mode", "fixed") == "auto";
   ledger.baseline_source = get<std::string>(document, "baseline_source", "");
   ledger.runs_planned = get<int>(document, "runs_planned", 0);
   ledger.wall_s = get<double>(document, "wall_s", 0.0);
@@ -197,6 +200,7 @@ json lever_ledger_to_json(const LeverLedger& ledger) {
           {"warp_version", ledger_text_or_null(ledger.warp_version)},
           {"device", ledger_text_or_null(ledger.device)},
           {"pairs", ledger.pairs},
+          {"pairs_mode", ledger.pairs_automatic ? "auto" : "fixed"},
           {"baseline_source", ledger_text_or_null(ledger.baseline_source)},
           {"runs_planned", ledger.runs_planned},
           {"wall_s", ledger.wall_s},

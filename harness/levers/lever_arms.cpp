@@ -66,10 +66,24 @@ LeverArms measure_lever_arms(const measure::MeasureOptions& command, const std::
   const int count = static_cast<int>(arms.size());
   std::vector<std::vector<measure::SampleRecord>> samples(arms.size());
   std::vector<ArmResult> results(arms.size());
+  // Which arms still take samples: the baseline (arm 0) while any lever does.
+  std::vector<bool> open(arms.size(), true);
+  const auto assemble = [&](std::vector<ArmResult> from) {
+    for (std::size_t arm = 0; arm < arms.size(); ++arm) {
+      from[arm].report = measure::build_report(arms[arm], samples[arm]);
+      if (!samples[arm].empty()) from[arm].first = samples[arm].front();
+    }
+    LeverArms out;
+    out.baseline = std::move(from.front());
+    for (std::size_t arm = 1; arm < from.size(); ++arm) out.levers.push_back(std::move(from[arm]));
+    return out;
+  };
   measure::ArmProgress arms_progress(progress, count * options.pairs);
   int taken = 0;
+  int rounds = 0;
   for (int round = 0; round < options.pairs; ++round) {
     for (const int arm : round_order(round, count)) {
+      if (!open[static_cast<std::size_t>(arm)]) continue;
       const auto& arm_options = arms[static_cast<std::size_t>(arm)];
       arms_progress.start(arm_options.label, ++taken);
       auto& into = samples[static_cast<std::size_t>(arm)];
@@ -81,17 +95,21 @@ LeverArms measure_lever_arms(const measure::MeasureOptions& command, const std::
         interrupts.throw_if_interrupted();
       }
     }
+    rounds = round + 1;
+    if (!options.open_levers || rounds == options.pairs) continue;
+    const std::vector<bool> still = options.open_levers(assemble(results));
+    bool any = false;
+    for (std::size_t lever = 0; lever < still.size() && lever + 1 < open.size(); ++lever) {
+      open[lever + 1] = open[lever + 1] && still[lever];
+      any = any || open[lever + 1];
+    }
+    if (!any) break;
   }
   arms_progress.done();
 
-  for (std::size_t arm = 0; arm < arms.size(); ++arm) {
-    results[arm].report = measure::build_report(arms[arm], samples[arm]);
-    if (!samples[arm].empty()) results[arm].first = std::move(samples[arm].front());
-  }
-  LeverArms out;
+  LeverArms out = assemble(std::move(results));
   out.runs = taken;
-  out.baseline = std::move(results.front());
-  for (std::size_t arm = 1; arm < results.size(); ++arm) out.levers.push_back(std::move(results[arm]));
+  out.rounds = rounds;
   return out;
 }
 

@@ -4,6 +4,7 @@
 // its sample k, in an order that rotates from round to round (and reverses every other round),
 // so each arm is as often early as late; sample k of the baseline and of a lever form a pair the
 // judge differences, as `ab` does. Each sample is isolated exactly as in `measure`.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,9 +21,17 @@ class InterruptWatch;
 
 namespace wcp::levers {
 
+struct LeverArms;
+
+// `levers --pairs auto`: called after each round but the last with the arms so far; returns, per
+// lever (in the order given), whether it still needs pairs. A lever that needs none takes no
+// more samples; the rounds end when none does.
+using OpenLevers = std::function<std::vector<bool>(const LeverArms& so_far)>;
+
 struct ArmsOptions {
-  int pairs = 3;
-  std::string verify;  // --verify: a shell command run in the command's cwd after each sample; "" for none
+  int pairs = 3;           // rounds: the most with open_levers
+  std::string verify;      // --verify: a shell command run in the command's cwd after each sample; "" for none
+  OpenLevers open_levers;  // empty: every lever takes `pairs` samples
 };
 
 // What the user's --verify said after one sample.
@@ -43,6 +52,7 @@ struct LeverArms {
   ArmResult baseline;
   std::vector<ArmResult> levers;  // in the order of the levers given
   int runs = 0;                   // samples taken, all arms
+  int rounds = 0;                 // rounds taken (the baseline's samples)
 };
 
 // The order of the arms in round `round` (0-based) of `arms` arms (arm 0 is the baseline).

@@ -279,6 +279,23 @@ LeverClock clock_of(const verdict::ClockComparison& comparison) {
   return clock;
 }
 
+// Why a lever needs no more pairs whatever its clocks would say.
+std::string_view settled_status_words(LeverStatus status) {
+  switch (status) {
+    case LeverStatus::needed_by_program:
+      return "the program needs what it turns off";
+    case LeverStatus::did_not_arrive:
+      return "it did not arrive";
+    case LeverStatus::not_applicable:
+      return "not applicable";
+    case LeverStatus::skipped:
+      return "skipped";
+    case LeverStatus::measured:
+      break;
+  }
+  return "measured";
+}
+
 }  // namespace
 
 void judge_lever(const ArmResult& baseline, const ArmResult& arm, LeverOutcome& outcome,
@@ -334,6 +351,26 @@ void judge_lever(const ArmResult& baseline, const ArmResult& arm, LeverOutcome& 
   outcome.reason = fmt::format("{} on {}: {}", decides.verdict, outcome.judged_on, decides.detail);
   if (forced_verdict)
     outcome.reason += fmt::format(" (the judge said {}: {})", verdict::to_string(judgement.verdict), judgement.reason);
+}
+
+verdict::PairsDecision lever_decision(const ArmResult& baseline, const ArmResult& arm, const Lever& lever) {
+  LeverOutcome outcome;
+  outcome.lever = lever;
+  judge_lever(baseline, arm, outcome);
+  const bool scheduling = is_scheduling(lever);
+  const auto clock = scheduling ? verdict::PairedClock::compile_elapsed : verdict::PairedClock::cold_module_work;
+  const auto ratios = verdict::pair_ratios(baseline.report, arm.report, clock);
+  if (outcome.status != LeverStatus::measured) {
+    // Counted by the arm's samples: a program that fails under the lever measures no ratio.
+    const std::size_t pairs = arm.report.sample_results.size();
+    return {true, fmt::format("decided after {} pair{}: {}", pairs, pairs == 1 ? "" : "s",
+                              settled_status_words(outcome.status))};
+  }
+  const LeverClock& decides = scheduling ? outcome.compile_elapsed : outcome.cold_module;
+  verdict::Verdict so_far = verdict::Verdict::inconclusive;
+  if (decides.verdict == "IMPROVED") so_far = verdict::Verdict::improved;
+  if (decides.verdict == "REGRESSION") so_far = verdict::Verdict::regression;
+  return verdict::decide_pair_ratios(so_far, ratios);
 }
 
 }  // namespace wcp::levers

@@ -15,6 +15,7 @@
 #include "levers/lever_arms.h"
 #include "model/lever_outcome.h"
 #include "verdict/judge.h"
+#include "verdict/paired_stop.h"
 
 namespace wcp::levers {
 
@@ -24,5 +25,11 @@ std::string proven_arrival(const Lever& lever, const Report& baseline, const Rep
 // Fills outcome.status, reason, arrival, workload, behaviour_evidence and the clocks.
 void judge_lever(const ArmResult& baseline, const ArmResult& arm, LeverOutcome& outcome,
                  const std::optional<verdict::Verdict>& forced_verdict = std::nullopt);
+
+// `levers --pairs auto`: do the pairs so far decide this lever? A lever that did not arrive, is
+// not applicable or changed the program's behaviour is decided by its first pair (more samples
+// would not change that); a measured one by the rule of `ab --samples auto`
+// (verdict/paired_stop.h) on the clock it is judged on.
+verdict::PairsDecision lever_decision(const ArmResult& baseline, const ArmResult& arm, const Lever& lever);
 
 }  // namespace wcp::levers

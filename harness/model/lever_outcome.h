@@ -49,6 +49,8 @@ struct LeverOutcome {
   std::optional<double> predicted_saving_ms;    // what `diagnose` predicted for the finding it tests
   bool prediction_estimated = false;
   std::string take_it;  // the exact line to take it (file:line or module option), or why not to
+  // `--pairs auto`: how its pairs were decided ("decided after 3 pairs: …", "10 pairs: …"); "" with fixed pairs.
+  std::string decided_by;
   bool operator==(const LeverOutcome&) const = default;
 };
 
@@ -56,9 +58,10 @@ struct LeverLedger {
   std::vector<std::string> command;
   std::string cwd;
   std::string warp_version;
-  std::string device;  // "cpu", "cuda:0", ... as the baseline ran
-  int pairs = 0;
-  std::string baseline_source;  // "measured" or the --baseline report's path
+  std::string device;            // "cpu", "cuda:0", ... as the baseline ran
+  int pairs = 0;                 // rounds taken (the baseline arm's samples)
+  bool pairs_automatic = false;  // --pairs auto: each lever's arm stopped when its pairs decided
+  std::string baseline_source;   // "measured" or the --baseline report's path
   int runs_planned = 0;
   double wall_s = 0.0;  // what the whole levers run took
   std::vector<LeverOutcome> outcomes;

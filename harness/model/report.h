@@ -50,7 +50,7 @@ namespace wcp {
 // kernel's `object`, `args` and `constants`, and the load's `functions` (issue 40: the cause of a
 // rebuild whose kernels kept their names). Version 11 adds each load's `test` (the test or phase
 // of the suite it happened in) and the report's `tests` (what each test built, issue 41).
-inline constexpr int kReportSchemaVersion = 11;
+inline constexpr int kReportSchemaVersion = 12;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.

@@ -73,7 +73,8 @@ std::string lever_run_line(const LeverLedger& ledger) {
   const std::string baseline = ledger.baseline_source.empty() || ledger.baseline_source == "measured"
                                    ? std::string("a measured baseline")
                                    : "the baseline " + ledger.baseline_source;
-  parts.push_back(fmt::format("{} pair{} against {}", ledger.pairs, ledger.pairs == 1 ? "" : "s", baseline));
+  parts.push_back(fmt::format("{} pair{}{} against {}", ledger.pairs, ledger.pairs == 1 ? "" : "s",
+                              ledger.pairs_automatic ? " (--pairs auto: each lever until decided)" : "", baseline));
   parts.push_back(fmt::format("{} run{}", ledger.runs_planned, ledger.runs_planned == 1 ? "" : "s"));
   if (ledger.wall_s > 0.0) parts.push_back(fmt::format("{:.1f} s", ledger.wall_s));
   return fmt::format("{}", fmt::join(parts, ", "));

@@ -113,6 +113,7 @@ void render_lever_block(const LeverOutcome& outcome, std::ostream& out) {
   for (const auto& evidence : outcome.behaviour_evidence) lever_detail("evidence", evidence, out);
   lever_detail("predicted", lever_prediction_cell(outcome), out);
   lever_detail("take it", outcome.take_it, out);
+  lever_detail("pairs", outcome.decided_by, out);
 }
 
 }  // namespace

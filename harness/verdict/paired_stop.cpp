@@ -2,22 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "stats/noise.h"
 #include "stats/sequential.h"
 
 namespace wcp::verdict {
 namespace {
 
-// candidate / baseline cold module work of every pair both arms measured.
-std::vector<double> pair_ratios(const Report& baseline, const Report& candidate) {
-  std::vector<double> ratios;
-  for (const auto& a : baseline.sample_results) {
-    for (const auto& b : candidate.sample_results) {
-      if (a.index != b.index || !a.cold_ok || !b.cold_ok || !a.cold_module_ms || !b.cold_module_ms) continue;
-      if (*a.cold_module_ms > 0.0 && *b.cold_module_ms > 0.0) ratios.push_back(*b.cold_module_ms / *a.cold_module_ms);
-    }
-  }
-  return ratios;
+std::optional<double> clock_value(const SampleResult& sample, PairedClock clock) {
+  if (!sample.cold_ok) return std::nullopt;
+  return clock == PairedClock::cold_module_work ? sample.cold_module_ms : sample.compile_elapsed_ms;
 }
 
 // The sequential test reads runs against a baseline level: here each pair's ratio against 1,
@@ -34,11 +29,27 @@ SequentialOutcome test_ratios(const std::vector<double>& ratios, double relative
 
 }  // namespace
 
+std::vector<double> pair_ratios(const Report& baseline, const Report& candidate, PairedClock clock) {
+  std::vector<double> ratios;
+  for (const auto& a : baseline.sample_results) {
+    for (const auto& b : candidate.sample_results) {
+      if (a.index != b.index) continue;
+      const auto before = clock_value(a, clock);
+      const auto after = clock_value(b, clock);
+      if (before && after && *before > 0.0 && *after > 0.0) ratios.push_back(*after / *before);
+    }
+  }
+  return ratios;
+}
+
 PairsDecision decide_pairs(const Judgement& judgement, const Report& baseline, const Report& candidate) {
-  const auto ratios = pair_ratios(baseline, candidate);
+  return decide_pair_ratios(judgement.verdict, pair_ratios(baseline, candidate, PairedClock::cold_module_work));
+}
+
+PairsDecision decide_pair_ratios(Verdict verdict_so_far, const std::vector<double>& ratios) {
   const std::string pairs = fmt::format("{} pair{}", ratios.size(), ratios.size() == 1 ? "" : "s");
-  if (judgement.verdict != Verdict::inconclusive) {
-    return {true, fmt::format("decided after {}: {}", pairs, to_string(judgement.verdict))};
+  if (verdict_so_far != Verdict::inconclusive) {
+    return {true, fmt::format("decided after {}: {}", pairs, to_string(verdict_so_far))};
   }
   const auto spread = relative_spread(ratios);
   if (!spread || *spread <= 0.0) return {false, fmt::format("{}: noise not yet measured", pairs)};

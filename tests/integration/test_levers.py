@@ -17,11 +17,11 @@ from probe_testlib import FIXTURES, PYTHON, run_cli
 PYTHON_OLD = os.environ.get("WCP_PYTHON_WARP_OLD", "")
 
 
-def levers(python, fixture, only, extra=()):
-    """Runs `levers --pairs 1 --only ONLY` on a fixture; returns (CompletedProcess, ledger JSON)."""
+def levers(python, fixture, only, extra=(), pairs="1"):
+    """Runs `levers --pairs PAIRS --only ONLY` on a fixture; returns (CompletedProcess, ledger JSON)."""
     with tempfile.TemporaryDirectory() as scratch:
         out = pathlib.Path(scratch) / "levers.json"
-        result = run_cli(["levers", "--quiet", "--pairs", "1", "--only", only, "--json", str(out), *extra, "--",
+        result = run_cli(["levers", "--quiet", "--pairs", pairs, "--only", only, "--json", str(out), *extra, "--",
                           python, os.path.join(FIXTURES, fixture)],
                          env={"XDG_CACHE_HOME": scratch, "PYTHONDONTWRITEBYTECODE": "1"}, timeout=600)
         ledger = json.loads(out.read_text()) if out.exists() else None
@@ -61,6 +61,23 @@ class Levers(unittest.TestCase):
         self.assertTrue("exit status 1" in evidence or "stdout line" in evidence, evidence)
         self.assertIsNone(row["cold_module"]["after_ms"], "a needed lever is never reported as a saving")
         self.assertIn("do not take it", row["take_it"])
+
+    def test_pairs_auto_stops_after_one_round_when_the_program_needs_the_lever(self):
+        # More pairs cannot change that the program fails without its backward code: `--pairs
+        # auto` ends after the first round instead of taking up to 10.
+        result, ledger = levers(PYTHON, "tape_gradient/app.py", "backward-off", pairs="auto")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("at most 20 run(s)", result.stdout)
+        self.assertEqual(ledger["pairs_mode"], "auto")
+        self.assertEqual(ledger["pairs"], 1, "one round decides a lever the program needs")
+        row = outcome(self, ledger, "backward-off")
+        self.assertEqual(row["status"], "needed_by_program", row)
+        self.assertIn("decided after 1 pair", row["decided_by"])
+
+    def test_pairs_must_be_a_count_or_auto(self):
+        result = run_cli(["levers", "--pairs", "some", "--", PYTHON, os.path.join(FIXTURES, "clean/app.py")])
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn("--pairs must be auto or a whole number >= 1, got 'some'", result.stderr)
 
     def test_an_option_for_a_module_that_is_never_built_did_not_arrive(self):
         lever_id = "option-at-creation:max_unroll:solver.kernels"

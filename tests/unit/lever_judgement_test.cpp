@@ -161,5 +161,22 @@ TEST(LeverJudgement, AnArrivedLeverIsJudgedOnItsPairedClocks) {
   EXPECT_NE(outcome.arrival.find("moved"), std::string::npos);
 }
 
+TEST(LeverDecision, ALeverThatDidNotArriveIsDecidedByItsFirstPair) {
+  Report same = with_hash("aaaaaaa", 2900.0);
+  same.lever_arrivals = {LeverArrival{"backward-off", "applied", "", {}, 0, {}}};
+  const auto decision = lever_decision(arm_of(with_hash("aaaaaaa", 3000.0)), arm_of(same), backward_off());
+  EXPECT_TRUE(decision.decided);
+  EXPECT_EQ(decision.how, "decided after 1 pair: it did not arrive");
+}
+
+TEST(LeverDecision, AnArrivedLeverWaitsWhileOnePairCannotMeasureItsNoise) {
+  // Half the work at one pair: the sign test cannot credit it yet and no noise is measured, so
+  // `--pairs auto` takes another round.
+  const auto decision =
+      lever_decision(arm_of(with_hash("aaaaaaa", 3000.0)), arm_of(with_hash("bbbbbbb", 1500.0)), backward_off());
+  EXPECT_FALSE(decision.decided) << decision.how;
+  EXPECT_NE(decision.how.find("noise not yet measured"), std::string::npos) << decision.how;
+}
+
 }  // namespace
 }  // namespace wcp::levers

@@ -312,6 +312,18 @@ TEST(LeverLedgerJson, ReadsBackWhatItWrote) {
   EXPECT_EQ(lever_ledger_from_json(nlohmann::json::parse(text), "levers.json"), ledger);
 }
 
+TEST(LeverLedgerJson, PairsAutoAndHowEachLeverWasDecidedReadBack) {
+  LeverLedger ledger = sample_ledger();
+  ledger.pairs_automatic = true;
+  ledger.outcomes.front().decided_by = "decided after 5 pairs: IMPROVED";
+  const auto document = lever_ledger_to_json(ledger);
+  EXPECT_EQ(document.at("pairs_mode"), "auto");
+  EXPECT_EQ(document.at("outcomes")[0].at("decided_by"), "decided after 5 pairs: IMPROVED");
+  EXPECT_TRUE(document.at("outcomes")[1].at("decided_by").is_null());
+  EXPECT_EQ(lever_ledger_from_json(document, "levers.json"), ledger);
+  EXPECT_EQ(lever_ledger_to_json(sample_ledger()).at("pairs_mode"), "fixed");
+}
+
 TEST(LeverLedgerJson, RefusesOtherDocumentsAndUnknownNamesNamingTheField) {
   auto document = lever_ledger_to_json(sample_ledger());
   auto ab = document;

@@ -136,6 +136,18 @@ TEST(PairedStop, AVerdictDecides) {
   EXPECT_EQ(decision.how, "decided after 1 pair: IMPROVED");
 }
 
+TEST(PairedStop, ASchedulingLeverIsReadOnCompileElapsed) {
+  Report a = arm({1000.0, 1000.0});
+  Report b = arm({1000.0, 1000.0});
+  a.sample_results[0].compile_elapsed_ms = 800.0;
+  b.sample_results[0].compile_elapsed_ms = 400.0;
+  a.sample_results[1].compile_elapsed_ms = 800.0;  // the candidate's second warm run failed: no pair
+  const auto ratios = verdict::pair_ratios(a, b, verdict::PairedClock::compile_elapsed);
+  ASSERT_EQ(ratios.size(), 1u);
+  EXPECT_DOUBLE_EQ(ratios.front(), 0.5);
+  EXPECT_EQ(verdict::pair_ratios(a, b, verdict::PairedClock::cold_module_work).size(), 2u);
+}
+
 namespace budget_auto {
 
 using budget::CommandEntry;
