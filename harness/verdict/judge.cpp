@@ -538,12 +538,15 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
         pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
   } else {
-    // A history's or calibration's noise is that of cold module work; compile elapsed, a wall
-    // difference, is weighed only by its own samples.
+    // A history's or calibration's noise is measured on cold module work. Compile elapsed is a
+    // wall that holds that work, so it is at least as noisy: it takes the same relative noise
+    // (else 3 back-to-back baseline samples that happened to agree give it a band of a few ms,
+    // and a run-to-run wobble of 10 % reads as IMPROVED).
     judgement.module_work = compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
                                           options.tolerance_percent, options.prior_noise);
-    judgement.compile_elapsed = compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline),
-                                              credited_compile_elapsed(candidate), options.tolerance_percent);
+    judgement.compile_elapsed =
+        compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
+                      options.tolerance_percent, options.prior_noise);
   }
   judgement.counts = count_table(baseline, candidate);
   judgement.modules = hash_table(baseline, candidate);

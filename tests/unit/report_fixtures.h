@@ -2,6 +2,7 @@
 // Crafted reports shared by the unit tests: small, explicit, and measured the way `measure`
 // would measure them (one successful sample, a warm run, a launch record).
 #include <string>
+#include <vector>
 
 #include "model/report.h"
 
@@ -68,6 +69,31 @@ inline Report clean_report(double cold_ms = 3000.0) {
   report.cache.modules = {{"wp___main___aaaaaaa", 20'000, 1, 1, {}, 0}};
   report.instrumentation.attached = true;
   launches(report).append(launch_of("k", 16), 3);
+  return report;
+}
+
+// clean_report's shape over several samples: sample k's cold module work is cold_ms[k] (its
+// other clocks follow it as clean_report's do), with each clock summarised over the samples.
+inline Report report_of_runs(const std::vector<double>& cold_ms) {
+  Report report = clean_report(cold_ms.front());
+  report.sample_results.clear();
+  std::vector<double> cold_walls, compile_elapsed, warm_module, warm_walls;
+  for (std::size_t i = 0; i < cold_ms.size(); ++i) {
+    SampleResult sample = clean_report(cold_ms[i]).sample_results.front();
+    sample.index = static_cast<int>(i) + 1;
+    sample.compile_elapsed_ms = cold_ms[i] + 200.0;
+    report.sample_results.push_back(sample);
+    cold_walls.push_back(sample.cold_wall_ms);
+    compile_elapsed.push_back(*sample.compile_elapsed_ms);
+    warm_module.push_back(*sample.warm_module_ms);
+    warm_walls.push_back(*sample.warm_wall_ms);
+  }
+  report.samples = static_cast<int>(cold_ms.size());
+  report.cold_module_ms = summarize(cold_ms);
+  report.cold_wall_ms = summarize(cold_walls);
+  report.compile_elapsed_ms = summarize(compile_elapsed);
+  report.warm_module_ms = summarize(warm_module);
+  report.warm_wall_ms = summarize(warm_walls);
   return report;
 }
 
