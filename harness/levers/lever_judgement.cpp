@@ -276,6 +276,7 @@ LeverClock clock_of(const verdict::ClockComparison& comparison) {
         fmt::format(", {} pair(s), sign test p={:.3g}", comparison.paired->pairs, comparison.paired->sign_test_p);
     if (comparison.paired->too_few_to_tell) clock.detail += " (too few pairs to tell)";
   }
+  clock.detail += "; " + comparison.noise.summary();  // where the band's noise came from, as compare says
   return clock;
 }
 

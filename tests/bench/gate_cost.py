@@ -22,13 +22,18 @@ verdict is wrong.
    both. The B/A twin's measured cold-module-work ratio is printed (median over the B checks
    against the median over the A checks).
 
+4. Verdicts (--parts verdicts): the project's own budget files (budgets/fixtures.yaml,
+   budgets/must_fail.yaml) checked with `samples: auto` and with `samples: 3`; every (entry,
+   budget) verdict must be the same. Goal: none differs.
+
 Budgets: tests/bench/data/gate_cost/budgets.yaml (`samples: auto`); the bench writes copies of
 it with `samples: N` (--mode N, and the samples-3 contrast), keeping the `baseline:` line of the
 entry being checked only. Structural budgets hold by a clear margin, so any other failing
 budget is a false failure too and is counted.
 
     .venv/bin/python tests/bench/gate_cost.py --cli build/harness/warp-compile-probe \\
-        --python .venv/bin/python [--mode auto|N] [--repeat 3] [--aa 20] [--ba 20] [--json out.json]
+        --python .venv/bin/python [--mode auto|N] [--repeat 3] [--aa 20] [--ba 20] [--parts cost,twin,verdicts]
+        [--json out.json]
 
 Duration on the project's 2-core machine (2026-12-04, while other builds ran): the defaults with
 --mode 1 took 16 minutes; --quick (repeat 1, 6 A/A and 6 B/A, fixture and diffusion only) with
@@ -272,6 +277,46 @@ def verdict(ok):
     return "ok" if ok else "MISSED"
 
 
+def project_budget_verdicts(bench):
+    """The project's own budget files (budgets/fixtures.yaml, budgets/must_fail.yaml) checked with
+    `samples: auto` and with `samples: 3`: every (entry, budget) verdict, side by side, and the
+    runs each took. Copies in the scratch directory set `samples` in `defaults` and make each
+    entry's `cwd` absolute (it is relative to the file's folder)."""
+    rows = []
+    for name in ("fixtures.yaml", "must_fail.yaml"):
+        source = os.path.join(ROOT, "budgets", name)
+        with open(source, encoding="utf-8") as handle:
+            text = handle.read().replace("cwd: ../", f"cwd: {ROOT}/")
+        results = {}
+        for samples in ("auto", "3"):
+            copy = os.path.join(bench.scratch, f"{samples}-{name}")
+            with open(copy, "w", encoding="utf-8") as handle:
+                handle.write(text.replace("defaults:\n", f"defaults:\n  samples: {samples}\n", 1))
+            out = os.path.join(bench.scratch, f"{samples}-{name}.json")
+            start = time.perf_counter()
+            result = subprocess.run([bench.cli, "check", copy, "--quiet", "--json", out], env=bench.env,
+                                    capture_output=True, text=True, timeout=bench.args.timeout * 40)
+            wall = time.perf_counter() - start
+            if result.returncode not in (0, 1) or not os.path.exists(out):
+                raise Fatal(f"check {name} (samples {samples}) failed ({result.returncode}):\n{result.stderr[-3000:]}")
+            with open(out, encoding="utf-8") as handle:
+                results[samples] = (json.load(handle), wall, result.returncode)
+            log(f"[verdicts] {name} samples {samples}: exit {result.returncode}, {wall:.1f} s")
+        auto, fixed = results["auto"][0], results["3"][0]
+        fixed_commands = {c["name"]: c for c in fixed["commands"]}
+        for command in auto["commands"]:
+            other = fixed_commands.get(command["name"], {})
+            other_outcomes = {o["budget"]: o["verdict"] for o in other.get("outcomes", [])}
+            for outcome in command.get("outcomes", []):
+                rows.append({"file": name, "entry": command["name"], "budget": outcome["budget"],
+                             "auto": outcome["verdict"], "samples3": other_outcomes.get(outcome["budget"]),
+                             "auto_runs": (command.get("sampling") or {}).get("runs"),
+                             "samples3_runs": (other.get("sampling") or {}).get("runs")})
+        rows.append({"file": name, "wall_auto_s": results["auto"][1], "wall_samples3_s": results["3"][1],
+                     "exit_auto": results["auto"][2], "exit_samples3": results["3"][2]})
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cli", default=os.path.join(ROOT, "build", "harness", "warp-compile-probe"))
@@ -284,7 +329,8 @@ def main():
     parser.add_argument("--aa", type=int, default=20, help="A/A checks")
     parser.add_argument("--ba", type=int, default=20, help="B/A checks")
     parser.add_argument("--programs", default=",".join(PROGRAMS), help="comma-separated, of: " + ", ".join(PROGRAMS))
-    parser.add_argument("--parts", default="cost,twin", help="cost, twin or both")
+    parser.add_argument("--parts", default="cost,twin",
+                        help="comma-separated, of: cost, twin, verdicts (the project's budgets, auto against samples 3)")
     parser.add_argument("--quick", action="store_true", help="repeat 1, 6 A/A and 6 B/A, no convection-diffusion")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
     parser.add_argument("--json", default="", help="write the summary and every check's figures here")
@@ -314,6 +360,8 @@ def main():
             document["cost"] = gate_cost(bench, args)
         if "twin" in parts:
             document["twin"] = twin_series(bench, args)
+        if "verdicts" in parts:
+            document["verdicts"] = project_budget_verdicts(bench)
     except Fatal as error:
         print(f"gate_cost: {error}", file=sys.stderr)
         return 2
@@ -381,6 +429,17 @@ def main():
             goals_met.append(false <= 1)
         if ba:
             goals_met.append(twin["ba_caught"] >= 0.9 * len(ba))
+    if "verdicts" in document:
+        verdicts = [r for r in document["verdicts"] if "budget" in r]
+        differ = [r for r in verdicts if r["auto"] != r["samples3"]]
+        print(f"\nThe project's budgets, samples auto against samples 3: {len(verdicts)} verdicts, {len(differ)} differ"
+              f" (goal: none): {verdict(not differ)}")
+        for row in differ:
+            print(f"  {row['file']} {row['entry']} {row['budget']}: auto {row['auto']}, samples 3 {row['samples3']}")
+        for row in (r for r in document["verdicts"] if "budget" not in r):
+            print(f"  {row['file']}: auto {row['wall_auto_s']:.1f} s (exit {row['exit_auto']}), samples 3 "
+                  f"{row['wall_samples3_s']:.1f} s (exit {row['exit_samples3']})")
+        goals_met.append(not differ)
     document["goals_met"] = goals_met
     print(f"\n{bench.count} check(s), {document['elapsed_s'] / 60:.1f} min"
           + (f"; goals met: {sum(goals_met)} of {len(goals_met)}" if goals_met else ""))

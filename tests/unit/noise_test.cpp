@@ -194,6 +194,28 @@ TEST(AutoSampling, ABaselineAtItsLevelStopsOnTheSequentialTest) {
   EXPECT_FALSE(budget::assess_sampling(blind, entry, candidate, std::nullopt));
 }
 
+TEST(AutoSampling, TheSequentialTestWeighsRunsByAHistorysNoiseOverThreeWideBaselineSamples) {
+  Settings budgets;
+  budgets.baseline = "/b.json";
+  const CommandEntry entry = entry_with(budgets);
+  Report candidate = testing::clean_report(1000.0);
+  candidate.module_events[0].hash = "ccccccc";
+  // Three back-to-back samples that happened to spread 8 %: alone they leave one run open.
+  const Report baseline = testing::report_of_runs({920.0, 1000.0, 1080.0});
+  auto alone = budget::evaluate(entry, candidate, baseline);
+  EXPECT_FALSE(budget::assess_sampling(alone, entry, candidate, std::nullopt));
+  // A history that measured 2 % over runs at other times decides it.
+  budget::EvaluateOptions options;
+  options.prior_noise = prior(0.02);
+  auto result = budget::evaluate(entry, candidate, baseline, options);
+  EXPECT_TRUE(budget::assess_sampling(result, entry, candidate, options.prior_noise));
+  const auto& outcome = result.outcomes.back();
+  EXPECT_NE(outcome.decided_by.find("noise 2.0 % (history"), std::string::npos) << outcome.decided_by;
+  // The judge's band is still the wider one, as the original probe's rule gives it.
+  ASSERT_TRUE(outcome.judgement.has_value());
+  EXPECT_EQ(outcome.judgement->module_work.noise.source, NoiseSource::samples);
+}
+
 }  // namespace budget_auto
 }  // namespace
 }  // namespace wcp
