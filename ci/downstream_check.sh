@@ -26,15 +26,6 @@ cmake -S "$repo/examples/downstream" -B "$work/downstream" \
   -DCMAKE_PREFIX_PATH="$work/prefix" -DWARP_PYTHON="$python" >/dev/null
 
 echo "== ctest -L compile-budget"
-ctest --test-dir "$work/downstream" -L compile-budget --no-tests=error --output-on-failure \
-  --output-junit "$work/junit.xml"
-
-# The listing must have registered both entries; simulate must have run and passed.
-for test in compile-budget/compile_budgets/simulate compile-budget/compile_budgets/simulate-cuda; do
-  grep -q "name=\"$test\"" "$work/junit.xml" || { echo "missing test $test in JUnit" >&2; exit 1; }
-done
-if grep -A3 'name="compile-budget/compile_budgets/simulate"' "$work/junit.xml" | grep -q '<failure'; then
-  echo "compile-budget/compile_budgets/simulate failed" >&2
-  exit 1
-fi
+source "$repo/ci/downstream_ctest.sh"
+run_downstream_ctest "$work/downstream" "$work/junit.xml"
 echo "downstream check passed"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian machine: system packages, the pinned Warp venvs (.venv, and
-# .venv-warp-old for the instrumentation's adapter tests), NVRTC where there is no CUDA toolkit,
-# and the build (build/).
+# .venv-warp-old for the instrumentation's adapter tests), the wheel's build tools
+# (.venv-wheel), NVRTC where there is no CUDA toolkit, and the build (build/).
 # Idempotent: a second run installs nothing new and rebuilds incrementally.
 # Output: at most one `setup: …` line per step (a step with nothing to do prints none, except the
 # build, which always prints one); the configure and build output goes to build/setup.log, and
@@ -48,6 +48,9 @@ source "$root/ci/venv.sh"
 # the instrumentation's adapter tests (CTest instrument/warp-old).
 ensure_venv .venv ci/requirements.txt
 ensure_venv .venv-warp-old ci/requirements-warp-old.txt
+# .venv-wheel: the pinned tools that build and repair the wheel (ci/wheel_check.sh, README
+# "Install"); CMake and Ninja are the packages above.
+ensure_venv .venv-wheel ci/requirements-wheel.txt
 
 # NVRTC, for `calibrate` and the CUDA reference (no GPU needed): a CUDA toolkit's where the tool
 # would find one (the same places it looks first: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the

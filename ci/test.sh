@@ -4,7 +4,8 @@
 #   2. CTest: unit, integration (real CLI against real Warp), this project's compile budgets and
 #      the field corpus's quick subset (label `field-quick`; the whole corpus, label `field`, is
 #      ci/field.sh's) (the integration tests labelled `sanitized` wait for step 4);
-#   3. the downstream find_package() example against an installed copy;
+#   3. the downstream find_package() example against an installed copy, then the wheel
+#      (ci/wheel_check.sh: built, repaired, installed into fresh venvs and used there);
 #   4. the unit tests again and the integration tests labelled `sanitized` (those that drive the
 #      tool's own C++ paths) under AddressSanitizer + UBSan (clang, build-asan/, which also holds
 #      the fuzzers);
@@ -24,9 +25,11 @@ export WCP_PYTHON="$root/.venv/bin/python"
 if [ "${WCP_QUICK:-0}" = "1" ]; then
   ctest --test-dir build -j"$(nproc)" -LE '^field$' --no-tests=error --output-on-failure --timeout 1800 "$@"
   bash ci/downstream_check.sh build
+  bash ci/wheel_check.sh
 else
   ctest --test-dir build -j"$(nproc)" -LE '^(sanitized|field)$' --no-tests=error --output-on-failure --timeout 1800 "$@"
   bash ci/downstream_check.sh build
+  bash ci/wheel_check.sh
   bash ci/sanitizers.sh
   bash ci/fuzz.sh
 fi

@@ -84,7 +84,10 @@ std::vector<std::filesystem::path> wheel_nvrtc_libraries(const std::string& pyth
     return {};  // no such interpreter: nothing to search; the caller's own use of it will say so
   }
   // <prefix>/bin/python: the venv's (or conda's, or /usr/local's) root is two levels up.
-  const auto prefix = interpreter.parent_path().parent_path();
+  return prefix_nvrtc_libraries(interpreter.parent_path().parent_path());
+}
+
+std::vector<std::filesystem::path> prefix_nvrtc_libraries(const std::filesystem::path& prefix) {
   std::vector<std::filesystem::path> libraries;
   for (const auto& packages : package_dirs(prefix)) {
     // CUDA 13 on: nvidia/cu13/lib (one folder per generation). CUDA 12: nvidia/cuda_nvrtc/lib.
@@ -122,12 +125,23 @@ NvrtcSearchPlan plan_nvrtc_search(const NvrtcSearch& search, const EnvironmentLo
     // Bare names: the loader then honours LD_LIBRARY_PATH and ld.so.cache.
     for (const char* name : kToolkitLibraryNames) add_candidate(plan, {name, "the loader's search"});
   }
+  if (!search.tool_executable.empty()) {
+    // A build tree or a `cmake --install` prefix has no Python packages: nothing to say then.
+    const auto prefix = install_prefix(search.tool_executable);
+    const auto own = prefix_nvrtc_libraries(prefix);
+    for (const auto& library : own) add_candidate(plan, {library, "the tool's own environment " + prefix.string()});
+    if (own.empty() && !package_dirs(prefix).empty()) {
+      plan.notes.push_back("the tool's own environment " + prefix.string() +
+                           " has no nvidia-cuda-nvrtc wheel (pip install 'warp-compile-probe[nvrtc]' puts it there)");
+    }
+  }
   if (search.python.empty()) {
     plan.notes.emplace_back("no Python interpreter was given, so no venv was searched for the nvidia-cuda-nvrtc wheel");
     return plan;
   }
   const auto wheel = wheel_nvrtc_libraries(search.python, environment("PATH").value_or("/usr/local/bin:/usr/bin:/bin"));
-  for (const auto& library : wheel) plan.candidates.push_back({library, "the venv of " + search.python});
+  // Once each: the interpreter's venv is often the tool's own.
+  for (const auto& library : wheel) add_candidate(plan, {library, "the venv of " + search.python});
   if (wheel.empty()) {
     plan.notes.push_back(
         "the venv of " + search.python +

@@ -1,6 +1,7 @@
 #pragma once
 // Where NVRTC is looked for, in order. A machine with a CUDA toolkit uses the toolkit's; a
-// machine without one (a stock CI runner) uses the `nvidia-cuda-nvrtc` wheel that ci/setup.sh
+// machine without one (a stock CI runner) uses the `nvidia-cuda-nvrtc` wheel: the one pip put
+// beside the installed tool (`pip install 'warp-compile-probe[nvrtc]'`), else the one ci/setup.sh
 // puts into the project's venv, found through the interpreter the tool already uses for Warp.
 #include <filesystem>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "io/environment.h"
+#include "io/install_layout.h"
 
 namespace wcp::calibrate {
 
@@ -16,6 +18,9 @@ struct NvrtcSearch {
   // The interpreter in use (--python, $WCP_PYTHON, the command's own): the venv it belongs to
   // may hold the wheel. Empty: no venv is searched.
   std::string python;
+  // This binary: when pip installed it (bin/ of a venv or other prefix), that prefix's
+  // site-packages may hold the wheel, whatever interpreter is in use. Empty: not searched.
+  std::filesystem::path tool_executable = running_executable();
 };
 
 struct NvrtcCandidate {
@@ -36,14 +41,19 @@ struct NvrtcSearchPlan {
 //   2. $CUDA_HOME, then $CUDA_PATH: lib64/ and lib/;
 //   3. /usr/local/cuda/lib64;
 //   4. the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache) for the bare names;
-//   5. the nvidia-cuda-nvrtc wheel in the venv of `python` (nvidia/cu<N>/lib, newest N first,
-//      then the CUDA 12 wheels' nvidia/cuda_nvrtc/lib).
-// WCP_NVRTC_NO_SYSTEM=1 leaves out 2-4, so that a machine with a toolkit can test 5.
+//   5. the nvidia-cuda-nvrtc wheel in the tool's own environment: the prefix above the bin/ of
+//      `tool_executable` (the venv pip installed warp-compile-probe[nvrtc] into);
+//   6. the nvidia-cuda-nvrtc wheel in the venv of `python`.
+// In 5 and 6: nvidia/cu<N>/lib, newest N first, then the CUDA 12 wheels' nvidia/cuda_nvrtc/lib.
+// WCP_NVRTC_NO_SYSTEM=1 leaves out 2-4, so that a machine with a toolkit can test 5 and 6.
 NvrtcSearchPlan plan_nvrtc_search(const NvrtcSearch& search, const EnvironmentLookup& environment);
 
 // The wheel's libnvrtc.so.<N> files below the venv (or other prefix) of `python`, newest first.
 // `python` is taken as given (a venv's bin/python is a symlink out of the venv, so it is not
 // resolved); a bare name is looked up on `path_variable` like a shell would.
 std::vector<std::filesystem::path> wheel_nvrtc_libraries(const std::string& python, const std::string& path_variable);
+
+// The wheel's libnvrtc.so.<N> files in the Python package folders below `prefix`, newest first.
+std::vector<std::filesystem::path> prefix_nvrtc_libraries(const std::filesystem::path& prefix);
 
 }  // namespace wcp::calibrate

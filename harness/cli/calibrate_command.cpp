@@ -10,12 +10,12 @@
 #include "calibrate/calibration_fixtures.h"
 #include "calibrate/calibration_run.h"
 #include "calibrate/gpu_target.h"
+#include "calibrate/machine_info.h"
 #include "calibrate/nvrtc_library.h"
 #include "calibrate/warp_cpu_run.h"
 #include "calibrate/warp_native_dir.h"
 #include "cli/commands.h"
 #include "errors.h"
-#include "calibrate/machine_info.h"
 #include "measure/progress.h"
 #include "reference/nvrtc_reference.h"
 #include "reference/warp_cpu_reference.h"
@@ -59,8 +59,8 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
   using namespace wcp::calibrate;
   const auto started = std::chrono::steady_clock::now();
   // Resolve every input before the first compile, so a usage mistake costs no waiting.
-  const auto output_path = arguments.json_out.empty() ? default_calibration_path()
-                                                      : std::filesystem::path(arguments.json_out);
+  const auto output_path =
+      arguments.json_out.empty() ? default_calibration_path() : std::filesystem::path(arguments.json_out);
   const auto progress = [&context](const std::string& line) { context.err << line << std::endl; };
   const std::string python = choose_python(optional_of<std::string>(arguments.python));
   Calibration calibration;
@@ -72,8 +72,7 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
     CalibrationInputs inputs;
     inputs.target = parse_gpu_target(arguments.arch, nvrtc.supported_archs());
     inputs.fixtures = load_fixture_texts(find_fixtures_dir(optional_of(arguments.fixtures_dir)));
-    inputs.warp_native_dir =
-        find_warp_native_dir(optional_of(arguments.warp_native_dir), python, context.interrupts);
+    inputs.warp_native_dir = find_warp_native_dir(optional_of(arguments.warp_native_dir), python, context.interrupts);
     inputs.samples = arguments.samples;
     calibration = run_calibration(nvrtc, inputs, progress, &context.interrupts);
     reference::NvrtcReferenceInputs reference_inputs;
@@ -95,8 +94,7 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
     calibration.warp_cpu->reference = take_stored_reference(runner, arguments.samples, context);
   }
   // The wall time a user waits for, locating Warp included, not just the compiles.
-  calibration.wall_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  calibration.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   write_calibration(calibration, output_path);
   render::render_calibration_text(calibration, context.out);
   context.out << "Calibration written to " << std::filesystem::absolute(output_path).string() << "\n";
@@ -114,22 +112,28 @@ void add_calibrate_command(CLI::App& root, CliContext& context) {
   command->add_option("--samples", arguments->samples, "Timed compiles per fixture, after one discarded warm-up")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
-  command->add_option("--json", arguments->json_out,
-                      "Where to write the calibration (default: $XDG_CACHE_HOME/warp-compile-probe/calibration-<host>.json)");
-  command->add_option("--python", arguments->python,
-                      "Python interpreter with warp-lang, used to find Warp's native headers (default: $WCP_PYTHON, else python3)");
-  command->add_option("--warp-native-dir", arguments->warp_native_dir,
-                      "Warp's native/ folder (holds builtin.h); skips asking Python")
+  command->add_option(
+      "--json", arguments->json_out,
+      "Where to write the calibration (default: $XDG_CACHE_HOME/warp-compile-probe/calibration-<host>.json)");
+  command->add_option(
+      "--python", arguments->python,
+      "Python interpreter with warp-lang, used to find Warp's native headers (default: $WCP_PYTHON, else python3)");
+  command
+      ->add_option("--warp-native-dir", arguments->warp_native_dir,
+                   "Warp's native/ folder (holds builtin.h); skips asking Python")
       ->check(CLI::ExistingDirectory);
   command
-      ->add_option("--nvrtc-library", arguments->nvrtc_library,
-                   "Path of libnvrtc.so (default: $WCP_NVRTC, else $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the "
-                   "loader's search, then the nvidia-cuda-nvrtc wheel in the venv of --python)")
+      ->add_option(
+          "--nvrtc-library", arguments->nvrtc_library,
+          "Path of libnvrtc.so (default: $WCP_NVRTC, else $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the "
+          "loader's search, then the nvidia-cuda-nvrtc wheel in the tool's own environment, then in the venv of "
+          "--python)")
       ->check(CLI::ExistingFile);
   command->add_option("--fixtures-dir", arguments->fixtures_dir, "Folder holding the CUDA calibration fixtures")
       ->check(CLI::ExistingDirectory);
-  CLI::Option* warp_cpu = command->add_flag(
-      "--warp-cpu", arguments->warp_cpu, "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)");
+  CLI::Option* warp_cpu =
+      command->add_flag("--warp-cpu", arguments->warp_cpu,
+                        "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)");
   command->add_flag("--no-cuda", arguments->no_cuda, "Skip the NVRTC part (with --warp-cpu)")->needs(warp_cpu);
   command->callback([arguments, &context] { run_calibrate(*arguments, context); });
 }

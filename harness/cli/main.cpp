@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "errors.h"
 #include "io/environment.h"
+#include "io/install_layout.h"
 #include "run/interrupt_watch.h"
 #include "verdict/judge_fault.h"
 
@@ -16,6 +17,15 @@ int main(int argc, char** argv) {
 
     CLI::App app{"warp-compile-probe: measure, explain and gate NVIDIA Warp JIT compile cost", "warp-compile-probe"};
     app.set_version_flag("--version", WCP_VERSION);
+    // Like --version, it answers at once, without a subcommand.
+    app.add_flag_callback(
+           "--cmake-dir",
+           [&context] {
+             context.out << wcp::cmake_prefix_of(wcp::running_executable()).string() << "\n";
+             throw CLI::Success();
+           },
+           "Print the prefix to put on CMAKE_PREFIX_PATH for find_package(WarpCompileProbe), and exit")
+        ->trigger_on_parse();
     app.require_subcommand(1);
     add_measure_command(app, context);
     add_compare_command(app, context);

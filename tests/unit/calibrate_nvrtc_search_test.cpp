@@ -74,6 +74,51 @@ TEST(NvrtcSearch, ToolkitsThenTheLoaderThenTheVenvsWheel) {
   EXPECT_TRUE(plan.notes.empty());
 }
 
+// pip installs the tool into <venv>/bin beside the venv's site-packages, where the [nvrtc] extra
+// puts the wheel; the interpreter in use may belong to another venv, searched after it.
+TEST(NvrtcSearch, ToolkitsThenTheToolsOwnEnvironmentThenTheInterpretersVenv) {
+  const ScratchDir scratch;
+  make_venv(scratch.path() / "tool", {"nvidia/cu13/lib/libnvrtc.so.13"});
+  const auto tool = scratch.path() / "tool" / "bin" / "warp-compile-probe";
+  const auto python = make_venv(scratch.path() / "venv", {"nvidia/cu13/lib/libnvrtc.so.13"});
+  const auto plan = plan_nvrtc_search({std::nullopt, python.string(), tool}, lookup_in({{"CUDA_HOME", "/opt/cuda"}}));
+  const std::vector<std::string> expected = {"$CUDA_HOME", "/usr/local/cuda", "the loader's search",
+                                             "the tool's own environment " + (scratch.path() / "tool").string(),
+                                             "the venv of " + python.string()};
+  EXPECT_EQ(origins(plan), expected);
+  EXPECT_TRUE(plan.notes.empty());
+  // With the toolkit paths off, the tool's own wheel comes first.
+  const auto no_system =
+      plan_nvrtc_search({std::nullopt, python.string(), tool}, lookup_in({{"WCP_NVRTC_NO_SYSTEM", "1"}}));
+  ASSERT_FALSE(no_system.candidates.empty());
+  EXPECT_EQ(no_system.candidates.front().path,
+            scratch.path() / "tool/lib/python3.11/site-packages/nvidia/cu13/lib/libnvrtc.so.13");
+}
+
+TEST(NvrtcSearch, TheToolsOwnVenvIsTheInterpretersTooAndIsSearchedOnce) {
+  const ScratchDir scratch;
+  const auto python = make_venv(scratch.path() / "venv", {"nvidia/cu13/lib/libnvrtc.so.13"});
+  const auto tool = scratch.path() / "venv" / "bin" / "warp-compile-probe";
+  const auto plan = plan_nvrtc_search({std::nullopt, python.string(), tool}, lookup_in({{"WCP_NVRTC_NO_SYSTEM", "1"}}));
+  ASSERT_EQ(plan.candidates.size(), 1u);
+  EXPECT_EQ(plan.candidates[0].origin, "the tool's own environment " + (scratch.path() / "venv").string());
+}
+
+TEST(NvrtcSearch, AToolEnvironmentWithoutTheWheelIsANoteABuildTreeIsNot) {
+  const ScratchDir scratch;
+  make_venv(scratch.path() / "tool", {});
+  const auto in_venv = plan_nvrtc_search({std::nullopt, "", scratch.path() / "tool" / "bin" / "warp-compile-probe"},
+                                         lookup_in({{"WCP_NVRTC_NO_SYSTEM", "1"}}));
+  EXPECT_TRUE(in_venv.candidates.empty());
+  ASSERT_EQ(in_venv.notes.size(), 3u);
+  EXPECT_NE(in_venv.notes[1].find("warp-compile-probe[nvrtc]"), std::string::npos) << in_venv.notes[1];
+  // A build tree (build/harness/warp-compile-probe) holds no Python packages.
+  fs::create_directories(scratch.path() / "build" / "harness");
+  const auto in_build = plan_nvrtc_search({std::nullopt, "", scratch.path() / "build/harness/warp-compile-probe"},
+                                          lookup_in({{"WCP_NVRTC_NO_SYSTEM", "1"}}));
+  EXPECT_EQ(in_build.notes.size(), 2u);
+}
+
 TEST(NvrtcSearch, APathIsTriedOnce) {
   const auto plan = plan_nvrtc_search({std::nullopt, ""}, lookup_in({{"CUDA_HOME", "/usr/local/cuda"}}));
   size_t tries = 0;
