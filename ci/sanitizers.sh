@@ -33,21 +33,14 @@ export WCP_SANITIZED=1
 # and only here when ci/test.sh runs this script. One ctest call for both labels, so extra
 # arguments (-R faults) select from all of them, and --no-tests=error fails a selection that
 # matches nothing instead of passing it (the integration tests are RUN_SERIAL: -j runs them alone).
-ctest_log="$build/sanitized-ctest.log"
-if ctest --test-dir "$build" -L '^(unit|sanitized)$' -j"$(nproc)" --no-tests=error --output-on-failure --timeout 3600 \
-  --output-log "$ctest_log" "$@"; then
-  exit 0
-fi
-# LeakSanitizer's own stop-the-world tracer can crash at exit ("Tracer caught signal 11",
-# "LeakSanitizer has encountered a fatal error") after a test has passed: seen once in a clean
-# clone's run (CalibrateNvrtc.ProbesOptionSupport, 0 of 80 reruns beside load). That is LSan
-# failing, not a finding, so when every failed test is such a crash those tests run once more;
-# any other failure fails here, and a crash that repeats fails the rerun.
-failed_list="$build/Testing/Temporary/LastTestsFailed.log"
-failed=$(grep -c . "$failed_list" 2>/dev/null || true)
-crashed=$(grep -c "LeakSanitizer has encountered a fatal error" "$ctest_log" || true)
-if [ "${failed:-0}" -gt 0 ] && [ "$crashed" -ge "$failed" ]; then
-  echo "sanitizers: $failed test(s) failed only by LeakSanitizer's own crash; running them once more"
-  exec ctest --test-dir "$build" --rerun-failed --no-tests=error --output-on-failure --timeout 3600
-fi
-exit 1
+# LeakSanitizer crashes while scanning libnvrtc's dynamic TLS (a bogus DTLS range, then
+# "Tracer caught signal 11" and "LeakSanitizer has encountered a fatal error" after the test has
+# passed) in CalibrateNvrtc.ProbesOptionSupport whenever CTest runs it, never when it is run by
+# hand; scanning no TLS at all (use_tls=0) reports TLS-held blocks as leaks instead. libnvrtc's
+# leaks are suppressed anyway (lsan.supp), so that one test runs with ASan and UBSan but without
+# leak detection; every other test keeps it.
+lsan_crash='^CalibrateNvrtc\.ProbesOptionSupport$'
+ctest --test-dir "$build" -L '^(unit|sanitized)$' -E "$lsan_crash" -j"$(nproc)" --no-tests=error --output-on-failure \
+  --timeout 3600 "$@"
+ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" ctest --test-dir "$build" -R "$lsan_crash" --no-tests=error \
+  --output-on-failure --timeout 3600
