@@ -51,7 +51,7 @@ inline constexpr double kMadToSigma = 1.4826;
 
 // The band a difference between a median of `baseline_runs` and one of `candidate_runs` runs
 // must leave to be more than noise of one-run spread `relative_mad`, at `median`:
-// z × σ × √(1/n_a + 1/n_b), σ = 1.4826 × relative MAD × median, z = 2.
+// z × σ × √(1/n_a + 1/n_b), σ = 1.4826 × relative MAD × median, z = 2.576 (two-sided 1 %).
 double spread_band(double relative_mad, double median, std::size_t baseline_runs, std::size_t candidate_runs);
 
 // The fewest runs per side with which spread_band falls below |delta| (at most `cap`); nullopt

@@ -35,10 +35,10 @@ budget is a false failure too and is counted.
         --python .venv/bin/python [--mode auto|N] [--repeat 3] [--aa 20] [--ba 20] [--parts cost,twin,verdicts]
         [--json out.json]
 
-Duration on the project's 2-core machine (2026-12-04, while other builds ran): the defaults with
---mode 1 took 16 minutes; --quick (repeat 1, 6 A/A and 6 B/A, fixture and diffusion only) with
---mode auto took 9, because `check` with a baseline took 3-5 runs. Runs of the checks decide
-most of it: auto that meets its goals brings the defaults to about 12-15 minutes.
+Duration on the project's 2-core machine (2026-12-05): --parts twin with 20 A/A and 20 B/A took
+2.7 minutes (quiet: every check decided in 1-2 runs); --parts verdicts 2.4; --parts cost for
+two programs and 2 repetitions 2.6-4.5. Under a parallel build, checks with a baseline take up
+to 5 runs and the defaults about 15 minutes.
 """
 import argparse
 import json

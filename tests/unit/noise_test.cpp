@@ -28,11 +28,11 @@ TEST(Noise, FewerThanThreeValuesMeasureNoSpread) {
 }
 
 TEST(Noise, TheSpreadBandNarrowsWithRuns) {
-  // 2 × 1.4826 × 2 % × 1000 ms × √2 at one run a side.
-  EXPECT_NEAR(spread_band(0.02, 1000.0, 1, 1), 83.87, 0.01);
+  // 2.576 × 1.4826 × 2 % × 1000 ms × √2 at one run a side.
+  EXPECT_NEAR(spread_band(0.02, 1000.0, 1, 1), 108.02, 0.01);
   EXPECT_LT(spread_band(0.02, 1000.0, 4, 4), spread_band(0.02, 1000.0, 1, 1) / 1.9);
-  EXPECT_EQ(runs_to_decide(0.02, 1000.0, 100.0), 1);
-  EXPECT_EQ(runs_to_decide(0.02, 1000.0, 50.0), 3);
+  EXPECT_EQ(runs_to_decide(0.02, 1000.0, 100.0), 2);
+  EXPECT_EQ(runs_to_decide(0.02, 1000.0, 50.0), 5);
   EXPECT_FALSE(runs_to_decide(0.02, 1000.0, 0.0));
 }
 
@@ -54,13 +54,13 @@ TEST(Noise, AGrossChangeIsStillJudgedAtOneSample) {
 
 TEST(Noise, APriorWeighsOneSampleAgainstMeasuredNoise) {
   const auto clock =
-      verdict::compare_clock(verdict::Clock::module_work, summarize({1000.0}), summarize({1100.0}), 0.0, prior(0.02));
+      verdict::compare_clock(verdict::Clock::module_work, summarize({1000.0}), summarize({1120.0}), 0.0, prior(0.02));
   EXPECT_EQ(clock.noise.source, NoiseSource::history);
-  EXPECT_EQ(clock.direction, verdict::Direction::regressed);  // +10 % against a band of 8.4 %
+  EXPECT_EQ(clock.direction, verdict::Direction::regressed);  // +12 % against a band of 10.8 %
   const auto small =
       verdict::compare_clock(verdict::Clock::module_work, summarize({1000.0}), summarize({1040.0}), 0.0, prior(0.02));
   EXPECT_EQ(small.direction, verdict::Direction::within_band);
-  EXPECT_EQ(small.samples_to_decide, 5);
+  EXPECT_EQ(small.samples_to_decide, 8);
 }
 
 TEST(Noise, ThreeSamplesKeepTheOriginalBandUnlessAHistoryIsWider) {
