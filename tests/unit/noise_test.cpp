@@ -176,12 +176,22 @@ TEST(AutoSampling, ALimitWithinTheGrossBoundWaitsForNoise) {
   EXPECT_TRUE(budget::assess_sampling(result, entry, report, prior(0.02)));
 }
 
-TEST(AutoSampling, ABaselineAtItsLevelStopsOnTheSequentialTest) {
+// An entry with only a baseline budget, and a candidate that built other code (another hash).
+CommandEntry baseline_entry() {
   Settings budgets;
   budgets.baseline = "/b.json";
-  const CommandEntry entry = entry_with(budgets);
-  Report candidate = testing::clean_report(1005.0);
+  return entry_with(budgets);
+}
+
+Report rebuilt(double cold_ms) {
+  Report candidate = testing::clean_report(cold_ms);
   candidate.module_events[0].hash = "ccccccc";
+  return candidate;
+}
+
+TEST(AutoSampling, ABaselineAtItsLevelStopsOnTheSequentialTest) {
+  const CommandEntry entry = baseline_entry();
+  const Report candidate = rebuilt(1005.0);
   budget::EvaluateOptions options;
   options.prior_noise = prior(0.01);
   auto result = budget::evaluate(entry, candidate, testing::clean_report(1000.0), options);
@@ -195,11 +205,8 @@ TEST(AutoSampling, ABaselineAtItsLevelStopsOnTheSequentialTest) {
 }
 
 TEST(AutoSampling, TheSequentialTestWeighsRunsByAHistorysNoiseOverThreeWideBaselineSamples) {
-  Settings budgets;
-  budgets.baseline = "/b.json";
-  const CommandEntry entry = entry_with(budgets);
-  Report candidate = testing::clean_report(1000.0);
-  candidate.module_events[0].hash = "ccccccc";
+  const CommandEntry entry = baseline_entry();
+  const Report candidate = rebuilt(1000.0);
   // Three back-to-back samples that happened to spread 8 %: alone they leave one run open.
   const Report baseline = testing::report_of_runs({920.0, 1000.0, 1080.0});
   auto alone = budget::evaluate(entry, candidate, baseline);
