@@ -17,6 +17,7 @@ namespace wcp::budget {
 // Fills each outcome's decided and decided_by from the runs in `report`, and result.sampling;
 // returns whether every outcome is decided.
 bool assess_sampling(CommandResult& result, const CommandEntry& entry, const Report& report,
-                     const std::optional<Noise>& prior_noise);
+                     const std::optional<Noise>& prior_noise,
+                     const std::optional<Noise>& prior_cpu_noise = std::nullopt);
 
 }  // namespace wcp::budget

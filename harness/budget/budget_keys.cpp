@@ -74,7 +74,7 @@ void read_device(const YamlReader& reader, const YAML::Node& node, Settings& int
 #define WCP_KEY(member, reader_method) \
   &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
 
-const std::array<KeySpec, 24> kKeys{{
+const std::array<KeySpec, 25> kKeys{{
     {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
      false, &read_command, &merge_field<&Settings::command>},
     {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
@@ -95,6 +95,8 @@ const std::array<KeySpec, 24> kKeys{{
     {key::allow_rebuilds, "modules exempt from max_builds_per_module, each with the reason it may rebuild", true,
      WCP_KEY(allow_rebuilds, string_map)},
     {key::cold_seconds, "most seconds of median cold module work", true, WCP_KEY(cold_seconds, positive_number)},
+    {key::cold_cpu_seconds, "most CPU seconds of median cold module work (what load on the runner barely moves)", true,
+     WCP_KEY(cold_cpu_seconds, positive_number)},
     {key::cold_units, "most cold module work in units of this machine's reference cost (docs/budgets.md#cold_units)",
      true, WCP_KEY(cold_units, positive_number)},
     {key::compile_elapsed_seconds, "most seconds of median compile elapsed (cold wall minus warm wall)", true,

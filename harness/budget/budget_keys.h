@@ -26,6 +26,7 @@ inline constexpr std::string_view max_identities = "max_identities";
 inline constexpr std::string_view max_builds_per_module = "max_builds_per_module";
 inline constexpr std::string_view allow_rebuilds = "allow_rebuilds";
 inline constexpr std::string_view cold_seconds = "cold_seconds";
+inline constexpr std::string_view cold_cpu_seconds = "cold_cpu_seconds";
 inline constexpr std::string_view cold_units = "cold_units";
 inline constexpr std::string_view compile_elapsed_seconds = "compile_elapsed_seconds";
 inline constexpr std::string_view warm_near_zero = "warm_near_zero";

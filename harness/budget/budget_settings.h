@@ -37,6 +37,7 @@ struct Settings {
   std::optional<std::uint64_t> max_builds_per_module;
   std::map<std::string, std::string> allow_rebuilds;  // module name -> why it may rebuild
   std::optional<double> cold_seconds;
+  std::optional<double> cold_cpu_seconds;  // on the CPU clock (issue 49)
   std::optional<double> cold_units;
   std::optional<double> compile_elapsed_seconds;
   std::optional<bool> warm_near_zero;

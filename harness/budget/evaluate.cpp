@@ -120,6 +120,7 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   judge_options.tolerance_percent = budgets.baseline_tolerance_percent.value_or(0.0);
   judge_options.gate_on_elapsed = budgets.gate_on_elapsed.value_or(false);
   judge_options.prior_noise = options.prior_noise;
+  judge_options.prior_cpu_noise = options.prior_cpu_noise;
   // In reference units when both runs measured one: a baseline then carries over between machines.
   verdict::Judgement judgement = verdict::judge_normalised(*baseline, report, judge_options);
   if (judgement.module_work.baseline && judgement.module_work.band_ms) {
@@ -303,6 +304,17 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
         ceiling(key::cold_seconds, seconds(report.cold_module_ms), *budgets.cold_seconds, Unit::seconds));
     if (report.cold_module_ms) outcomes.back().note = "median cold module work";
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
+  }
+  if (budgets.cold_cpu_seconds) {
+    outcomes.push_back(
+        ceiling(key::cold_cpu_seconds, seconds(report.cold_module_cpu_ms), *budgets.cold_cpu_seconds, Unit::seconds));
+    outcomes.back().note = report.cold_module_cpu_ms ? std::string("median cold module CPU")
+                                                     : fmt::format("unavailable: {}; so it cannot pass",
+                                                                   report.module_cpu_unavailable.empty()
+                                                                       ? std::string("no CPU clock was measured")
+                                                                       : report.module_cpu_unavailable);
+    if (outcomes.back().verdict == Verdict::fail && report.cold_module_cpu_ms)
+      outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
   }
   if (budgets.cold_units) outcomes.push_back(cold_units(*budgets.cold_units, report, options, result.notes));
   if (budgets.compile_elapsed_seconds) {

@@ -14,13 +14,15 @@
 namespace wcp::budget {
 
 struct EvaluateOptions {
-  bool fail_on_improvement = false;  // for teams that ratchet baselines down
-  bool updating_baseline = false;    // --update-baseline: the baseline budget is re-accepted
+  bool fail_on_improvement = false;                   // for teams that ratchet baselines down
+  bool updating_baseline = false;                     // --update-baseline: the baseline budget is re-accepted
   std::optional<calibrate::Calibration> calibration;  // for cold_units
-  std::string calibration_source;                      // where it was read, for messages
+  std::string calibration_source;                     // where it was read, for messages
   // This command's noise when its own samples are too few to measure it: a history's, else the
   // calibration's (stats/noise.h; cli resolves it per entry). Timing budgets weigh against it.
   std::optional<Noise> prior_noise;
+  // The same on the CPU clock, from a history's CPU values only (cli/prior_noise.h).
+  std::optional<Noise> prior_cpu_noise;
 };
 
 CommandResult evaluate(const CommandEntry& entry, const Report& report, const std::optional<Report>& baseline,

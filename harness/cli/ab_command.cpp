@@ -39,6 +39,7 @@ struct AbArguments {
   double timeout_s = 900;
   bool quiet = false;
   std::string history_path;
+  bool wall_clock = false;
   std::vector<std::string> commands;  // BASELINE_CMD... [--vs CANDIDATE_CMD...]
 };
 
@@ -86,6 +87,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   verdict::JudgeOptions options;
   options.paired = true;
   options.forced_verdict = context.judge_fault;
+  options.wall_clock = arguments.wall_clock;
   CommandProgress progress(context.err, arguments.quiet);
   measure::ProgressListener& listener = progress.listener();
   measure::StopPairs stop;
@@ -151,6 +153,7 @@ void add_ab_command(CLI::App& root, CliContext& context) {
                                 .timeout_s = &arguments->timeout_s,
                                 .quiet = &arguments->quiet,
                                 .history = {&arguments->history_path, "both arms' results"}});
+  add_clock_option(*command, arguments->wall_clock);
   command->add_option("--baseline-json", arguments->baseline_json, "Also write arm A's report (a `measure` report)");
   command->add_option("--candidate-json", arguments->candidate_json, "Also write arm B's report");
   command->add_option("--baseline-cwd", arguments->baseline_cwd, "Run arm A here (e.g. a checkout of the baseline)")

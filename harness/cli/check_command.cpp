@@ -170,7 +170,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   }
 
   const bool has_cuda = budget::cuda_device_present(environment);
-  budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}, {}};
+  budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}, {}, {}};
   const bool same_run_reference = arguments.units_reference == "run";
   const bool needs_units = std::any_of(selected.begin(), selected.end(),
                                        [](const auto* entry) { return entry->budgets.cold_units.has_value(); });
@@ -251,8 +251,9 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
           return false;
         budget::EvaluateOptions options = evaluate_options;
         options.prior_noise = prior_noise.for_report(so_far);
+        options.prior_cpu_noise = prior_noise.cpu_for_report(so_far);
         auto trial = budget::evaluate(*entry, so_far, baseline, options);
-        return budget::assess_sampling(trial, *entry, so_far, options.prior_noise);
+        return budget::assess_sampling(trial, *entry, so_far, options.prior_noise, options.prior_cpu_noise);
       };
     }
     Report report;
@@ -265,8 +266,9 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     }
 
     entry_options.prior_noise = prior_noise.for_report(report);
+    entry_options.prior_cpu_noise = prior_noise.cpu_for_report(report);
     auto command_result = budget::evaluate(*entry, report, baseline, entry_options);
-    budget::assess_sampling(command_result, *entry, report, entry_options.prior_noise);
+    budget::assess_sampling(command_result, *entry, report, entry_options.prior_noise, entry_options.prior_cpu_noise);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
     if (history)
       history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});

@@ -59,6 +59,15 @@ void add_history_option(CLI::App& command, std::string& path, std::string_view w
                      fmt::format("Append {} to this history file (SQLite; default: $WCP_HISTORY when set)", what));
 }
 
+void add_clock_option(CLI::App& command, bool& wall_clock) {
+  command
+      .add_option_function<std::string>(
+          "--clock", [&wall_clock](const std::string& clock) { wall_clock = clock == "wall"; },
+          "Clock to judge cold module work on: auto (the CPU clock when both reports have it, else the wall; "
+          "default) or wall")
+      ->check(CLI::IsMember({"auto", "wall"}));
+}
+
 void add_reference_python_option(CLI::App& command, std::string& python, std::string_view whose) {
   command.add_option("--reference-python", python,
                      fmt::format("Interpreter with warp-lang for the Warp CPU reference (default: {} own interpreter "

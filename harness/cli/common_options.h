@@ -51,6 +51,9 @@ void add_report_pair(CLI::App& command, std::string& baseline, std::string& cand
 void add_verbose_flag(CLI::App& command, bool& verbose, std::string_view what);
 // --history FILE: `what` is what gets appended ("the result", "each command's result").
 void add_history_option(CLI::App& command, std::string& path, std::string_view what);
+// --clock auto|wall: the clock cold module work is judged on (verdict/judge.h); `wall` sets
+// `wall_clock`, for a team that wants the wall as before.
+void add_clock_option(CLI::App& command, bool& wall_clock);
 // --reference-python PYTHON: `whose` says whose interpreter is the default ("the command's").
 void add_reference_python_option(CLI::App& command, std::string& python, std::string_view whose);
 // The interpreter of the Warp CPU reference: --reference-python when given, else as

@@ -20,6 +20,7 @@ struct CompareArguments {
   std::string candidate_path;
   std::string json_path;
   std::string history_path;
+  bool wall_clock = false;
   bool verbose = false;
 };
 
@@ -29,11 +30,13 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   const Report candidate = load_report(arguments.candidate_path);
   verdict::JudgeOptions options;
   options.forced_verdict = context.judge_fault;
+  options.wall_clock = arguments.wall_clock;
   // Reports of one or two samples measured no noise of their own: a history of this command
   // (or the calibration) may have, else only a gross change is judged. A history also widens
   // the band of samples that read less noise than runs at other times show.
   PriorNoise prior(arguments.history_path, process_environment(), context.interrupts);
   options.prior_noise = prior.for_report(candidate);
+  options.prior_cpu_noise = prior.cpu_for_report(candidate);
   const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate, options);
   if (arguments.verbose) {
     render::write(judgement, render::Format::text, context.out);
@@ -58,6 +61,7 @@ void add_compare_command(CLI::App& root, CliContext& context) {
   command->add_option("--history", arguments->history_path,
                       "History file to read the command's noise from, when the reports have fewer than 3 samples "
                       "(default: WCP_HISTORY; only read)");
+  add_clock_option(*command, arguments->wall_clock);
   add_verbose_flag(*command, arguments->verbose, "the full comparison (every count, module hash, option and note)");
 }
 

@@ -26,10 +26,31 @@ PriorNoise::PriorNoise(const std::string& history_option, const EnvironmentLooku
   }
 }
 
-std::optional<Noise> PriorNoise::for_report(const Report& report) {
+namespace {
+
+std::string command_key(const Report& report) {
   std::string key;
   for (const auto& word : report.command) key += word + '\0';
-  key += report.cwd;
+  return key + report.cwd;
+}
+
+}  // namespace
+
+std::optional<Noise> PriorNoise::cpu_for_report(const Report& report) {
+  const std::string key = command_key(report);
+  if (cpu_asked_for_ == key) return cpu_answer_;
+  cpu_asked_for_ = key;
+  cpu_answer_.reset();
+  if (history_) {
+    auto query = history::noise_query_for(report, history::current_machine(interrupts_));
+    query.cpu_clock = true;
+    cpu_answer_ = history::noise_from_history_file(*history_, query);
+  }
+  return cpu_answer_;
+}
+
+std::optional<Noise> PriorNoise::for_report(const Report& report) {
+  const std::string key = command_key(report);
   if (asked_for_ == key) return answer_;
   asked_for_ = key;
   answer_.reset();

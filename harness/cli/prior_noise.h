@@ -27,6 +27,9 @@ class PriorNoise {
 
   // The noise of the command `report` ran, asked once per command and remembered.
   std::optional<Noise> for_report(const Report& report);
+  // The same on the CPU clock: from the history's CPU values only, never the calibration (timed
+  // on the wall) nor the wall's spread.
+  std::optional<Noise> cpu_for_report(const Report& report);
 
  private:
   std::optional<std::filesystem::path> history_;
@@ -35,6 +38,8 @@ class PriorNoise {
   std::filesystem::path calibration_source_;
   std::optional<std::string> asked_for_;  // the command last asked about
   std::optional<Noise> answer_;
+  std::optional<std::string> cpu_asked_for_;
+  std::optional<Noise> cpu_answer_;
 };
 
 }  // namespace wcp::cli

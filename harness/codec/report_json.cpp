@@ -1,5 +1,7 @@
 #include "codec/report_json.h"
 
+#include <fmt/format.h>
+
 #include "codec/cache_audit_json.h"
 #include "codec/hash_stability_json.h"
 #include "codec/json_codec.h"
@@ -84,7 +86,11 @@ void to_json_detail(json& out, const LoadDetail& detail) {
              {"error", detail.error},
              {"stack", detail.stack},
              {"hook_ms", or_null(detail.hook_ms)},
-             {"thread", or_null(detail.thread)}};
+             {"thread", or_null(detail.thread)},
+             {"cpu_ms", or_null(detail.cpu_ms)}};
+  out["children_cpu_s"] = detail.children_cpu_s
+                              ? json::array({detail.children_cpu_s->first, detail.children_cpu_s->second})
+                              : json(nullptr);
   if (detail.trigger) out["trigger"] = *detail.trigger;
   out["test"] = detail.test ? test_context_to_json(*detail.test) : json(nullptr);
   if (detail.functions) {
@@ -207,6 +213,10 @@ LoadDetail detail_from_json(const json& in) {
   detail.stack = get<std::vector<SourceLocation>>(in, "stack", {});
   detail.hook_ms = get_optional<double>(in, "hook_ms");
   detail.thread = get_optional<long long>(in, "thread");
+  // Schema 13; absent in earlier reports.
+  detail.cpu_ms = get_optional<double>(in, "cpu_ms");
+  if (const auto children = in.find("children_cpu_s"); children != in.end() && !children->is_null())
+    detail.children_cpu_s = children->get<std::pair<double, double>>();
   detail.functions = functions_from_json(in);
   detail.test = test_context_from_json(in);
   return detail;
@@ -268,6 +278,8 @@ void to_json(json& out, const SampleResult& sample) {
              {"native_compile_ms", or_null(sample.native_compile_ms)},
              {"warm_wall_ms", or_null(sample.warm_wall_ms)},
              {"warm_module_ms", or_null(sample.warm_module_ms)},
+             {"cold_module_cpu_ms", or_null(sample.cold_module_cpu_ms)},
+             {"warm_module_cpu_ms", or_null(sample.warm_module_cpu_ms)},
              {"warm_compiled_events", or_null(sample.warm_compiled_events)},
              {"warm_failure", sample.warm_failure},
              {"compile_elapsed_ms", or_null(sample.compile_elapsed_ms)},
@@ -286,6 +298,9 @@ void from_json(const json& in, SampleResult& sample) {
   sample.native_compile_ms = get_optional<double>(in, "native_compile_ms");
   sample.warm_wall_ms = get_optional<double>(in, "warm_wall_ms");
   sample.warm_module_ms = get_optional<double>(in, "warm_module_ms");
+  // Schema 13; absent (not measured) in earlier reports and the original probe's.
+  sample.cold_module_cpu_ms = get_optional<double>(in, "cold_module_cpu_ms");
+  sample.warm_module_cpu_ms = get_optional<double>(in, "warm_module_cpu_ms");
   sample.warm_compiled_events = get_optional<int>(in, "warm_compiled_events");
   sample.warm_failure = get<std::string>(in, "warm_failure", "");
   // Schema 4; earlier reports leave them to facts/queries.h, which recomputes from the walls.
@@ -529,6 +544,17 @@ void read_document(const json& document, Report& report) {
   report.cold_module_ms = read_summary(document, "cold_module_ms", successful);
   report.native_compile_ms = read_summary(document, "native_compile_ms", successful);
   report.cold_wall_ms = read_summary(document, "cold_wall_ms", successful);
+  // Schema 13: the CPU clock. A report without it (older, or the original probe's) says why, so
+  // that the judge can say what it judged on instead.
+  report.cold_module_cpu_ms = read_summary(document, "cold_module_cpu_ms", successful);
+  report.warm_module_cpu_ms = read_summary(document, "warm_module_cpu_ms", 0);
+  report.module_cpu_unavailable = get<std::string>(document, "module_cpu_unavailable", "");
+  if (!report.cold_module_cpu_ms && report.module_cpu_unavailable.empty()) {
+    report.module_cpu_unavailable = !schema ? "the original probe measures no CPU clock"
+                                    : *schema < 13
+                                        ? fmt::format("the report predates the CPU clock (schema {})", *schema)
+                                        : "";
+  }
   // Warm medians summarise only the samples whose warm run succeeded; the count is unknown
   // when the writer kept no values.
   report.warm_module_ms = read_summary(document, "warm_module_ms", 0);
@@ -683,6 +709,9 @@ json report_to_json(const Report& report) {
   put_summary(out, "cold_wall_ms", report.cold_wall_ms);
   put_summary(out, "warm_wall_ms", report.warm_wall_ms);
   put_summary(out, "compile_elapsed_ms", report.compile_elapsed_ms);
+  put_summary(out, "cold_module_cpu_ms", report.cold_module_cpu_ms);
+  put_summary(out, "warm_module_cpu_ms", report.warm_module_cpu_ms);
+  out["module_cpu_unavailable"] = report.module_cpu_unavailable;
   out["overlap_factor"] = or_null(report.overlap_factor);
   // Derived from the loads' spans and threads (facts/load_overlap.h); written for readers of
   // the JSON, never read back.

@@ -26,8 +26,12 @@ bool same_machine_key(const Machine& wanted, const Machine& recorded) {
          same_known(wanted.cuda_toolkit, recorded.cuda_toolkit);
 }
 
+const std::optional<Summary>& clock_of(const Result& result, const NoiseQuery& query) {
+  return query.cpu_clock ? result.cold_module_cpu_ms : result.cold_module_ms;
+}
+
 bool speaks_for(const Result& result, const NoiseQuery& query) {
-  return result.measured() && result.cold_module_ms && result.argv == query.argv && result.cwd == query.cwd &&
+  return result.measured() && clock_of(result, query) && result.argv == query.argv && result.cwd == query.cwd &&
          same_machine_key(query.machine, result.machine) && same_known(query.tool_version, result.tool_version);
 }
 
@@ -92,7 +96,7 @@ std::optional<Noise> noise_from_history(const std::vector<Result>& results, cons
   for (const auto& [key, members] : groups) {
     std::vector<double> values;
     for (const Result* member : members) {
-      const auto run = run_values(*member->cold_module_ms);
+      const auto run = run_values(*clock_of(*member, query));
       values.insert(values.end(), run.begin(), run.end());
     }
     if (values.size() < 2) continue;  // one value has no spread to measure
@@ -109,7 +113,7 @@ std::optional<Noise> noise_from_history(const std::vector<Result>& results, cons
   noise.source = NoiseSource::history;
   noise.relative_mad = spread;
   noise.runs = contributing.size();
-  noise.detail = detail_for(contributing);
+  noise.detail = detail_for(contributing) + (query.cpu_clock ? ", on the CPU clock" : "");
   return noise;
 }
 

@@ -22,6 +22,9 @@ struct NoiseQuery {
   std::string cwd;
   Machine machine;           // this machine, with the report's warp_version / cuda_toolkit
   std::string tool_version;  // results with another (or an unknown) tool version are left out
+  // Whose spread: the wall clock of cold module work, or its CPU clock (issue 49). Each clock's
+  // noise comes from its own values only: load inflates the wall's, not the CPU's.
+  bool cpu_clock = false;
 };
 
 // The query for the command `report` ran, on `machine` (history/machine.h's current_machine).

@@ -7,12 +7,13 @@
 // Version 2: adds cold units and their reference's name, and the modules built more than once.
 // Version 3: adds the warm runs' compiles and the cold run's LTO artifacts.
 // Version 4: adds the tool version that recorded the result (noise is only pooled within one).
+// Version 5: adds the cold module work's CPU clock (issue 49), whose noise is its own.
 #include <string>
 #include <vector>
 
 namespace wcp::history {
 
-inline constexpr int kHistorySchemaVersion = 4;
+inline constexpr int kHistorySchemaVersion = 5;
 // "WCPH": set on every history file, so another program's SQLite file is never mistaken for one.
 inline constexpr int kHistoryApplicationId = 0x57435048;
 

@@ -148,8 +148,9 @@ std::int64_t HistoryStore::append(const Result& result) {
                           commit_sha, commit_dirty, name, argv, cwd, samples, failed_samples,
                           cold_module_ms, cold_wall_ms, warm_wall_ms, compile_elapsed_ms,
                           identities, modules, compiled_events, identity_set, verdict,
-                          cold_units, reference, rebuilt_modules, warm_compiles, lto_artifacts, tool_version)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
+                          cold_units, reference, rebuilt_modules, warm_compiles, lto_artifacts, tool_version,
+                          cold_module_cpu_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
     int index = 0;
     insert.bind(++index, result.recorded_at);
     insert.bind(++index, to_string(result.source));
@@ -192,6 +193,7 @@ std::int64_t HistoryStore::append(const Result& result) {
     bind_optional(insert, ++index, result.warm_compiles);
     bind_optional(insert, ++index, result.lto_artifacts);
     insert.bind(++index, result.tool_version);
+    bind_text_or_null(insert, ++index, summary_json(result.cold_module_cpu_ms));
     insert.exec();
     const std::int64_t id = database_->getLastInsertRowid();
     transaction.commit();
@@ -207,12 +209,13 @@ std::vector<Result> HistoryStore::results() const {
   const char* version2_columns = version_ >= 2 ? "cold_units, reference, rebuilt_modules" : "NULL, '', NULL";
   const char* version3_columns = version_ >= 3 ? "warm_compiles, lto_artifacts" : "NULL, NULL";
   const char* version4_columns = version_ >= 4 ? "tool_version" : "''";
+  const char* version5_columns = version_ >= 5 ? "cold_module_cpu_ms" : "NULL";
   const std::string query = fmt::format(
       "SELECT id, recorded_at, source, host, cpu_model, gpu, driver, warp_version, cuda_toolkit, commit_sha, "
       "commit_dirty, name, argv, cwd, samples, failed_samples, cold_module_ms, cold_wall_ms, warm_wall_ms, "
-      "compile_elapsed_ms, identities, modules, compiled_events, identity_set, verdict, {}, {}, {} FROM results "
+      "compile_elapsed_ms, identities, modules, compiled_events, identity_set, verdict, {}, {}, {}, {} FROM results "
       "ORDER BY id",
-      version2_columns, version3_columns, version4_columns);
+      version2_columns, version3_columns, version4_columns, version5_columns);
   std::vector<Result> results;
   try {
     SQLite::Statement select(*database_, query);
@@ -260,6 +263,7 @@ std::vector<Result> HistoryStore::results() const {
       result.warm_compiles = count_from(select.getColumn(column++));
       result.lto_artifacts = count_from(select.getColumn(column++));
       result.tool_version = select.getColumn(column++).getString();
+      result.cold_module_cpu_ms = summary_from(select.getColumn(column++));
       results.push_back(std::move(result));
     }
   } catch (const SQLite::Exception& failure) {

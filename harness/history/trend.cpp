@@ -86,7 +86,9 @@ std::string describe(const Step& step, const Point& point, LevelClock clock) {
   std::vector<std::string> parts;
   if (step.delta) {
     const std::string change = clock == LevelClock::cold_units ? fmt::format("cold units {:+.2f}", *step.delta)
-                                                               : "cold module work " + signed_duration(*step.delta);
+                               : clock == LevelClock::cold_module_cpu_ms
+                                   ? "cold module CPU " + signed_duration(*step.delta)
+                                   : "cold module work " + signed_duration(*step.delta);
     parts.push_back(step.clock_left_band ? fmt::format("{} at {}", change, short_sha(point.commit))
                                          : fmt::format("{} at {} (inside its band)", change, short_sha(point.commit)));
   } else {
@@ -101,18 +103,33 @@ std::string describe(const Step& step, const Point& point, LevelClock clock) {
 }
 
 const std::optional<Summary>& level_of(const Result& result, LevelClock clock) {
-  return clock == LevelClock::cold_units ? result.cold_units : result.cold_module_ms;
+  switch (clock) {
+    case LevelClock::cold_units:
+      return result.cold_units;
+    case LevelClock::cold_module_cpu_ms:
+      return result.cold_module_cpu_ms;
+    case LevelClock::cold_module_ms:
+      break;
+  }
+  return result.cold_module_ms;
 }
 
+// Cold units where every measured commit has them against one reference (the user asked for
+// them); else the CPU clock where every measured commit has it (load on the runner barely moves
+// it, issue 49); else the wall. One clock for the whole series: levels of two clocks never mix.
 LevelClock level_clock_for(const std::vector<Point>& points) {
   std::optional<std::string> reference;
+  bool units = true, cpu = true, any = false;
   for (const auto& point : points) {
     if (!point.result.measured()) continue;
-    if (!point.result.cold_units || (reference && *reference != point.result.reference))
-      return LevelClock::cold_module_ms;
+    any = true;
+    if (!point.result.cold_units || (reference && *reference != point.result.reference)) units = false;
     reference = point.result.reference;
+    if (!point.result.cold_module_cpu_ms) cpu = false;
   }
-  return reference ? LevelClock::cold_units : LevelClock::cold_module_ms;
+  if (!any) return LevelClock::cold_module_ms;
+  if (units && reference) return LevelClock::cold_units;
+  return cpu ? LevelClock::cold_module_cpu_ms : LevelClock::cold_module_ms;
 }
 
 // Each measured commit's structure against the previous measured commit's; absent for the
@@ -238,7 +255,15 @@ std::string to_string(NoteKind kind) {
 }
 
 std::string to_string(LevelClock clock) {
-  return clock == LevelClock::cold_units ? "cold_units" : "cold_module_ms";
+  switch (clock) {
+    case LevelClock::cold_units:
+      return "cold_units";
+    case LevelClock::cold_module_cpu_ms:
+      return "cold_module_cpu_ms";
+    case LevelClock::cold_module_ms:
+      break;
+  }
+  return "cold_module_ms";
 }
 
 std::string short_sha(const std::optional<Commit>& commit) {

@@ -32,7 +32,7 @@ inline constexpr std::size_t kMinimumBandCommits = 2;
 // in the same run) divide out the machine's load, so a busier machine is not a step; they are
 // used when every measured commit of the series has them from the same reference, else the
 // cold module work in ms.
-enum class LevelClock { cold_module_ms, cold_units };
+enum class LevelClock { cold_module_ms, cold_units, cold_module_cpu_ms };
 std::string to_string(LevelClock clock);
 
 struct Step {

@@ -75,6 +75,12 @@ InstrumentedLoad load_of(const json& record, int pid) {
   load.detail.compiled = bool_of(record, "compiled");
   load.detail.error = text_of(record, "error");
   load.detail.hook_ms = number_of(record, "hook_ms");
+  load.detail.cpu_ms = number_of(record, "cpu_ms");
+  if (const auto children = record.find("children_cpu_s"); children != record.end() && children->is_array() &&
+                                                           children->size() == 2 && (*children)[0].is_number() &&
+                                                           (*children)[1].is_number()) {
+    load.detail.children_cpu_s = std::pair{(*children)[0].get<double>(), (*children)[1].get<double>()};
+  }
   load.native_ms = number_of(record, "native_ms");
   load.built_pch = bool_of(record, "built_pch").value_or(false);
   if (const auto thread = record.find("thread"); thread != record.end() && thread->is_number_integer()) {

@@ -1,6 +1,7 @@
 #include "io/units.h"
 
 #include <fmt/format.h>
+#include <cmath>
 
 namespace wcp {
 namespace {
@@ -26,6 +27,11 @@ std::string whole_milliseconds_text(double ms) {
 
 std::string tenths_milliseconds_text(double ms) {
   return fmt::format("{:.1f} ms", ms);
+}
+
+std::string reading_text(double ms) {
+  if (std::abs(ms) >= 1000.0) return fmt::format("{:.2f} s", ms / 1000.0);
+  return fmt::format("{:.0f} ms", ms);
 }
 
 std::string bytes_text(std::uint64_t bytes) {

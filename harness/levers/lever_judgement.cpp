@@ -359,7 +359,8 @@ verdict::PairsDecision lever_decision(const ArmResult& baseline, const ArmResult
   outcome.lever = lever;
   judge_lever(baseline, arm, outcome);
   const bool scheduling = is_scheduling(lever);
-  const auto clock = scheduling ? verdict::PairedClock::compile_elapsed : verdict::PairedClock::cold_module_work;
+  const auto clock =
+      scheduling ? verdict::PairedClock::compile_elapsed : verdict::module_work_clock(baseline.report, arm.report);
   const auto ratios = verdict::pair_ratios(baseline.report, arm.report, clock);
   if (outcome.status != LeverStatus::measured) {
     // Counted by the arm's samples: a program that fails under the lever measures no ratio.

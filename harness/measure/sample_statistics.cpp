@@ -8,6 +8,7 @@
 
 #include "facts/queries.h"
 #include "measure/load_events.h"
+#include "measure/module_cpu.h"
 #include "stats/summary.h"
 
 namespace wcp::measure {
@@ -53,8 +54,9 @@ std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds ti
 
 const SampleRecord* add_sample_statistics(Report& report, const std::vector<SampleRecord>& samples,
                                           std::chrono::milliseconds timeout) {
-  std::vector<double> cold_module, native, warm_module, cold_wall, warm_wall, elapsed;
-  bool cold_module_unavailable = false, native_unavailable = false;
+  std::vector<double> cold_module, native, warm_module, cold_wall, warm_wall, elapsed, cold_cpu, warm_cpu;
+  bool cold_module_unavailable = false, native_unavailable = false, warm_cpu_unavailable = false;
+  std::string cold_cpu_unavailable;  // the first sample's reason: one is enough to leave it out
   const SampleRecord* first_ok = nullptr;
   for (const auto& sample : samples) {
     SampleResult result;
@@ -66,6 +68,9 @@ const SampleRecord* add_sample_statistics(Report& report, const std::vector<Samp
     const ObservedLoads cold_loads = observe_cold_loads(sample);
     result.cold_module_ms = module_work(cold_loads, true);
     result.native_compile_ms = native_compile(cold_loads);
+    const ModuleCpu cold_cpu_of_sample =
+        cold_loads.observed ? module_cpu(cold_loads.events, true) : ModuleCpu{std::nullopt, cold_loads.unobserved};
+    result.cold_module_cpu_ms = cold_cpu_of_sample.ms;
     if (!result.cold_ok) {
       result.failure = describe_failure(sample.cold.run, timeout);
       ++report.failed_samples;
@@ -85,6 +90,10 @@ const SampleRecord* add_sample_statistics(Report& report, const std::vector<Samp
       native.push_back(*result.native_compile_ms);
     else
       native_unavailable = true;
+    if (result.cold_module_cpu_ms)
+      cold_cpu.push_back(*result.cold_module_cpu_ms);
+    else if (cold_cpu_unavailable.empty())
+      cold_cpu_unavailable = fmt::format("sample {}: {}", sample.index, cold_cpu_of_sample.unavailable);
     cold_wall.push_back(result.cold_wall_ms);
     if (sample.warm && sample.warm->run.succeeded()) {
       result.warm_wall_ms = sample.warm->run.wall_ms;
@@ -92,6 +101,11 @@ const SampleRecord* add_sample_statistics(Report& report, const std::vector<Samp
       result.warm_module_ms = module_work(warm_loads, false);
       if (warm_loads.observed) result.warm_compiled_events = count_status(warm_loads.events, LoadStatus::compiled);
       if (result.warm_module_ms) warm_module.push_back(*result.warm_module_ms);
+      if (warm_loads.observed) result.warm_module_cpu_ms = module_cpu(warm_loads.events, false).ms;
+      if (result.warm_module_cpu_ms)
+        warm_cpu.push_back(*result.warm_module_cpu_ms);
+      else
+        warm_cpu_unavailable = true;
       warm_wall.push_back(*result.warm_wall_ms);
     } else if (sample.warm) {
       result.warm_failure = describe_failure(sample.warm->run, timeout);
@@ -111,6 +125,12 @@ const SampleRecord* add_sample_statistics(Report& report, const std::vector<Samp
 
   if (!cold_module_unavailable) report.cold_module_ms = summarize(cold_module);
   if (!native_unavailable) report.native_compile_ms = summarize(native);
+  if (cold_cpu_unavailable.empty()) {
+    report.cold_module_cpu_ms = summarize(cold_cpu);
+  } else if (report.cold_module_ms) {
+    report.module_cpu_unavailable = cold_cpu_unavailable;
+  }
+  if (!warm_cpu_unavailable) report.warm_module_cpu_ms = summarize(warm_cpu);
   report.warm_module_ms = summarize(warm_module);
   report.cold_wall_ms = summarize(cold_wall);
   report.warm_wall_ms = summarize(warm_wall);

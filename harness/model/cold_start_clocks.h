@@ -10,6 +10,8 @@ namespace wcp {
 
 struct ColdStartClocks {
   std::optional<Summary> cold_module_ms;  // summed module build timers of the cold run
+  // The CPU seconds those builds used (schema 13): what load on the machine barely moves.
+  std::optional<Summary> cold_module_cpu_ms;
   std::optional<Summary> cold_wall_ms;
   std::optional<Summary> warm_wall_ms;
   std::optional<Summary> compile_elapsed_ms;  // per sample: cold wall - warm wall

@@ -163,6 +163,12 @@ struct LoadDetail {
   // Schema 11: the test (or suite phase) running when the load started; absent when the
   // program ran under no test runner the instrumentation knows, or an older report.
   std::optional<TestContext> test;
+  // Schema 13: the CPU seconds the build used (measure/module_cpu.h). `cpu_ms` is the loading
+  // thread's CPU time across the span Warp times, less hook_ms; absent where the platform has no
+  // per-thread clock, and in earlier reports. `children_cpu_s` is the process's reaped-children
+  // CPU counter at the span's start and end, for a build that waits on a child process.
+  std::optional<double> cpu_ms;
+  std::optional<std::pair<double, double>> children_cpu_s;
   bool operator==(const LoadDetail&) const = default;
 };
 

@@ -50,7 +50,12 @@ namespace wcp {
 // kernel's `object`, `args` and `constants`, and the load's `functions` (issue 40: the cause of a
 // rebuild whose kernels kept their names). Version 11 adds each load's `test` (the test or phase
 // of the suite it happened in) and the report's `tests` (what each test built, issue 41).
-inline constexpr int kReportSchemaVersion = 12;
+// Version 12 adds the bisect and option records' fields (docs/report-schema.md). Version 13 adds
+// the CPU clock of module work (issue 49): each load's `cpu_ms` and `children_cpu_s`, each
+// sample's `cold_module_cpu_ms` and `warm_module_cpu_ms`, their summaries, and
+// `module_cpu_unavailable`; every earlier field keeps its meaning, and reports without them are
+// judged on the wall clock, as before.
+inline constexpr int kReportSchemaVersion = 13;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
@@ -129,6 +134,10 @@ struct SampleResult {
   std::optional<double> native_compile_ms;
   std::optional<double> warm_wall_ms;  // absent when the warm run failed or timed out
   std::optional<double> warm_module_ms;
+  // Schema 13: the CPU seconds those builds used (measure/module_cpu.h), cold compiled loads and
+  // every warm load; absent when a load had no CPU clock, and in earlier reports.
+  std::optional<double> cold_module_cpu_ms;
+  std::optional<double> warm_module_cpu_ms;
   std::optional<int> warm_compiled_events;
   std::string warm_failure;
   // Cold wall - warm wall of this sample (schema 4); absent when it is not credited, with the
@@ -159,6 +168,10 @@ struct Report : ColdStartClocks {
   // cold_module_ms, cold_wall_ms, warm_wall_ms, compile_elapsed_ms: the ColdStartClocks base.
   std::optional<Summary> native_compile_ms;
   std::optional<Summary> warm_module_ms;
+  std::optional<Summary> warm_module_cpu_ms;  // schema 13
+  // Why cold_module_cpu_ms is absent although cold module work was measured (a Warp version or
+  // platform without the clock, an older report); "" when it is present or nothing was measured.
+  std::string module_cpu_unavailable;
   std::optional<double> overlap_factor;  // cold module work / compile elapsed (medians)
 
   // Whether the first successful sample's cold run could see its module loads at all: the

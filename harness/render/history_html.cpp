@@ -105,6 +105,9 @@ void series_section(std::string& out, const history::Series& series) {
   }
   out += series.level_clock == history::LevelClock::cold_units
              ? "<p class=\"level-clock\">Levels are judged in cold units, which divide out the machine's load.</p>\n"
+         : series.level_clock == history::LevelClock::cold_module_cpu_ms
+             ? "<p class=\"level-clock\">Levels are judged on cold module CPU, which load on the machine barely "
+               "moves; the chart shows the wall.</p>\n"
              : "<p class=\"level-clock\">Levels are judged in cold module work (ms): record with a reference "
                "(<code>--reference</code>) to divide out the machine's load.</p>\n";
 

@@ -39,6 +39,9 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
     if (series.level_clock == history::LevelClock::cold_units) {
       out << "  (levels judged in cold units, which divide out the machine's load; reference " << reference_of(series)
           << ")\n";
+    } else if (series.level_clock == history::LevelClock::cold_module_cpu_ms) {
+      out << "  (levels judged on cold module CPU, which load on the machine barely moves; the column shows the "
+             "wall)\n";
     }
     const bool units = series.level_clock == history::LevelClock::cold_units;
     out << fmt::format("  {:<14} {:>7}  {:<30} {:>9}  {}{:>10}  {:<20} {:<13} {}\n", "commit", "results",

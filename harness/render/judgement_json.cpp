@@ -251,25 +251,31 @@ json judgement_to_json(const verdict::Judgement& judgement) {
                                                  {"baseline", workload.first_divergence->baseline},
                                                  {"candidate", workload.first_divergence->candidate}}
                                           : json(nullptr);
-  return json{{"verdict", std::string(verdict::to_string(judgement.verdict))},
-              {"exit_code", judgement.exit_code},
-              {"reason", judgement.reason},
-              {"notes", judgement.notes},
-              {"warnings", judgement.warnings},
-              {"same_work", judgement.same_work},
-              {"less_work", judgement.less_work},
-              {"workload", workload_json},
-              {"cold_module_work", clock_json(judgement.module_work)},
-              // Where the verdict's band came from (the cold module work's): issue 42.
-              {"noise", noise_json(judgement.module_work.noise)},
-              {"samples_to_decide", or_null(judgement.module_work.samples_to_decide)},
-              {"compile_elapsed", clock_json(judgement.compile_elapsed)},
-              {"counts", counts},
-              {"modules", modules},
-              {"options", options_json(judgement.options)},
-              {"identity_changes", identity_changes_to_json(judgement.identity_changes)},
-              {"baseline", side_json(judgement.baseline)},
-              {"candidate", side_json(judgement.candidate)}};
+  return json{
+      {"verdict", std::string(verdict::to_string(judgement.verdict))},
+      {"exit_code", judgement.exit_code},
+      {"reason", judgement.reason},
+      {"notes", judgement.notes},
+      {"warnings", judgement.warnings},
+      {"same_work", judgement.same_work},
+      {"less_work", judgement.less_work},
+      {"workload", workload_json},
+      // `cold_module_work` keeps its meaning, the wall clock (schema 13 adds the CPU's and
+      // which of them the verdict judged).
+      {"cold_module_work", clock_json(judgement.module_wall ? *judgement.module_wall : judgement.module_work)},
+      {"cold_module_cpu",
+       judgement.module_work.clock == verdict::Clock::module_cpu ? clock_json(judgement.module_work) : json(nullptr)},
+      {"judged_on", std::string(verdict::to_string(judgement.module_work.clock))},
+      // Where the verdict's band came from (the judged module clock's): issue 42.
+      {"noise", noise_json(judgement.module_work.noise)},
+      {"samples_to_decide", or_null(judgement.module_work.samples_to_decide)},
+      {"compile_elapsed", clock_json(judgement.compile_elapsed)},
+      {"counts", counts},
+      {"modules", modules},
+      {"options", options_json(judgement.options)},
+      {"identity_changes", identity_changes_to_json(judgement.identity_changes)},
+      {"baseline", side_json(judgement.baseline)},
+      {"candidate", side_json(judgement.candidate)}};
 }
 
 }  // namespace wcp::render

@@ -65,7 +65,8 @@ std::string options_text(const verdict::OptionComparison& options) {
 void render_judgement_summary_text(const verdict::Judgement& judgement, std::ostream& out) {
   print_wrapped(judgement.reason, fmt::format("Verdict: {} — ", verdict::to_string(judgement.verdict)), "  ", out);
   for (const auto& warning : judgement.warnings) print_wrapped(warning, "warning: ", "  ", out);
-  for (const auto* clock : {&judgement.module_work, &judgement.compile_elapsed}) {
+  if (judgement.wall_clock_reason) print_wrapped(*judgement.wall_clock_reason, "Clock: ", "  ", out);
+  for (const auto* clock : verdict::shown_clocks(judgement)) {
     render_clock_lines(*clock, out);
   }
   const auto& workload = judgement.workload;

@@ -32,10 +32,10 @@ void render_clock(const ClockComparison& clock, std::ostream& out) {
                      side(clock.candidate), delta, band, to_string(clock.direction));
   if (clock.paired) {
     const auto& paired = *clock.paired;
-    out << fmt::format("  {:<18} paired over {} pairs: median delta {:+.1f} ms, MAD {:.1f}; candidate faster in {}, "
-                       "slower in {}, equal in {}\n",
-                       "", paired.pairs, paired.median_delta, paired.mad_delta, paired.faster, paired.slower,
-                       paired.equal);
+    out << fmt::format(
+        "  {:<18} paired over {} pairs: median delta {:+.1f} ms, MAD {:.1f}; candidate faster in {}, "
+        "slower in {}, equal in {}\n",
+        "", paired.pairs, paired.median_delta, paired.mad_delta, paired.faster, paired.slower, paired.equal);
   }
 }
 
@@ -52,7 +52,8 @@ void render_workload(const verdict::WorkloadCheck& workload, std::ostream& out) 
     out << fmt::format("  {}: {} -> {}\n", entry.signature, entry.baseline, entry.candidate);
   }
   if (workload.first_divergence) {
-    out << fmt::format("  first divergent launch #{}{}: baseline {} | candidate {}\n", workload.first_divergence->index + 1,
+    out << fmt::format("  first divergent launch #{}{}: baseline {} | candidate {}\n",
+                       workload.first_divergence->index + 1,
                        workload.first_divergence->process.empty() ? "" : " of " + workload.first_divergence->process,
                        workload.first_divergence->baseline, workload.first_divergence->candidate);
   }
@@ -63,7 +64,9 @@ void render_workload(const verdict::WorkloadCheck& workload, std::ostream& out) 
   }
 }
 
-std::string module_name(const verdict::PairedModule& module) { return module.label + "@" + module.device; }
+std::string module_name(const verdict::PairedModule& module) {
+  return module.label + "@" + module.device;
+}
 
 std::string hash_word(const verdict::PairedModule& module) {
   const auto hashes = [](const std::vector<std::string>& list) {
@@ -77,8 +80,8 @@ void render_options(const verdict::OptionComparison& options, std::ostream& out)
   if (!options.baseline_snapshots || !options.candidate_snapshots) {
     out << fmt::format("\nOptions: not compared — the {} report has no per-load option snapshots\n",
                        !options.baseline_snapshots && !options.candidate_snapshots ? "baseline and the candidate"
-                       : !options.baseline_snapshots                                ? "baseline"
-                                                                                    : "candidate");
+                       : !options.baseline_snapshots                               ? "baseline"
+                                                                                   : "candidate");
     return;
   }
   if (options.changes.empty()) {
@@ -86,10 +89,11 @@ void render_options(const verdict::OptionComparison& options, std::ostream& out)
   } else {
     out << "\nOptions that differ (baseline -> candidate, from the load snapshots)\n";
     for (const auto& change : options.changes) {
-      out << fmt::format("  {:<40} {:<18} {} -> {}  {}\n", module_name(change.module), change.key, change.baseline_value,
-                         change.candidate_value,
-                         change.module.hash_moved() ? hash_word(change.module)
-                                                    : hash_word(change.module) + ": the option never arrived in the build");
+      out << fmt::format("  {:<40} {:<18} {} -> {}  {}\n", module_name(change.module), change.key,
+                         change.baseline_value, change.candidate_value,
+                         change.module.hash_moved()
+                             ? hash_word(change.module)
+                             : hash_word(change.module) + ": the option never arrived in the build");
     }
   }
   if (!options.baseline_writes || !options.candidate_writes) {
@@ -129,7 +133,8 @@ void render_structure(const verdict::Judgement& judgement, std::ostream& out) {
   for (const auto& count : judgement.counts) {
     const auto value = [](const std::optional<std::uint64_t>& v) { return v ? std::to_string(*v) : std::string("?"); };
     out << fmt::format("  {:<24} {:>10} -> {:<10}{}\n", to_string(count.count), value(count.baseline),
-                       value(count.candidate), count.baseline && count.candidate && count.baseline != count.candidate ? " *" : "");
+                       value(count.candidate),
+                       count.baseline && count.candidate && count.baseline != count.candidate ? " *" : "");
   }
   if (!judgement.modules.empty()) {
     out << "\nModule hashes (baseline -> candidate; * changed)\n";
@@ -153,8 +158,7 @@ void render_judgement_text(const verdict::Judgement& judgement, std::ostream& ou
   render_workload(judgement.workload, out);
   out << fmt::format("\n  {:<18} {:<26} {:<26} {:<20} {:<12}\n", "clock (ms)", "baseline (median ± MAD)",
                      "candidate (median ± MAD)", "delta", "noise band");
-  render_clock(judgement.module_work, out);
-  render_clock(judgement.compile_elapsed, out);
+  for (const auto* clock : verdict::shown_clocks(judgement)) render_clock(*clock, out);
   out << '\n';
   render_structure(judgement, out);
   render_options(judgement.options, out);

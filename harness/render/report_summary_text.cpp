@@ -98,6 +98,9 @@ void render_report_summary_text(const ReportView& view, std::ostream& out) {
       print_fitted(fmt::format("{:<18}{}", label, median_mad(clock, why)), "         ", out);
     };
     row("Cold module work", report.cold_module_ms, no_loads);
+    row("Cold module CPU", report.cold_module_cpu_ms,
+        report.module_cpu_unavailable.empty() ? std::string_view(no_loads)
+                                              : std::string_view(report.module_cpu_unavailable));
     row("Compile elapsed", credited_compile_elapsed(report),
         report.compile_elapsed_ms || report.warm_wall_ms ? "no warm wall below its cold wall" : no_warm);
     row("Warm module work", report.warm_module_ms,

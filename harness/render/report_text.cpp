@@ -58,6 +58,10 @@ void render_headline(const Report& report, std::ostream& out) {
   const std::string no_loads = report.loads_observed ? "a sample's loads were not observed" : report.loads_unobserved;
   out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms, no_loads));
   out << fmt::format(
+      "  CPU             {}\n",
+      median_mad(report.cold_module_cpu_ms,
+                 report.module_cpu_unavailable.empty() ? no_loads : std::string_view(report.module_cpu_unavailable)));
+  out << fmt::format(
       "  native compile  {}\n",
       median_mad(report.native_compile_ms,
                  report.loads_observed ? "a compiled load's native compile time was not observed" : no_loads));

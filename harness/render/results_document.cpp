@@ -26,7 +26,7 @@ markup::List mechanism_list(const char* title, const std::vector<results::Mechan
 markup::Table clock_table(const verdict::Judgement& judgement) {
   markup::Table table{
       {{"clock"}, {"before (median ± MAD)"}, {"after (median ± MAD)"}, {"change"}, {"noise band"}, {"judged"}}, {}};
-  for (const auto* clock : {&judgement.module_work, &judgement.compile_elapsed}) {
+  for (const auto* clock : verdict::shown_clocks(judgement)) {
     table.rows.push_back({{plain(std::string(verdict::to_string(clock->clock)))},
                           {plain(summary_cell(clock->baseline))},
                           {plain(summary_cell(clock->candidate))},

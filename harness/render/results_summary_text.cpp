@@ -26,7 +26,7 @@ std::string titles_text(const std::vector<results::MechanismLine>& lines) {
 void render_results_summary_text(const results::ResultsReport& results, std::ostream& out) {
   const auto& judgement = results.judgement;
   print_wrapped(judgement.reason, fmt::format("Verdict: {} — ", verdict::to_string(judgement.verdict)), "  ", out);
-  for (const auto* clock : {&judgement.module_work, &judgement.compile_elapsed}) {
+  for (const auto* clock : verdict::shown_clocks(judgement)) {
     render_clock_lines(*clock, out);
   }
   out << fmt::format("Workload: {}\n", verdict::to_string(judgement.workload.status));

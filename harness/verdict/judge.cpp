@@ -152,7 +152,15 @@ int exit_code_of(Verdict verdict) {
 }
 
 std::string_view to_string(Clock clock) {
-  return clock == Clock::module_work ? "cold module work" : "compile elapsed";
+  switch (clock) {
+    case Clock::module_work:
+      return "cold module work";
+    case Clock::module_cpu:
+      return "cold module CPU";
+    case Clock::compile_elapsed:
+      return "compile elapsed";
+  }
+  return "";
 }
 
 std::string_view to_string(Direction direction) {
@@ -324,6 +332,7 @@ std::vector<std::pair<double, double>> pairs_of(const Report& baseline, const Re
   const auto value = [clock](const SampleResult& sample) -> std::optional<double> {
     if (!sample.cold_ok) return std::nullopt;
     if (clock == Clock::module_work) return sample.cold_module_ms;
+    if (clock == Clock::module_cpu) return sample.cold_module_cpu_ms;
     return sample_compile_elapsed(sample).ms;  // absent when the warm wall was not below the cold wall
   };
   std::vector<std::pair<double, double>> pairs;
@@ -428,12 +437,14 @@ std::string band_text(const ClockComparison& clock) {
   return fmt::format("noise band ±{} ({})", tenths_milliseconds_text(*clock.band_ms), clock.noise.summary());
 }
 
+// "cold module CPU rose by 250.0 ms (13.2%) (1.89 s → 2.14 s), noise band …": the clock named,
+// then its move, then both medians.
 std::string work_change(const ClockComparison& work) {
   std::string text =
-      fmt::format("cold module work {} {}, {}", movement(work.direction),
+      fmt::format("{} {} {} ({} → {}), {}", to_string(work.clock), movement(work.direction),
                   work.direction == Direction::improved || work.direction == Direction::regressed ? moved_by(work)
                                                                                                   : signed_change(work),
-                  band_text(work));
+                  reading_text(work.baseline->median), reading_text(work.candidate->median), band_text(work));
   if (!work.noise.measured() && work.direction != Direction::within_band) text += ": a gross change";
   return text;
 }
@@ -519,6 +530,29 @@ Decision first_ruling(const RuleInputs& in) {
 
 }  // namespace
 
+std::vector<const ClockComparison*> shown_clocks(const Judgement& judgement) {
+  std::vector<const ClockComparison*> clocks{&judgement.module_work};
+  if (judgement.module_wall) clocks.push_back(&*judgement.module_wall);
+  clocks.push_back(&judgement.compile_elapsed);
+  return clocks;
+}
+
+std::optional<std::string> wall_clock_reason(const Report& baseline, const Report& candidate,
+                                             const JudgeOptions& options) {
+  if (!baseline.cold_module_ms || !candidate.cold_module_ms) return std::nullopt;  // nothing to judge on either
+  if (options.wall_clock) return "cold module work judged on the wall clock, as asked (--clock wall)";
+  if (baseline.cold_module_cpu_ms && candidate.cold_module_cpu_ms) return std::nullopt;
+  const auto why = [](const Report& report) {
+    return report.module_cpu_unavailable.empty() ? std::string("it measured no CPU clock")
+                                                 : report.module_cpu_unavailable;
+  };
+  std::vector<std::string> sides;
+  if (!baseline.cold_module_cpu_ms) sides.push_back("the baseline has no CPU clock (" + why(baseline) + ")");
+  if (!candidate.cold_module_cpu_ms) sides.push_back("the candidate has no CPU clock (" + why(candidate) + ")");
+  return fmt::format("cold module work judged on the wall clock, which load on the machine inflates: {}",
+                     fmt::join(sides, " and "));
+}
+
 Judgement judge(const Report& baseline, const Report& candidate, const JudgeOptions& options) {
   Judgement judgement;
   if (baseline.command != candidate.command) {
@@ -530,10 +564,18 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         fmt::format("Warp versions differ ({} vs {})", baseline.warp_version, candidate.warp_version));
   }
   judgement.workload = check_workload(baseline, candidate);
+  const auto wall_reason = wall_clock_reason(baseline, candidate, options);
+  const bool on_cpu = !wall_reason && baseline.cold_module_cpu_ms && candidate.cold_module_cpu_ms;
   if (options.paired) {
     judgement.module_work =
         compare_clock_paired(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
                              pairs_of(baseline, candidate, Clock::module_work), options.tolerance_percent);
+    if (on_cpu) {
+      judgement.module_wall = std::move(judgement.module_work);
+      judgement.module_work =
+          compare_clock_paired(Clock::module_cpu, baseline.cold_module_cpu_ms, candidate.cold_module_cpu_ms,
+                               pairs_of(baseline, candidate, Clock::module_cpu), options.tolerance_percent);
+    }
     judgement.compile_elapsed = compare_clock_paired(
         Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
         pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
@@ -544,6 +586,12 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
     // and a run-to-run wobble of 10 % reads as IMPROVED).
     judgement.module_work = compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
                                           options.tolerance_percent, options.prior_noise);
+    if (on_cpu) {
+      judgement.module_wall = std::move(judgement.module_work);
+      judgement.module_work =
+          compare_clock(Clock::module_cpu, baseline.cold_module_cpu_ms, candidate.cold_module_cpu_ms,
+                        options.tolerance_percent, options.prior_cpu_noise);
+    }
     judgement.compile_elapsed =
         compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
                       options.tolerance_percent, options.prior_noise);
@@ -563,6 +611,8 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.exit_code = exit_code_of(decision.verdict);
   judgement.reason = decision.reason;
   judgement.notes = notes_of(judgement);
+  judgement.wall_clock_reason = wall_reason;
+  if (wall_reason) judgement.notes.insert(judgement.notes.begin(), *wall_reason);
   if (options.forced_verdict) {
     judgement.reason = fmt::format("{} forced by WCP_JUDGE_FAULT (test only); the rules said {}: {}",
                                    to_string(*options.forced_verdict), to_string(decision.verdict), judgement.reason);

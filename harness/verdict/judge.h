@@ -10,6 +10,8 @@
 //   no_launch_record      either side has no launch record                 -> UNVERIFIED (exit 0)
 //   workload_changed      the launch topology differs                      -> INVALID (exit 1)
 //   work_unavailable      cold module work missing on a side               -> UNVERIFIED (exit 0)
+// "Cold module work" is judged on the CPU clock when both reports have it (issue 49: load on
+// the machine doubles the wall and barely moves the CPU), else on the wall, and a note says why.
 //   same_work_contention  cold module work regressed beyond its band, but the same
 //                         work was compiled (contention, not new work)     -> IMPROVED if elapsed improved,
 //                                                                             UNVERIFIED if elapsed is missing,
@@ -53,7 +55,9 @@ enum class Rule {
   improved,
 };
 
-enum class Clock { module_work, compile_elapsed };
+// module_work is the summed wall clock of the builds (Warp's load timers), module_cpu the CPU
+// seconds they used (measure/module_cpu.h), compile_elapsed cold wall − warm wall.
+enum class Clock { module_work, compile_elapsed, module_cpu };
 std::string_view to_string(Clock clock);
 
 enum class Direction { improved, within_band, regressed, unavailable };
@@ -145,6 +149,11 @@ struct JudgeOptions {
   // The noise of one run of this command when the reports' own samples are too few to measure
   // it: from a history of earlier runs, else the machine's calibration (cli resolves it).
   std::optional<Noise> prior_noise;
+  // The same for the CPU clock, from a history of its own values: never the wall's noise, which
+  // load inflates, nor a calibration's (timed on the wall).
+  std::optional<Noise> prior_cpu_noise;
+  // Judge module work on the wall even when both sides have the CPU clock (`--clock wall`).
+  bool wall_clock = false;
   // Test only (WCP_JUDGE_FAULT, verdict/judge_fault.h): the verdict every judgement gives,
   // whatever the rules decided; the reason says so and what the rules said.
   std::optional<Verdict> forced_verdict;
@@ -158,7 +167,13 @@ struct Judgement {
   std::vector<std::string> notes;     // what else matters; never the verdict
   std::vector<std::string> warnings;  // e.g. the commands differ
   WorkloadCheck workload;
+  // Cold module work as judged: on the CPU clock (clock == Clock::module_cpu) when both reports
+  // have it, else on the wall (Clock::module_work).
   ClockComparison module_work;
+  // Judged on the CPU clock: the wall beside it, reported and never the verdict.
+  std::optional<ClockComparison> module_wall;
+  // Judged on the wall: why (a report without the CPU clock, or --clock wall); also the first note.
+  std::optional<std::string> wall_clock_reason;
   ClockComparison compile_elapsed;
   std::vector<CountComparison> counts;
   bool same_work = false;  // same launches, identities, counts, source bytes and LTO artifacts
@@ -173,6 +188,15 @@ struct Judgement {
   SideFacts baseline;
   SideFacts candidate;
 };
+
+// The clocks a reader is shown, judged first: module work, the wall beside it when judged on
+// CPU, compile elapsed.
+std::vector<const ClockComparison*> shown_clocks(const Judgement& judgement);
+
+// Why module work was judged on the wall although the CPU clock exists in this tool's reports;
+// nullopt when judged on the CPU, or when no side measured module work.
+std::optional<std::string> wall_clock_reason(const Report& baseline, const Report& candidate,
+                                             const JudgeOptions& options);
 
 Judgement judge(const Report& baseline, const Report& candidate, const JudgeOptions& options = {});
 

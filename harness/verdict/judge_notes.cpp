@@ -43,7 +43,7 @@ void elapsed_only_rise_note(const Judgement& judgement, Notes& notes) {
 
 // A paired clock whose median left the band but whose pairs chance could have produced.
 void sign_test_notes(const Judgement& judgement, Notes& notes) {
-  for (const ClockComparison* clock : {&judgement.module_work, &judgement.compile_elapsed}) {
+  for (const ClockComparison* clock : shown_clocks(judgement)) {
     if (!clock->paired || !clock->paired->too_few_to_tell) continue;
     const auto& pairs = *clock->paired;
     notes.push_back(fmt::format(

@@ -47,6 +47,8 @@ Report scaled(const Report& report, const std::map<int, double>& factor_of) {
       cold_module_unavailable = true;
     }
     if (sample.native_compile_ms) *sample.native_compile_ms *= factor;
+    sample.cold_module_cpu_ms.reset();
+    sample.warm_module_cpu_ms.reset();
     if (sample.warm_module_ms) {
       *sample.warm_module_ms *= factor;
       warm_module.push_back(*sample.warm_module_ms);
@@ -60,6 +62,11 @@ Report scaled(const Report& report, const std::map<int, double>& factor_of) {
   }
   out.cold_module_ms = cold_module_unavailable ? std::nullopt : summarize(cold_module);
   out.native_compile_ms.reset();  // not judged; left out rather than half-scaled
+  // A reference build is timed on the wall: its factor scales wall clocks, and a CPU figure
+  // divided by it would mean nothing. Reference units judge the wall (docs/measurement.md).
+  out.cold_module_cpu_ms.reset();
+  out.warm_module_cpu_ms.reset();
+  if (report.cold_module_cpu_ms) out.module_cpu_unavailable = "reference units scale the wall clock, not the CPU";
   out.warm_module_ms = summarize(warm_module);
   out.cold_wall_ms = summarize(cold_wall);
   out.warm_wall_ms = summarize(warm_wall);
@@ -71,7 +78,9 @@ Report scaled(const Report& report, const std::map<int, double>& factor_of) {
   return out;
 }
 
-bool has_cost(const Report& report) { return report.reference && report.reference->cost_ms; }
+bool has_cost(const Report& report) {
+  return report.reference && report.reference->cost_ms;
+}
 
 }  // namespace
 
@@ -79,9 +88,9 @@ std::optional<ReferenceScaling> scale_to_baseline_reference(const Report& baseli
                                                             std::string& why_not) {
   if (!has_cost(baseline) || !has_cost(candidate)) {
     why_not = fmt::format("{} no reference measured in its own run", !has_cost(baseline) && !has_cost(candidate)
-                                                                          ? "neither report has"
-                                                                      : !has_cost(baseline) ? "the baseline has"
-                                                                                            : "the candidate has");
+                                                                         ? "neither report has"
+                                                                     : !has_cost(baseline) ? "the baseline has"
+                                                                                           : "the candidate has");
     return std::nullopt;
   }
   if (baseline.reference->name != candidate.reference->name) {

@@ -12,7 +12,15 @@ namespace {
 
 std::optional<double> clock_value(const SampleResult& sample, PairedClock clock) {
   if (!sample.cold_ok) return std::nullopt;
-  return clock == PairedClock::cold_module_work ? sample.cold_module_ms : sample.compile_elapsed_ms;
+  switch (clock) {
+    case PairedClock::cold_module_work:
+      return sample.cold_module_ms;
+    case PairedClock::cold_module_cpu:
+      return sample.cold_module_cpu_ms;
+    case PairedClock::compile_elapsed:
+      return sample.compile_elapsed_ms;
+  }
+  return std::nullopt;
 }
 
 // The sequential test reads runs against a baseline level: here each pair's ratio against 1,
@@ -42,8 +50,15 @@ std::vector<double> pair_ratios(const Report& baseline, const Report& candidate,
   return ratios;
 }
 
+PairedClock module_work_clock(const Report& baseline, const Report& candidate) {
+  return baseline.cold_module_cpu_ms && candidate.cold_module_cpu_ms ? PairedClock::cold_module_cpu
+                                                                     : PairedClock::cold_module_work;
+}
+
 PairsDecision decide_pairs(const Judgement& judgement, const Report& baseline, const Report& candidate) {
-  return decide_pair_ratios(judgement.verdict, pair_ratios(baseline, candidate, PairedClock::cold_module_work));
+  const PairedClock clock =
+      judgement.module_work.clock == Clock::module_cpu ? PairedClock::cold_module_cpu : PairedClock::cold_module_work;
+  return decide_pair_ratios(judgement.verdict, pair_ratios(baseline, candidate, clock));
 }
 
 PairsDecision decide_pair_ratios(Verdict verdict_so_far, const std::vector<double>& ratios) {

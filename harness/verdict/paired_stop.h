@@ -21,9 +21,12 @@ struct PairsDecision {
 
 PairsDecision decide_pairs(const Judgement& judgement, const Report& baseline, const Report& candidate);
 
-// The clock a paired decision reads: cold module work (`ab`, most levers) or compile elapsed
-// (the scheduling levers, which move only the wall).
-enum class PairedClock { cold_module_work, compile_elapsed };
+// The clock a paired decision reads: cold module work on the CPU clock or the wall, whichever the
+// judge judged (`ab`, most levers), or compile elapsed (the scheduling levers, which move only
+// the wall).
+enum class PairedClock { cold_module_work, compile_elapsed, cold_module_cpu };
+// Module work's paired clock for these two reports: the CPU when both have it (judge.h).
+PairedClock module_work_clock(const Report& baseline, const Report& candidate);
 
 // candidate / baseline of `clock` for every pair (same sample index) both arms measured.
 std::vector<double> pair_ratios(const Report& baseline, const Report& candidate, PairedClock clock);

@@ -22,7 +22,15 @@ verdict is wrong.
    both. The B/A twin's measured cold-module-work ratio is printed (median over the B checks
    against the median over the A checks).
 
-4. Verdicts (--parts verdicts): the project's own budget files (budgets/fixtures.yaml,
+4. Under load (--load N, issue 49): N busy loops run beside every part for its whole length, as
+   a shared CI runner's other jobs would. The baseline budget judges cold module work on the
+   CPU clock when both reports have it; each check records the clock it judged (`judged_on`).
+5. The clocks under load (--parts clock): per program, --clock-repeat interleaved pairs of
+   `measure --samples 1`, one quiet and one beside two busy loops started for it alone; reported:
+   the median cold module work on the wall and on the CPU clock, quiet and loaded, and each
+   clock's loaded/quiet ratio (goal for the CPU clock: <= 1.10).
+
+6. Verdicts (--parts verdicts): the project's own budget files (budgets/fixtures.yaml,
    budgets/must_fail.yaml) checked with `samples: auto` and with `samples: 3`; every (entry,
    budget) verdict must be the same. Goal: none differs.
 
@@ -51,6 +59,26 @@ import sys
 import tempfile
 import time
 
+# A busy loop that ends itself, so that a bench killed midway leaves no loop behind for long.
+BUSY_LOOP = "import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end:\n    pass\n"
+
+
+class BusyLoops:
+    """N busy loops for the length of a `with` block (none when N is 0)."""
+
+    def __init__(self, count, seconds):
+        self.count, self.seconds, self.loops = count, seconds, []
+
+    def __enter__(self):
+        self.loops = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP.format(seconds=self.seconds)])
+                      for _ in range(self.count)]
+        return self
+
+    def __exit__(self, *_):
+        for loop in self.loops:
+            loop.kill()
+            loop.wait()
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "tests", "bench", "data", "gate_cost")
 BUDGETS = os.path.join(DATA, "budgets.yaml")
@@ -58,6 +86,7 @@ PROGRAMS = {
     "fixture-clean": [os.path.join(ROOT, "fixtures", "clean", "app.py")],
     "fem-diffusion": ["-m", "warp.examples.fem.example_diffusion", "--device", "cpu", "--headless", "--quiet",
                       "--resolution", "10"],
+    "twin": [os.path.join(DATA, "twin_app.py")],
     "fem-convection-diffusion": ["-m", "warp.examples.fem.example_convection_diffusion", "--device", "cpu",
                                  "--headless", "--quiet", "--resolution", "10", "--num-frames", "5"],
 }
@@ -158,7 +187,8 @@ class Bench:
         outcomes = command.get("outcomes", [])
         base = next((o for o in outcomes if o.get("budget") == "baseline"), None)
         judgement = (base or {}).get("judgement") or {}
-        cold = judgement.get("cold_module_work") or {}
+        # The clock the verdict judged (schema 13): the CPU's when both reports had it.
+        cold = judgement.get("cold_module_cpu") or judgement.get("cold_module_work") or {}
         noise = judgement.get("noise") or {}
         return {
             "wall_s": wall,
@@ -170,6 +200,8 @@ class Bench:
             "sampling_summary": sampling.get("summary"),
             "cold_module_ms": report.get("cold_module_ms_median"),
             "cold_module_ms_values": report.get("cold_module_ms_values"),
+            "cold_module_cpu_ms": report.get("cold_module_cpu_ms_median"),
+            "judged_on": judgement.get("judged_on"),
             "other_failures": [o["budget"] for o in outcomes if o.get("budget") != "baseline"
                                and o.get("verdict") == "fail"],
             "baseline_verdict": (base or {}).get("verdict"),
@@ -184,6 +216,21 @@ class Bench:
             "samples_to_decide": judgement.get("samples_to_decide"),
             "decided_by": {o.get("budget"): o.get("decided_by") for o in outcomes if "decided_by" in o},
         }
+
+    def measure(self, name):
+        """One `measure --samples 1` of the program: its cold module work on both clocks."""
+        self.count += 1
+        out = os.path.join(self.scratch, f"measure-{self.count}.json")
+        result = subprocess.run([self.cli, "measure", "--quiet", "--samples", "1", "--json", out, "--",
+                                 self.python, *PROGRAMS[name]], cwd=DATA, env=self.env, capture_output=True,
+                                text=True, timeout=self.args.timeout * 3)
+        if result.returncode != 0 or not os.path.exists(out):
+            raise Fatal(f"measure {name} failed ({result.returncode}):\n{result.stderr[-3000:]}")
+        with open(out, encoding="utf-8") as handle:
+            report = json.load(handle)
+        os.unlink(out)
+        return {"wall_ms": report.get("cold_module_ms_median"), "cpu_ms": report.get("cold_module_cpu_ms_median"),
+                "unavailable": report.get("module_cpu_unavailable")}
 
     def seed_history(self, name, runs):
         """The baseline (`check --update-baseline`) and RUNS-1 more checks, all into one history."""
@@ -263,6 +310,9 @@ def twin_series(bench, args):
     pairs = [b / a for a, b in zip(a_cold, b_cold) if a and b]
     return {
         "seeded": seeded, "aa": aa, "ba": ba,
+        "twin_cpu_ratio": median(b / a for a, b in zip((r["cold_module_cpu_ms"] for r in aa),
+                                                       (r["cold_module_cpu_ms"] for r in ba)) if a and b),
+        "judged_on": sorted({r["judged_on"] for r in aa + ba if r["judged_on"]}),
         "twin_ratio": median(pairs), "twin_ratio_of_medians": median(b_cold) / median(a_cold)
         if median(a_cold) and median(b_cold) else None, "a_cold_ms": median(a_cold), "b_cold_ms": median(b_cold),
         "aa_false_fail": sum(r["baseline_verdict"] == "fail" for r in aa),
@@ -271,6 +321,28 @@ def twin_series(bench, args):
         "ba_caught": sum(r["baseline_verdict"] == "fail" for r in ba),
         "ba_other_failures": sum(bool(r["other_failures"]) for r in ba),
     }
+
+
+def clock_series(bench, args):
+    """Per program, interleaved quiet and loaded (two busy loops) `measure --samples 1` runs."""
+    results = {}
+    for name in args.programs:
+        rows = {"quiet": [], "loaded": []}
+        for index in range(args.clock_repeat):
+            for condition in ("quiet", "loaded"):
+                with BusyLoops(2 if condition == "loaded" else 0, args.timeout * 2):
+                    rows[condition].append(bench.measure(name))
+            log(f"[clock] {name} {index + 1}/{args.clock_repeat}: " + ", ".join(
+                f"{c} wall {rows[c][-1]['wall_ms']:.0f} ms cpu {rows[c][-1]['cpu_ms'] or 0:.0f} ms"
+                for c in ("quiet", "loaded")))
+        summary = {}
+        for clock in ("wall_ms", "cpu_ms"):
+            quiet = median(r[clock] for r in rows["quiet"])
+            loaded = median(r[clock] for r in rows["loaded"])
+            summary[clock] = {"quiet": quiet, "loaded": loaded,
+                              "ratio": loaded / quiet if quiet and loaded else None}
+        results[name] = {"runs": rows, "summary": summary}
+    return results
 
 
 def verdict(ok):
@@ -328,9 +400,12 @@ def main():
     parser.add_argument("--history-runs", type=int, default=3, help="runs in each history before the checks")
     parser.add_argument("--aa", type=int, default=20, help="A/A checks")
     parser.add_argument("--ba", type=int, default=20, help="B/A checks")
-    parser.add_argument("--programs", default=",".join(PROGRAMS), help="comma-separated, of: " + ", ".join(PROGRAMS))
+    parser.add_argument("--programs", default="fixture-clean,fem-diffusion,fem-convection-diffusion", help="comma-separated, of: " + ", ".join(PROGRAMS))
     parser.add_argument("--parts", default="cost,twin",
                         help="comma-separated, of: cost, twin, verdicts (the project's budgets, auto against samples 3)")
+    parser.add_argument("--load", type=int, default=0,
+                        help="busy loops to run beside every part, as other jobs on a shared runner (default 0)")
+    parser.add_argument("--clock-repeat", type=int, default=4, help="quiet/loaded pairs per program (--parts clock)")
     parser.add_argument("--quick", action="store_true", help="repeat 1, 6 A/A and 6 B/A, no convection-diffusion")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
     parser.add_argument("--json", default="", help="write the summary and every check's figures here")
@@ -355,7 +430,11 @@ def main():
     bench = Bench(args, scratch)
     document = {"mode": args.mode, "load_average_start": load, "cpus": os.cpu_count(), "cli": bench.cli,
                 "python": bench.python, "args": {k: v for k, v in vars(args).items() if k != "json"}}
+    loops = BusyLoops(args.load, 6 * 3600)
+    loops.__enter__()
     try:
+        if "clock" in parts:
+            document["clock"] = clock_series(bench, args)
         if "cost" in parts:
             document["cost"] = gate_cost(bench, args)
         if "twin" in parts:
@@ -366,6 +445,7 @@ def main():
         print(f"gate_cost: {error}", file=sys.stderr)
         return 2
     finally:
+        loops.__exit__()
         if args.keep:
             log(f"scratch kept: {scratch}")
         else:
@@ -373,7 +453,7 @@ def main():
     document["elapsed_s"] = time.time() - started
     document["load_average_end"] = os.getloadavg()
 
-    print(f"\nmode {args.mode_label}; load average {load[0]:.2f} at the start, "
+    print(f"\nmode {args.mode_label}; {args.load} busy loop(s) beside the checks; load average {load[0]:.2f} at the start, "
           f"{document['load_average_end'][0]:.2f} at the end")
     goals = {"check": 1.3, "check_baseline": 1.6, "check_samples3": None}
     labels = {"check": args.mode_label, "check_baseline": f"{args.mode_label} + baseline + history",
@@ -399,6 +479,21 @@ def main():
                 bare = f"{summary['bare_s']:7.1f}" if key == "check" else ""
                 print(f"{name if key == 'check' else '':26} {bare:>7}  "
                       f"{labels[key]:34} {row['wall_s']:8.1f} {runs:>5} {row['ratio']:6.2f}  {mark}{false}")
+    if "clock" in document:
+        print("\nCold module work quiet and beside two busy loops (median of "
+              f"{args.clock_repeat} interleaved pair(s) of `measure --samples 1`)")
+        print(f"{'program':26} {'clock':6} {'quiet ms':>9} {'loaded ms':>10} {'ratio':>6}  goal")
+        for name, result in document["clock"].items():
+            for clock, label in (("wall_ms", "wall"), ("cpu_ms", "CPU")):
+                row = result["summary"][clock]
+                if row["ratio"] is None:
+                    print(f"{name:26} {label:6} unavailable")
+                    continue
+                mark = f"<= 1.10 {verdict(row['ratio'] <= 1.10)}" if clock == "cpu_ms" else ""
+                if clock == "cpu_ms":
+                    goals_met.append(row["ratio"] <= 1.10)
+                print(f"{name if clock == 'wall_ms' else '':26} {label:6} {row['quiet']:9.0f} {row['loaded']:10.0f} "
+                      f"{row['ratio']:6.2f}  {mark}")
     if "twin" in document:
         twin = document["twin"]
         ratio = twin["twin_ratio"]
@@ -407,6 +502,9 @@ def main():
               f"B {twin['b_cold_ms']:.0f} ms (medians of the interleaved checks): B/A {ratio:.3f} (median of "
               f"{min(len(aa), len(ba))} pairs; ratio of medians {twin['twin_ratio_of_medians']:.3f}; aim 1.10-1.15)"
               if ratio else "\nA/B twin: no cold module work measured")
+        if twin.get("twin_cpu_ratio"):
+            print(f"  on the CPU clock B/A {twin['twin_cpu_ratio']:.3f} (median of pairs); verdicts judged on: "
+                  + ", ".join(twin["judged_on"]))
         false = twin["aa_false_fail"] + twin["aa_false_improved"]
         print(f"A/A: {len(aa)} checks of A against its baseline (history growing from {args.history_runs} run(s)): "
               f"{twin['aa_false_fail']} false FAIL, {twin['aa_false_improved']} false improved, "

@@ -5,6 +5,7 @@ count of what ran, the program wraps Warp's CPU entry `invoke` in its context mo
 CPU kernel execution goes through it, and it is not something the probe wraps.
 """
 import json
+import os
 import re
 
 import pytest
@@ -194,6 +195,13 @@ wp.launch(fill, dim=8, inputs=[x])
         assert 0 <= load["hook_ms"] <= 1.0  # the probe's own time inside Warp's timer
         assert sorted(k["key"] for k in load["kernels"]) == ["fill", "scale", "tiled"]
         assert load["t_start"] <= load["t_end"]
+        # The CPU clock of the build: measured on this thread over the same span, never more CPU
+        # than the span had wall (a single thread), and the children's counter read at both ends.
+        wall_ms = (load["t_end"] - load["t_start"]) * 1000.0
+        assert load["cpu_ms"] is not None and 0 < load["cpu_ms"] <= wall_ms + 1.0, (load["cpu_ms"], wall_ms)
+        assert load["compiled"] and load["cpu_ms"] > 0.5 * wall_ms  # a compile is CPU work, not waiting
+        start, end = load["children_cpu_s"]
+        assert 0 <= start <= end
     assert loads[1]["options"]["max_unroll"] == "3"
     created = [m for m in of_type(run.main, "module_created") if m["name"] == "__main__"]
     assert created and created[0]["config"]["max_unroll"] == "16"
@@ -435,6 +443,13 @@ def test_parallel_loads_are_recorded_as_they_ran(tmp_path):
         if EXPECT == "1.19":  # a pool worker's load names the force_load call that asked for it
             assert "PRELOAD" in (tmp_path / "app.py").read_text().splitlines()[load["trigger"]["line"] - 1]
         assert 0 <= load["hook_ms"] <= 1.0
+        # Per thread: each build's CPU is its own thread's, so on 2 cores three overlapping
+        # builds' CPU sums to at most the cores' share of their common span, while a process clock
+        # would give each of them all three.
+        assert load["cpu_ms"] is not None and load["cpu_ms"] > 0
+    span_ms = (max(ends) - min(starts)) * 1000.0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    assert sum(load["cpu_ms"] for load in loads) <= cores * span_ms + 5.0
 
 
 def test_a_load_record_carries_no_ownership_lookup(tmp_path):

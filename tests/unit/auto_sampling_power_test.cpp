@@ -109,7 +109,7 @@ Gate simulate(double relative_mad, double effect, int checks, std::uint64_t seed
 
 // Measured with these seeds: 65 runs for 40 A/A checks (1.6 each: a run whose ratio to the
 // baseline sits above about +2.6 % needs more before a 10 % regression is ruled out at α 1 %),
-// 0 false and 3 left open after 5 runs (a baseline drawn 5 % low); 49 runs for 40 B/A checks, all
+// 0 false and 3 left open after 5 runs (a baseline drawn 5 % low); 54 runs for 40 B/A checks, all
 // caught. A false IMPROVED from compile elapsed weighed by 3 baseline samples that happened to
 // agree (12 of 40 before the judge gave it the history's noise) fails the first test.
 TEST(AutoSamplingPower, AQuietRunnerDecidesAnUnchangedProgramInAboutOneRun) {

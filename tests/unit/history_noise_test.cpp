@@ -258,12 +258,12 @@ TEST(HistorySchema, MigratingVersion3To4KeepsItsResultsWithAnUnknownToolVersion)
   Result current = earlier_run({1000.0});
   {
     HistoryStore store(path, HistoryStore::Mode::append);
-    EXPECT_EQ(store.schema_version(), 4);
+    EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
     store.append(current);
   }
   {
     SQLite::Database database(path.string());
-    EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 4);
+    EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), kHistorySchemaVersion);
   }
   const HistoryStore store(path, HistoryStore::Mode::read);
   EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
@@ -274,6 +274,7 @@ TEST(HistorySchema, MigratingVersion3To4KeepsItsResultsWithAnUnknownToolVersion)
   EXPECT_EQ(results[0].cold_module_ms->median, 900.0);
   EXPECT_EQ(results[0].identity_set, kIdentitiesBefore);
   EXPECT_EQ(results[0].warm_compiles, 0u);
+  EXPECT_FALSE(results[0].cold_module_cpu_ms);  // not recorded then: no CPU noise from it
   EXPECT_EQ(results[1].tool_version, "0.9.0");
   current.id = results[1].id;
   EXPECT_EQ(results[1], current);
@@ -284,9 +285,12 @@ TEST(HistorySchema, AFreshFileIsOfTheCurrentLayout) {
   const auto path = dir.path() / "history.sqlite";
   SQLite::Database database(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
   for (const auto& statement : create_statements(kHistorySchemaVersion)) database.exec(statement);
-  EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 4);
+  EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 5);
   EXPECT_EQ(
       database.execAndGet("SELECT count(*) FROM pragma_table_info('results') WHERE name = 'tool_version'").getInt(), 1);
+  EXPECT_EQ(database.execAndGet("SELECT count(*) FROM pragma_table_info('results') WHERE name = 'cold_module_cpu_ms'")
+                .getInt(),
+            1);
 }
 
 }  // namespace

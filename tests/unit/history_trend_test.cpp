@@ -364,3 +364,39 @@ TEST(HistoryTrend, ADirtyTreeIsItsOwnPoint) {
 
 }  // namespace
 }  // namespace wcp::history
+
+namespace wcp::history {
+namespace {
+
+// Commits 4 to 8 ran on a busy runner: the wall doubled, the CPU clock held. Judged on the CPU
+// clock (every result has it), the series has no step; a level the CPU clock left is one.
+TEST(HistoryTrendCpu, ARunnerThatGotBusyIsNoStepOnTheCpuClock) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 8; ++commit) {
+    Result result = commit >= 4 ? at_commit(commit, {2000, 2020, 1980}) : at_commit(commit, {1000, 1010, 990});
+    result.cold_module_cpu_ms = summarize({990, 1000, 985});
+    results.push_back(result);
+  }
+  auto series = build_series(results);
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(series[0].level_clock, LevelClock::cold_module_cpu_ms);
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  for (int commit = 6; commit <= 8; ++commit) results[commit - 1].cold_module_cpu_ms = summarize({1200, 1210, 1190});
+  series = build_series(results);
+  EXPECT_EQ(step_commits(series[0]), std::vector<int>{6});
+  EXPECT_NE(series[0].points[5].step->summary.find("cold module CPU +"), std::string::npos)
+      << series[0].points[5].step->summary;
+}
+
+TEST(HistoryTrendCpu, OneResultWithoutTheCpuClockKeepsTheSeriesOnTheWall) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 6; ++commit) {
+    Result result = at_commit(commit, {1000, 1010, 990});
+    if (commit != 2) result.cold_module_cpu_ms = summarize({990, 1000, 985});
+    results.push_back(result);
+  }
+  EXPECT_EQ(build_series(results)[0].level_clock, LevelClock::cold_module_ms);
+}
+
+}  // namespace
+}  // namespace wcp::history

@@ -17,6 +17,13 @@
 # thread's CPU time in the hooks), so the cost of this rule is measured on every run rather
 # than assumed.
 #
+# Each load also carries its CPU clock (issue 49): `cpu_ms`, the loading thread's CPU time
+# across the same span as the wall clock, less `hook_ms` (Warp's code generation and its
+# in-process compilers, clang or NVRTC, run on that thread), and `children_cpu_s`, the
+# process's reaped-children CPU counter (os.times) at the span's two ends, for a build that
+# waits on a child process. Both are read at the boundaries the hooks already have, beside the
+# reads of the hook's own cost; `cpu_ms` is null where the platform has no per-thread clock.
+#
 # Native compile time comes from wrapping Warp's build functions (`hook_builds`), not from Warp's
 # "Compile x86 took" timers: those print only at LOG_DEBUG (or with `verbose` on older Warp), and
 # the probe leaves the program's log level alone (attach.py says why).
@@ -42,7 +49,7 @@ class LoadCapture:
 
     __slots__ = ("module", "name", "device", "block_dim", "hash", "compiled", "t_start", "t_end", "kernels",
                  "options", "config", "cache_env", "stack", "origin", "thread", "hook_s", "error", "native_s",
-                 "native_builds", "built_pch", "hasher", "pytest_test")
+                 "native_builds", "built_pch", "hasher", "pytest_test", "cpu_start", "cpu_s", "children")
 
     def __init__(self, module, t_start):
         self.module = module
@@ -56,6 +63,22 @@ class LoadCapture:
         self.built_pch = False
         self.hasher = None
         self.pytest_test = None
+        self.cpu_start = None  # the loading thread's CPU clock where the span starts
+        self.cpu_s = None  # the thread's CPU seconds across the span, less hook_s
+        self.children = None  # (start, end) of the process's reaped-children CPU seconds
+
+
+def children_cpu():
+    """The CPU seconds of this process's reaped children so far (user + system)."""
+    times = os.times()
+    return times[2] + times[3]
+
+
+def build_cpu_s(item, cpu_end):
+    # The span's CPU less the probe's own share of it; never below 0 (clock granularity).
+    if item.cpu_start is None or cpu_end is None:
+        return None
+    return max(0.0, cpu_end - item.cpu_start - item.hook_s)
 
 
 def install(probe, warp, ctx, config):
@@ -63,6 +86,8 @@ def install(probe, warp, ctx, config):
     # The hook's own cost is the CPU time of its thread in the probe's code: on a thread that
     # waits for the GIL while other threads run (a parallel preload), wall time would count them.
     cpu_time = getattr(time, "thread_time", time.process_time)
+    # The build's CPU clock needs the thread's own: the process's would count other threads.
+    thread_clock = getattr(time, "thread_time", None)
     get_ident = threading.get_ident
     native_id = getattr(threading, "get_native_id", get_ident)
     getframe = __import__("sys")._getframe
@@ -234,6 +259,8 @@ def install(probe, warp, ctx, config):
                           "WARP_CACHE_PATH": environ_text(item.cache_env[1])},
                 "stack": stack, "trigger": trigger, "thread": item.thread,
                 "hook_ms": round(item.hook_s * 1000.0, 4), "native_ms": native_ms_of(item),
+                "cpu_ms": round(item.cpu_s * 1000.0, 4) if item.cpu_s is not None else None,
+                "children_cpu_s": list(item.children) if item.children is not None else None,
                 "native_builds": item.native_builds, "built_pch": item.built_pch,
                 "functions": describe_functions(item.hasher, is_value) if item.hasher is not None else None,
                 "test": test_field(item, full_stack)}
@@ -303,6 +330,7 @@ def install(probe, warp, ctx, config):
             tid = get_ident()
             item = None
             try:
+                children_start = children_cpu()
                 if tid in pending:
                     abandon(tid)
                 if tid in native:
@@ -310,6 +338,8 @@ def install(probe, warp, ctx, config):
                 local = frame.f_locals
                 item = pending[tid] = capture(self, t_start, frame, local.get("device"),
                                               local.get("active_block_dim"), local.get("module_hash"))
+                item.cpu_start = cpu_start if thread_clock is not None else None
+                item.children = (children_start, None)
                 item.hook_s = cpu_time() - cpu_start
             except Exception as e:
                 probe.fail("module loads", e)
@@ -327,6 +357,7 @@ def install(probe, warp, ctx, config):
             t_hook = monotonic()
             cpu_start = cpu_time()
             try:
+                children_end = children_cpu()
                 frame = getframe(1)
                 if frame.f_code is load_code:
                     local = frame.f_locals
@@ -345,6 +376,10 @@ def install(probe, warp, ctx, config):
                     item.hash = getattr(self, "module_hash", item.hash)
                     item.t_end = t_hook
                     take_native(item, get_ident())
+                    if thread_clock is not None:
+                        item.cpu_s = build_cpu_s(item, cpu_start)
+                    if item.children is not None:
+                        item.children = (item.children[0], children_end)
                     item.hook_s += cpu_time() - cpu_start
                     finished.append(item)
             except Exception as e:
@@ -386,7 +421,8 @@ def install(probe, warp, ctx, config):
                     if getframe(1).f_code is load_code:
                         tid = get_ident()
                         native.pop(tid, None)
-                        timer_starts[tid] = monotonic()
+                        timer_starts[tid] = (monotonic(), cpu_time() if thread_clock is not None else None,
+                                             children_cpu())
                 except Exception as e:
                     probe.fail("module loads", e)
                 return result
@@ -421,8 +457,8 @@ def install(probe, warp, ctx, config):
                 try:
                     device = args[0] if args else kwargs.get("device")
                     tid = get_ident()
-                    item = capture(self, timer_starts.pop(tid, t_start), getframe(1), probe.device_name(device), None,
-                                   None)
+                    item = capture(self, timer_starts.pop(tid, (t_start,))[0], getframe(1), probe.device_name(device),
+                                   None, None)
                     item.t_end = monotonic()
                     take_native(item, tid)
                     item.error = error
@@ -434,17 +470,25 @@ def install(probe, warp, ctx, config):
             try:
                 if result is not None and first_time(result):
                     t_end = monotonic()
+                    cpu_end = cpu_time() if thread_clock is not None else None
+                    children_end = children_cpu()
                     block_dim = getattr(result, "block_dim", None)
                     if block_dim is None:
                         block_dim = self.options.get("block_dim")
                     tid = get_ident()
-                    item = capture(self, timer_starts.pop(tid, t_start), getframe(1), getattr(result, "device", None),
+                    # Without the identifier hook's start there is no CPU reading to pair with.
+                    started = timer_starts.pop(tid, (t_start, None, None))
+                    item = capture(self, started[0], getframe(1), getattr(result, "device", None),
                                    block_dim, getattr(result, "module_hash", None))
                     item.module = None
                     item.t_end = t_end
                     item.compiled = (compiles[0] > before) if compile_name else None
                     item.hook_s = hook_s[0] - hook_before
                     take_native(item, tid)
+                    item.cpu_start = started[1]
+                    item.cpu_s = build_cpu_s(item, cpu_end)
+                    if started[2] is not None:
+                        item.children = (started[2], children_end)
                     finished.append(item)
                     drain()
             except Exception as e:
