@@ -130,6 +130,37 @@ commands:
                 self.assertNotEqual(comparison["verdict"], "INVALID", f"{baseline} -> {candidate}\n{result.stdout}")
                 self.assertEqual(comparison["workload"]["status"], "preserved", f"{theirs}\n{result.stdout}")
 
+    def test_reports_without_the_cpu_clock_are_judged_on_the_wall_and_say_so(self):
+        # Ours against ours: both have the CPU clock (schema 13), so module work is judged on it
+        # and the wall comparison is kept beside it.
+        result, comparison = self.compare(self.reports["clean"], self.reports["clean"])
+        self.assertEqual(comparison["judged_on"], "cold module CPU", result.stdout)
+        self.assertIsNotNone(comparison["cold_module_cpu"]["baseline"]["median_ms"])
+        self.assertIsNotNone(comparison["cold_module_work"]["baseline"]["median_ms"])
+        self.assertNotIn("Clock:", result.stdout)
+        # The original probe's report: no CPU clock, so the wall, and the first note says why.
+        for baseline, candidate in [(INTEROP / "clean-app.json", self.reports["clean"]),
+                                    (self.reports["clean"], INTEROP / "clean-app.json")]:
+            result, comparison = self.compare(baseline, candidate)
+            self.assertEqual(comparison["judged_on"], "cold module work", result.stdout)
+            self.assertIsNone(comparison["cold_module_cpu"])
+            self.assertIn("the original probe measures no CPU clock", comparison["notes"][0])
+        # A report of this tool from before the clock (schema 12): the same, naming its schema.
+        older = self.report("clean")
+        older["schema_version"] = 12
+        for key in [k for k in older if k.startswith(("cold_module_cpu_ms", "warm_module_cpu_ms"))]:
+            del older[key]
+        del older["module_cpu_unavailable"]
+        for sample in older["sample_results"]:
+            sample.pop("cold_module_cpu_ms", None)
+            sample.pop("warm_module_cpu_ms", None)
+        older_path = self.scratch / "clean-schema12.json"
+        older_path.write_text(json.dumps(older))
+        result, comparison = self.compare(older_path, self.reports["clean"])
+        self.assertEqual(comparison["judged_on"], "cold module work", result.stdout)
+        self.assertIn("the report predates the CPU clock (schema 12)", comparison["notes"][0])
+        self.assertNotEqual(comparison["verdict"], "INVALID", result.stdout)
+
     def test_an_original_fix_against_our_app_is_compared_field_by_field(self):
         # Timings taken at different times on a shared machine decide nothing here; the
         # structure and the unknowns must come through exactly.

@@ -6,7 +6,7 @@ the module's compile work grows with it.
 
 import warp as wp
 
-STEPS = 6
+STEPS = 2
 
 
 @wp.kernel
