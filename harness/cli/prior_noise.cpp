@@ -36,33 +36,30 @@ std::string command_key(const Report& report) {
 
 }  // namespace
 
-std::optional<Noise> PriorNoise::cpu_for_report(const Report& report) {
+std::optional<Noise> PriorNoise::noise_of(Remembered& remembered, const Report& report, bool cpu_clock) {
   const std::string key = command_key(report);
-  if (cpu_asked_for_ == key) return cpu_answer_;
-  cpu_asked_for_ = key;
-  cpu_answer_.reset();
+  if (remembered.command == key) return remembered.answer;
+  remembered.command = key;
+  remembered.answer.reset();
   if (history_) {
     auto query = history::noise_query_for(report, history::current_machine(interrupts_));
-    query.cpu_clock = true;
-    cpu_answer_ = history::noise_from_history_file(*history_, query);
+    query.cpu_clock = cpu_clock;
+    remembered.answer = history::noise_from_history_file(*history_, query);
   }
-  return cpu_answer_;
+  // The calibration's references are timed on the wall: they speak for the wall clock only.
+  if (!remembered.answer && !cpu_clock && calibration_) {
+    const ReferenceKind kind = report.reference ? report.reference->kind : reference_kind_for(report);
+    remembered.answer = calibrate::calibration_noise(*calibration_, kind, calibration_source_);
+  }
+  return remembered.answer;
 }
 
 std::optional<Noise> PriorNoise::for_report(const Report& report) {
-  const std::string key = command_key(report);
-  if (asked_for_ == key) return answer_;
-  asked_for_ = key;
-  answer_.reset();
-  if (history_) {
-    answer_ = history::noise_from_history_file(*history_,
-                                               history::noise_query_for(report, history::current_machine(interrupts_)));
-  }
-  if (!answer_ && calibration_) {
-    const ReferenceKind kind = report.reference ? report.reference->kind : reference_kind_for(report);
-    answer_ = calibrate::calibration_noise(*calibration_, kind, calibration_source_);
-  }
-  return answer_;
+  return noise_of(wall_, report, false);
+}
+
+std::optional<Noise> PriorNoise::cpu_for_report(const Report& report) {
+  return noise_of(cpu_, report, true);
 }
 
 }  // namespace wcp::cli

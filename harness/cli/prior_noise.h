@@ -36,10 +36,14 @@ class PriorNoise {
   InterruptWatch& interrupts_;
   std::optional<calibrate::Calibration> calibration_;
   std::filesystem::path calibration_source_;
-  std::optional<std::string> asked_for_;  // the command last asked about
-  std::optional<Noise> answer_;
-  std::optional<std::string> cpu_asked_for_;
-  std::optional<Noise> cpu_answer_;
+  // One clock's answer for the command last asked about.
+  struct Remembered {
+    std::optional<std::string> command;
+    std::optional<Noise> answer;
+  };
+  std::optional<Noise> noise_of(Remembered& remembered, const Report& report, bool cpu_clock);
+  Remembered wall_;
+  Remembered cpu_;
 };
 
 }  // namespace wcp::cli

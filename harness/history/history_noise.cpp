@@ -113,6 +113,7 @@ std::optional<Noise> noise_from_history(const std::vector<Result>& results, cons
   noise.source = NoiseSource::history;
   noise.relative_mad = spread;
   noise.runs = contributing.size();
+  noise.values = ratios.size();
   noise.detail = detail_for(contributing) + (query.cpu_clock ? ", on the CPU clock" : "");
   return noise;
 }

@@ -36,6 +36,9 @@ struct Noise {
   std::optional<double> relative_mad;
   std::size_t runs = 0;  // how many runs (or samples) it was estimated from
   std::string detail;    // "7 earlier runs of this command, 2026-12-02 to 2026-12-04"
+  // How many values the spread was measured from (a history pools each run's values); 0 when
+  // unknown, and then the band takes the normal quantile as if the spread were known.
+  std::size_t values = 0;
   bool measured() const { return relative_mad.has_value(); }
   // One line for the reader: "noise 2.1 % (history: 7 earlier runs …)", "noise not measured".
   std::string summary() const;
@@ -49,10 +52,19 @@ std::optional<double> measured_spread(const Summary& summary);
 // The standard deviation a MAD stands for, were the values normal (MAD × 1.4826).
 inline constexpr double kMadToSigma = 1.4826;
 
+// The two-sided 1 % quantile a band takes when the spread was measured from `spread_values`
+// values: Student's t at spread_values − 1 degrees of freedom (a spread from few values is
+// itself uncertain, and reads low more often than high), the normal 2.576 when the count is
+// unknown (0) or large. A history of 3 checks read 3 % where its runs truly spread by 8-11 %,
+// and its z band called a twin with 12 % more work IMPROVED 3 times in 20 (docs/measurement.md).
+double band_quantile(std::size_t spread_values);
+
 // The band a difference between a median of `baseline_runs` and one of `candidate_runs` runs
 // must leave to be more than noise of one-run spread `relative_mad`, at `median`:
-// z × σ × √(1/n_a + 1/n_b), σ = 1.4826 × relative MAD × median, z = 2.576 (two-sided 1 %).
-double spread_band(double relative_mad, double median, std::size_t baseline_runs, std::size_t candidate_runs);
+// q × σ × √(1/n_a + 1/n_b), σ = 1.4826 × relative MAD × median, q = band_quantile(spread_values)
+// (2.576, two-sided 1 %, for a spread of unknown or many values).
+double spread_band(double relative_mad, double median, std::size_t baseline_runs, std::size_t candidate_runs,
+                   std::size_t spread_values = 0);
 
 // The fewest runs per side with which spread_band falls below |delta| (at most `cap`); nullopt
 // when not even `cap` would, or the delta is nil.

@@ -269,7 +269,8 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
     result.noise = *baseline_noise;
     band = noise_band(*baseline, tolerance_percent);
     if (history) {
-      const double between_runs = spread_band(*prior->relative_mad, median, baseline->count, candidate->count);
+      const double between_runs =
+          spread_band(*prior->relative_mad, median, baseline->count, candidate->count, prior->values);
       if (between_runs > band) {
         result.noise = *prior;
         band = between_runs;
@@ -279,13 +280,13 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
     // Earlier runs at other times hold the drift between runs, which the candidate's own
     // back-to-back samples miss (they read 1-3 % where runs hours apart differ by more).
     result.noise = *prior;
-    band = std::max(floor, spread_band(*prior->relative_mad, median, baseline->count, candidate->count));
+    band = std::max(floor, spread_band(*prior->relative_mad, median, baseline->count, candidate->count, prior->values));
   } else if (candidate_noise) {
     result.noise = *candidate_noise;
     band = std::max(floor, 2.0 * *candidate->mad);
   } else if (prior && prior->measured()) {
     result.noise = *prior;
-    band = std::max(floor, spread_band(*prior->relative_mad, median, baseline->count, candidate->count));
+    band = std::max(floor, spread_band(*prior->relative_mad, median, baseline->count, candidate->count, prior->values));
   } else {
     // A MAD of one or two values reads 0: noise nobody measured. Only a gross change is judged.
     result.noise = no_noise(baseline->count, candidate->count);

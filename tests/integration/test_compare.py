@@ -1,14 +1,14 @@
-"""`compare` end to end on real fixture runs (--samples 1, and 3 for pch_off): a fix whose saving
-is large and structural must be credited IMPROVED (exit 0): pch_off's twin builds Warp's runtime
-headers once instead of once per module (3 builds each: cold module work 8.9 s -> 5.1 s on the
-older 2-core machine, 4.2-4.9 s -> 3.3-3.8 s in runs on today's, where one sample a side, judged only beyond the
-35 % gross-change bound, sometimes missed it; 3 samples a side measure their own noise); a fix too small for one sample (late_kernel: 2
-builds -> 1, the second one small) keeps the workload and, compiling less and nothing more, is
-never a REGRESSION (exit 0: IMPROVED, or INCONCLUSIVE with the "less work, not yet measurable"
-note); a variant that drops one launch is INVALID (exit 1) with the per-signature difference; a
-report from the original Python probe parses. `ab` on five pairs must credit pch_off's twin too
-(AbCreditTest), so `ab` is required to credit two fixes: this one and test_processes.py's fixed
-spawn pool."""
+"""`compare` end to end on real fixture runs (--samples 1, and 3 for pch_off): a fix whose
+saving is large and structural must be credited IMPROVED (exit 0): pch_off's twin builds Warp's
+runtime headers once instead of once per module (3 builds each: cold module work 8.9 s -> 5.1 s
+on the older 2-core machine, 4.2-4.9 s -> 3.3-3.8 s in runs on today's, where one sample a side,
+judged only beyond the 35 % gross-change bound, sometimes missed it; 3 samples a side measure
+their own noise); a fix too small for one sample (late_kernel: 2 builds -> 1, the second one
+small) keeps the workload and, compiling less and nothing more, is never a REGRESSION (exit 0:
+IMPROVED, or INCONCLUSIVE with the "less work, not yet measurable" note); a variant that drops
+one launch is INVALID (exit 1) with the per-signature difference; a report from the original
+Python probe parses. `ab` on five pairs must credit pch_off's twin too (AbCreditTest), so `ab`
+is required to credit two fixes: this one and test_processes.py's fixed spawn pool."""
 
 import json
 import os

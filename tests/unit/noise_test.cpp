@@ -36,6 +36,30 @@ TEST(Noise, TheSpreadBandNarrowsWithRuns) {
   EXPECT_FALSE(runs_to_decide(0.02, 1000.0, 0.0));
 }
 
+// A spread measured from few values reads low more often than high: the band takes Student's t
+// at (values − 1) degrees of freedom, and the normal quantile when the count is unknown or large.
+TEST(Noise, ASpreadFromFewValuesWidensTheBandByStudentsT) {
+  EXPECT_DOUBLE_EQ(band_quantile(0), 2.576);
+  EXPECT_DOUBLE_EQ(band_quantile(5), 4.604);
+  EXPECT_DOUBLE_EQ(band_quantile(31), 2.750);
+  EXPECT_DOUBLE_EQ(band_quantile(200), 2.576);
+  EXPECT_NEAR(spread_band(0.02, 1000.0, 1, 1, 5) / spread_band(0.02, 1000.0, 1, 1), 4.604 / 2.576, 1e-9);
+}
+
+// The gate-cost bench under two busy loops: a history of 3 checks (about 6 values) read 3 %
+// where the runs truly spread by 8-11 %, and a twin with 12 % more work read 14 % below the
+// baseline on one run: with the normal quantile IMPROVED, with the spread's own uncertainty
+// within noise. The same spread from many values still judges it.
+TEST(Noise, AHistoryOfFewValuesDoesNotCallAFourteenPercentDipImproved) {
+  const Report baseline = testing::report_of_runs({3180.0, 3150.0, 3210.0});
+  const Report candidate = testing::report_of_runs({2730.0});
+  verdict::JudgeOptions options;
+  options.prior_noise = Noise{NoiseSource::history, 0.03, 3, "3 earlier runs of this command", 6};
+  EXPECT_EQ(verdict::judge(baseline, candidate, options).module_work.direction, verdict::Direction::within_band);
+  options.prior_noise->values = 60;
+  EXPECT_EQ(verdict::judge(baseline, candidate, options).module_work.direction, verdict::Direction::improved);
+}
+
 // The A/A pairs: one sample each, 4 % apart, were judged IMPROVED against a 1 % band.
 TEST(Noise, AOneSampleWobbleIsNoLongerJudged) {
   const auto clock = verdict::compare_clock(verdict::Clock::module_work, summarize({1360.0}), summarize({1305.5}));
