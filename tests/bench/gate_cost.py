@@ -11,7 +11,8 @@ verdict is wrong.
    repetitions, `check` with `samples: 3`. Reported: median walls and
    ratio = check wall / (bare cold wall + bare warm wall), median over the paired repetitions.
    Goals (with --mode auto): <= 1.3 without a baseline, <= 1.6 with baseline + history.
-2. A/A: --aa checks of the A twin (tests/bench/data/gate_cost/twin_app.py) against its own
+2. A/A: --aa checks of the A twin (--twins: twin_app.py, the clean fixture's, and
+   fem_twin_app.py, Warp's fem diffusion example's, both in tests/bench/data/gate_cost) against its own
    baseline, with a history that grows by every check as a CI's would (all runs unchanged).
    Every baseline verdict "fail" (false regression) or "improved" is false; goal: at most 1.
 3. B/A: --ba checks of the B twin (the same launches, extra kernels compiled into the same module,
@@ -24,7 +25,10 @@ verdict is wrong.
 
 4. Under load (--load N, issue 49): N busy loops run beside every part for its whole length, as
    a shared CI runner's other jobs would. The baseline budget judges cold module work on the
-   CPU clock when both reports have it; each check records the clock it judged (`judged_on`).
+   CPU clock when both reports have it; each check records the clock it judged (`judged_on`)
+   and the wall's delta beside it. --load-after-seed N: the baseline and history are taken
+   quiet and only the A/A and B/A checks run beside N busy loops (main measured on an idle
+   runner, the pull request on a busy one).
 5. The clocks under load (--parts clock): per program, --clock-repeat interleaved pairs of
    `measure --samples 1`, one quiet and one beside two busy loops started for it alone; reported:
    the median cold module work on the wall and on the CPU clock, quiet and loaded, and each
@@ -46,7 +50,10 @@ budget is a false failure too and is counted.
 Duration on the project's 2-core machine (2026-12-05): --parts twin with 20 A/A and 20 B/A took
 2.7 minutes (quiet: every check decided in 1-2 runs); --parts verdicts 2.4; --parts cost for
 two programs and 2 repetitions 2.6-4.5. Under a parallel build, checks with a baseline take up
-to 5 runs and the defaults about 15 minutes.
+to 5 runs and the defaults about 15 minutes. On 2026-12-06, on a host whose CPU speed itself
+varied by 8-11 % between runs: --load 2 --parts twin --twins twin 13.5 minutes; --parts cost
+for the twin 1.4 (loaded); --parts clock for fem-diffusion and twin with 3 pairs about 6; a
+fem-twin check takes 15-30 s a run, so its 20 + 20 checks take 20-60 minutes.
 """
 import argparse
 import json
@@ -211,6 +218,9 @@ class Bench:
             "judgement": judgement.get("verdict"),
             "reason": judgement.get("reason") or (base or {}).get("note"),
             "delta_percent": cold.get("delta_percent"),
+            # The wall beside it (a CPU judgement keeps the wall's comparison in cold_module_work).
+            "wall_delta_percent": (judgement.get("cold_module_work") or {}).get("delta_percent"),
+            "wall_direction": (judgement.get("cold_module_work") or {}).get("direction"),
             "band_ms": cold.get("band_ms"),
             "noise_source": noise.get("source"),
             "noise_runs": noise.get("runs"),
@@ -296,6 +306,18 @@ def twin_series(bench, args, twin_name):
         + f" (load {os.getloadavg()[0]:.1f})")
     aa_history = bench.copy(history)  # grows with every A/A check, as a CI's would
     aa, ba = [], []
+    # --load-after-seed: the baseline and history were taken quiet, the checks run beside busy
+    # loops, as when main's baseline came from an idle runner and the pull request's check from
+    # a busy one.
+    loops = BusyLoops(args.load_after_seed, 6 * 3600).__enter__()
+    try:
+        run_twin_checks(bench, args, twin_name, history, aa_history, aa, ba)
+    finally:
+        loops.__exit__()
+    return twin_summary(aa, ba, seeded)
+
+
+def run_twin_checks(bench, args, twin_name, history, aa_history, aa, ba):
     for index in range(max(args.aa, args.ba)):
         if index < args.aa:
             aa.append(bench.check(twin_name, args.mode, baseline=True, history=aa_history, twin="a"))
@@ -305,6 +327,9 @@ def twin_series(bench, args, twin_name):
             f"{arm} {rows[-1]['baseline_verdict']} ({rows[-1]['judgement']}, {rows[-1]['runs']} run(s), "
             f"{(rows[-1]['delta_percent'] or 0):+.1f} %)" for arm, rows in (("A/A", aa), ("B/A", ba))
             if index < (args.aa if arm == "A/A" else args.ba)))
+
+
+def twin_summary(aa, ba, seeded):
     # The twin's ratio from the interleaved checks only (A/A next to B/A, under the same load):
     # the median over pairs of B's cold module work / A's, and the ratio of the medians.
     a_cold = [r["cold_module_ms"] for r in aa]
@@ -409,6 +434,8 @@ def main():
     parser.add_argument("--load", type=int, default=0,
                         help="busy loops to run beside every part, as other jobs on a shared runner (default 0)")
     parser.add_argument("--twins", default="twin,fem-twin", help="A/B twins of --parts twin, of: " + ", ".join(TWINS))
+    parser.add_argument("--load-after-seed", type=int, default=0,
+                        help="busy loops beside the twin checks only, after a quiet baseline and history (default 0)")
     parser.add_argument("--clock-repeat", type=int, default=4, help="quiet/loaded pairs per program (--parts clock)")
     parser.add_argument("--quick", action="store_true", help="repeat 1, 6 A/A and 6 B/A, no convection-diffusion")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
