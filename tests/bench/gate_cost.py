@@ -86,6 +86,7 @@ class BusyLoops:
             loop.kill()
             loop.wait()
 
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "tests", "bench", "data", "gate_cost")
 BUDGETS = os.path.join(DATA, "budgets.yaml")

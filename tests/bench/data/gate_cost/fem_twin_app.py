@@ -2,8 +2,9 @@
 
 Both twins run `warp.examples.fem.example_diffusion` unchanged (on the CPU, headless, quiet, at
 resolution 10), as `python -m` would. The B twin (WCP_GATE_TWIN=b) first compiles one more
-module of its own, fem_twin_extra.py, whose kernels are never launched: the same launches, about
-10 % more compile work (the bench prints the ratio it measured). A twin of a real program shows
+module of its own, fem_twin_extra.py, whose kernels are never launched: the same launches, more
+compile work. STEPS in fem_twin_extra.py sizes it; aim for 10-15 % (the bench prints the ratio it
+measured; not yet calibrated on a host that holds its speed). A twin of a real program shows
 what a fixture cannot: the gate judged against the noise of a program of many modules.
 """
 

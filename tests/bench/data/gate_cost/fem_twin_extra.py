@@ -6,19 +6,17 @@ the module's compile work grows with it.
 
 import warp as wp
 
-STEPS = 2
+STEPS = 8
 
 
 @wp.kernel
-def twin_extra_smooth(a: wp.array(dtype=wp.float32), out: wp.array(dtype=wp.vec3)):
+def twin_extra_relax(a: wp.array(dtype=wp.float32), out: wp.array(dtype=wp.vec3)):
     i = wp.tid()
     x = a[i]
-    v = wp.vec3(x, x * 0.5, x * 0.25)
-    m = wp.mat33(1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
+    v = wp.vec3(x, 1.0, 0.0)
+    m = wp.identity(n=3, dtype=wp.float32)
     for _k in range(STEPS):
-        q = wp.quat_from_axis_angle(wp.normalize(v + wp.vec3(1.0, 0.0, 0.0)), x)
-        v = wp.quat_rotate(q, v) * 0.5 + wp.cross(v, wp.vec3(0.0, 1.0, 0.0))
-        m = m * wp.quat_to_matrix(q) + wp.outer(v, v) * 0.1
-        v = wp.inverse(m + wp.diag(wp.vec3(2.0))) * v
-        x = wp.sin(x) + wp.cos(wp.length(v))
+        v = m * v + wp.vec3(wp.sin(x), wp.cos(x), wp.sqrt(wp.abs(x)))
+        m = m * 0.5 + wp.outer(v, v) * 0.01
+        x = wp.length(v) * 0.1
     out[i] = v
