@@ -22,6 +22,9 @@ json noise_json(const Noise& noise) {
   return json{{"source", std::string(to_string(noise.source))},
               {"relative_mad", or_null(noise.relative_mad)},
               {"runs", noise.measured() ? json(noise.runs) : json(nullptr)},
+              // Schema 13: the values a history's spread pooled (its band's Student-t); null when unknown.
+              {"values", noise.measured() && noise.values > 0 ? json(noise.values) : json(nullptr)},
+              {"band_quantile", noise.measured() ? json(band_quantile(noise.values)) : json(nullptr)},
               {"gross_change_bound", noise.measured() ? json(nullptr) : json(kGrossChangeBound)},
               {"summary", noise.summary()}};
 }
