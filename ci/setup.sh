@@ -17,6 +17,7 @@ packages=(
   python3 python3-venv python3-dev  # python3-dev: headers for the native launch counter
   chromium  # renders the HTML results report in the browser test
   valgrind  # counts the probe's instructions per launch (tests/bench/launch_instructions.py)
+  hyperfine  # writes the foreign JSON that readers must refuse (tests/integration/test_foreign_files.py)
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -5,10 +5,13 @@
 // `compare` (1 for INVALID and REGRESSION), since the verdict is part of the result.
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "codec/document_kind.h"
 #include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
@@ -41,9 +44,11 @@ int run_report(const ReportArguments& arguments, CliContext& context) {
   Report baseline, candidate;
   verdict::JudgeOptions options;
   if (arguments.candidate_path.empty()) {
-    const auto document = nlohmann::json::parse(read_text_file(arguments.baseline_path, "report"), nullptr, false);
-    if (document.is_discarded() || !document.is_object() || document.value("kind", "") != "ab") {
-      throw UsageError(arguments.baseline_path + " is not an `ab --json` document: give BASELINE.json CANDIDATE.json");
+    const auto document =
+        parse_json_document(read_text_file(arguments.baseline_path, "report"), arguments.baseline_path);
+    if (const DocumentKind kind = identify_document(document); kind != DocumentKind::ab) {
+      throw UsageError(fmt::format("{}: {}, not an `ab --json` document: give BASELINE.json CANDIDATE.json",
+                                   arguments.baseline_path, describe(kind)));
     }
     baseline = report_from_json(document.at("baseline"), arguments.baseline_path + " (baseline)");
     candidate = report_from_json(document.at("candidate"), arguments.baseline_path + " (candidate)");

@@ -3,6 +3,9 @@
 #include <array>
 #include <utility>
 
+#include <fmt/format.h>
+
+#include "codec/document_kind.h"
 #include "codec/json_codec.h"
 #include "errors.h"
 #include "io/file_io.h"
@@ -166,8 +169,8 @@ LeverOutcome ledger_outcome_from_json(const json& in) {
 }
 
 void read_ledger_document(const json& document, LeverLedger& ledger) {
-  if (get<std::string>(document, "kind", "") != "levers") {
-    throw FieldError("not a `levers --json` document (its \"kind\" is not \"levers\")");
+  if (const DocumentKind kind = identify_document(document); kind != DocumentKind::levers) {
+    throw FieldError(fmt::format("{}, not a `levers --json` document", describe(kind)));
   }
   // Levers are written from schema 7 on; a later schema may mean fields changed meaning.
   const auto schema = get_optional<int>(document, "schema_version");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "codec/cache_audit_json.h"
+#include "codec/document_kind.h"
 #include "codec/hash_stability_json.h"
 #include "codec/json_codec.h"
 #include "codec/launch_record_json.h"
@@ -813,7 +814,7 @@ std::string report_to_json_text(const Report& report) {
 }
 
 Report report_from_json(const json& document, std::string_view source) {
-  if (!document.is_object()) throw UsageError(std::string(source) + ": a report must be a JSON object");
+  require_report(document, source);
   Report report;
   try {
     read_document(document, report);
@@ -826,9 +827,7 @@ Report report_from_json(const json& document, std::string_view source) {
 }
 
 Report report_from_json_text(std::string_view text, std::string_view source) {
-  json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (document.is_discarded()) throw UsageError(std::string(source) + ": not valid JSON");
-  return report_from_json(document, source);
+  return report_from_json(parse_json_document(text, source), source);
 }
 
 Report load_report(const std::string& path) {

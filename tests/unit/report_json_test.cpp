@@ -284,20 +284,21 @@ TEST(ReportJson, AnOlderReportsNonPositiveElapsedIsLeftOutWhenRead) {
 TEST(ReportJson, ErrorsNameTheProblem) {
   EXPECT_THROW(report_from_json_text("{not json", "bad.json"), UsageError);
   try {
-    report_from_json_text(R"({"schema_version": 99})", "future.json");
+    report_from_json_text(R"({"schema_version": 99, "samples": 1})", "future.json");
     FAIL();
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("unsupported schema_version 99"), std::string::npos);
     EXPECT_NE(std::string(error.what()).find("future.json"), std::string::npos);
   }
   try {
-    report_from_json_text(R"({"identities": "many"})", "typo.json");
+    report_from_json_text(R"({"schema_version": 13, "samples": 1, "identities": "many"})", "typo.json");
     FAIL();
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("'identities'"), std::string::npos);
   }
   try {
-    report_from_json_text(R"({"module_events": [{"ms": 1}, {"status": "exploded"}]})", "x.json");
+    report_from_json_text(R"({"schema_version": 13, "samples": 1, "module_events": [{"ms": 1}, {"status": "exploded"}]})",
+                          "x.json");
     FAIL();
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("module_events[1]: unknown module event status 'exploded'"),
