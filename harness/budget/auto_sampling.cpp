@@ -90,7 +90,8 @@ bool just_beyond_band_on_one_run(const verdict::Judgement& judgement) {
 
 // The baseline budget: compare's judgement decides, or the sequential test ends the wait.
 Assessment assess_baseline(const BudgetOutcome& outcome, const CommandEntry& entry, const PriorNoises& prior_noises) {
-  if (!outcome.judgement) return {true, outcome.note};
+  // No judgement: no baseline yet (under --update-baseline), so this run becomes it.
+  if (!outcome.judgement) return {true, "has none yet (this run becomes it)"};
   const verdict::Judgement& judgement = *outcome.judgement;
   const auto& work = judgement.module_work;
   const std::optional<Noise>& prior = work.clock == verdict::Clock::module_cpu ? prior_noises.cpu : prior_noises.wall;

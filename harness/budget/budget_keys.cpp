@@ -144,13 +144,15 @@ const KeySpec* find_key(std::string_view name) {
   return nullptr;
 }
 
-std::string known_keys(bool with_name) {
+std::vector<std::string_view> key_names(bool with_name) {
   std::vector<std::string_view> names;
   if (with_name) names.push_back("name");
   for (const auto& spec : kKeys) {
     if (with_name || spec.in_defaults) names.push_back(spec.name);
   }
-  return fmt::format("{}", fmt::join(names, ", "));
+  return names;
 }
+
+std::string known_keys(bool with_name) { return fmt::format("{}", fmt::join(key_names(with_name), ", ")); }
 
 }  // namespace wcp::budget

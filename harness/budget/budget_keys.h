@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <yaml-cpp/yaml.h>
 
@@ -54,5 +55,7 @@ std::span<const KeySpec> budget_keys();
 const KeySpec* find_key(std::string_view name);
 // "command, cwd, env, …" for error messages.
 std::string known_keys(bool with_name);
+// The same names, for suggesting the nearest to a mistyped key.
+std::vector<std::string_view> key_names(bool with_name);
 
 }  // namespace wcp::budget

@@ -10,6 +10,7 @@
 #include "io/environment.h"
 #include "io/executable.h"
 #include "io/file_io.h"
+#include "io/suggestion.h"
 
 namespace wcp::budget {
 namespace {
@@ -31,7 +32,8 @@ SettingsNodes read_settings(const YamlReader& reader, const YAML::Node& mapping,
     if (name == "name" && is_entry) return;  // read by the caller
     const KeySpec* spec = find_key(name);
     if (spec == nullptr) {
-      reader.fail(key_node, "unknown key '" + name + "' in " + what + " (known: " + known_keys(is_entry) + ")");
+      reader.fail(key_node, "unknown key '" + name + "' in " + what + did_you_mean(name, key_names(is_entry)) +
+                                " (known: " + known_keys(is_entry) + ")");
     }
     if (!is_entry && !spec->in_defaults) {
       reader.fail(key_node, "'" + name + "' belongs in a command entry, not in defaults");
@@ -157,7 +159,9 @@ BudgetFile parse_budget_text(std::string_view text, const fs::path& path, const 
     } else if (key == "commands") {
       commands = value;
     } else {
-      reader.fail(key_node, "unknown key '" + key + "' at the top level (known: version, defaults, commands)");
+      reader.fail(key_node, "unknown key '" + key + "' at the top level" +
+                                did_you_mean(key, {"version", "defaults", "commands"}) +
+                                " (known: version, defaults, commands)");
     }
   });
   if (!commands || !commands.IsSequence() || commands.size() == 0) {

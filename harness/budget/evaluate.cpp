@@ -113,7 +113,7 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   if (!baseline) {
     // Only reachable under --update-baseline with no baseline yet: this run becomes it.
     outcome.verdict = Verdict::accepted;
-    outcome.note = "no baseline yet";
+    outcome.note = "none yet: this run becomes it";
     return outcome;
   }
   verdict::JudgeOptions judge_options;

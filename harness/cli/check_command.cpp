@@ -144,7 +144,9 @@ std::string history_verdict(const budget::CommandResult& result) {
 int run_check(const CheckArguments& arguments, CliContext& context) {
   const auto environment = process_environment();
   budget::LoadOptions load_options;
-  load_options.baseline_may_be_missing = arguments.update_baseline;
+  // Listing only names the entries (CMake's configure step calls it): a baseline not yet made
+  // is for the check itself to refuse.
+  load_options.baseline_may_be_missing = arguments.update_baseline || arguments.list;
   const budget::BudgetFile file = budget::load_budget_file(arguments.budget_file, environment, load_options);
   if (arguments.list) return list_entries(file, context);
   const auto selected = select(file, arguments.only);

@@ -1,13 +1,44 @@
 // warp-compile-probe: the CLI boundary. Parses arguments, runs one subcommand, and turns
 // every error into one line on stderr and a documented exit code (docs/cli.md#exit-codes).
+#include <algorithm>
 #include <iostream>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.h"
 #include "errors.h"
 #include "io/environment.h"
 #include "io/install_layout.h"
+#include "io/suggestion.h"
 #include "run/interrupt_watch.h"
 #include "verdict/judge_fault.h"
+
+namespace {
+
+// CLI11 answers a mistyped subcommand ("mesure") with "A subcommand is required". Walking the
+// words before parsing finds the first that names no subcommand where one is expected, so the
+// error can say so and suggest the nearest name.
+void refuse_unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* level = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word.starts_with('-')) continue;
+    const auto subcommands = level->get_subcommands([](const CLI::App*) { return true; });
+    if (subcommands.empty()) return;
+    const auto match = std::find_if(subcommands.begin(), subcommands.end(),
+                                    [&](const CLI::App* sub) { return sub->check_name(std::string(word)); });
+    if (match == subcommands.end()) {
+      std::vector<std::string_view> names;
+      for (const CLI::App* sub : subcommands) names.push_back(sub->get_name());
+      const std::string where = level == &app ? "" : " of '" + level->get_name() + "'";
+      throw wcp::UsageError("unknown subcommand '" + std::string(word) + "'" + where +
+                            wcp::did_you_mean(word, names));
+    }
+    level = *match;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace wcp::cli;
@@ -38,6 +69,7 @@ int main(int argc, char** argv) {
     add_bisect_command(app, context);
     add_bisect_step_command(app, context);
     add_levers_command(app, context);
+    refuse_unknown_subcommand(app, argc, argv);
     try {
       app.parse(argc, argv);
     } catch (const CLI::Success& success) {

@@ -18,7 +18,14 @@ void render_command_summary(const budget::CommandResult& result, std::ostream& o
   out << fmt::format("\n{} (line {})\n", result.name, result.line);
   if (result.sampling) print_fitted("  " + result.sampling->summary, "      ", out);
   for (const auto& outcome : result.outcomes) {
-    print_fitted(budget_line(outcome), "      ", out);
+    // The columns stay aligned whatever the note's length: a note too long for the line goes
+    // under it, wrapped.
+    if (const std::string line = budget_line(outcome); columns(line) <= kScreenColumns) {
+      out << line << "\n";
+    } else {
+      out << budget_line_columns(outcome) << "\n";
+      print_wrapped("(" + outcome.note + ")", "      ", "       ", out);
+    }
     if (outcome.verdict == budget::Verdict::fail && result.since_baseline) {
       print_wrapped(identity_changes_brief(*result.since_baseline), "      since the baseline: ", "        ", out);
     }

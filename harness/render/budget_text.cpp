@@ -55,14 +55,17 @@ std::string offender_explanation(const budget::Offender& offender) {
   return text;
 }
 
-std::string budget_line(const budget::BudgetOutcome& outcome) {
+std::string budget_line_columns(const budget::BudgetOutcome& outcome) {
   std::string line = fmt::format("  {:<16} {:<27} {}", to_string(outcome.verdict), outcome.budget,
                                  format_budget_value(outcome.measured, outcome.unit));
   if (outcome.limit) {
     line += fmt::format(" {} {}", comparison_sign(outcome), format_budget_value(outcome.limit, outcome.unit));
   }
-  if (!outcome.note.empty()) line += "  (" + outcome.note + ")";
   return line;
+}
+
+std::string budget_line(const budget::BudgetOutcome& outcome) {
+  return budget_line_columns(outcome) + (outcome.note.empty() ? "" : "  (" + outcome.note + ")");
 }
 
 void render_budget_header(const std::filesystem::path& file, std::ostream& out) {

@@ -21,5 +21,7 @@ std::string offender_explanation(const budget::Offender& offender);
 std::string offender_headline(const budget::Offender& offender);
 // "  fail             cold_module_seconds         2.345 s > 1.000 s  (note)": one budget's line.
 std::string budget_line(const budget::BudgetOutcome& outcome);
+// The aligned columns of that line (verdict, budget, value, limit) without its note.
+std::string budget_line_columns(const budget::BudgetOutcome& outcome);
 
 }  // namespace wcp::render

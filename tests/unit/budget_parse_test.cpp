@@ -78,6 +78,21 @@ TEST(BudgetParse, UnknownKeyNamesLineAndKnownKeys) {
   EXPECT_NE(message.find("max_modules"), std::string::npos) << message;
 }
 
+TEST(BudgetParse, UnknownKeySuggestsTheNearestKnownKey) {
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    max_identites: 3\n")
+                .find("unknown key 'max_identites' in a command entry (did you mean 'max_identities'?)"),
+            std::string::npos);
+  EXPECT_NE(error_of("defaults:\n  sampels: 3\ncommands:\n  - name: a\n    command: [x]\n")
+                .find("unknown key 'sampels' in defaults (did you mean 'samples'?)"),
+            std::string::npos);
+  EXPECT_NE(error_of("comands:\n  - name: a\n    command: [x]\n")
+                .find("unknown key 'comands' at the top level (did you mean 'commands'?)"),
+            std::string::npos);
+  // Nothing near: no guess.
+  EXPECT_EQ(error_of("commands:\n  - name: a\n    command: [x]\n    colour: red\n").find("did you mean"),
+            std::string::npos);
+}
+
 TEST(BudgetParse, UnknownKeyInDefaultsAndTopLevel) {
   EXPECT_NE(error_of("defaults:\n  sample: 3\ncommands:\n  - name: a\n    command: [x]\n")
                 .find("budget.yaml:2: unknown key 'sample' in defaults"),

@@ -1,0 +1,100 @@
+"""The small things a new user meets in the first hour (issue 50, item 7), on the real CLI and
+the real clean fixture: a mistyped subcommand or budget key gets "did you mean"; `check --list`
+lists a budget file whose baselines do not exist yet (CMake's configure step runs it before any
+baseline was made); a first `--update-baseline` run does not print "baseline no baseline yet";
+every budget line keeps its columns aligned, however long its note."""
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
+SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+PYTHON = os.environ.get("WCP_PYTHON", "python3")
+CLEAN = SOURCE / "fixtures" / "clean"
+VERDICT_LINE = re.compile(r"^  (PASS|FAIL|IMPROVED|ACCEPTED|INCONCLUSIVE)\b")
+
+
+def run(args, cwd, env, timeout=600):
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+
+
+class FirstHourTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="wcp_first_hour_"))
+        cls.env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", XDG_CACHE_HOME=str(cls.scratch / "cache"))
+        cls.budget = cls.scratch / "budget.yaml"
+        # warm_near_zero's note ("warm compiles 0; limit max(5% of cold …)") is long enough to
+        # overflow the line; the baseline does not exist yet.
+        cls.budget.write_text(f"""version: 1
+commands:
+  - name: clean
+    command: ["{PYTHON}", "app.py"]
+    cwd: {CLEAN}
+    max_identities: 1
+    warm_near_zero: true
+    cold_seconds: 120
+    max_generated_source_bytes: 100000
+    baseline: {cls.scratch / 'baselines' / 'clean.json'}
+""")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.scratch, ignore_errors=True)
+
+    def test_a_mistyped_subcommand_gets_a_suggestion(self):
+        for words, expected in ((["mesure", "--", PYTHON, "app.py"], "unknown subcommand 'mesure' (did you mean 'measure'?)"),
+                                (["chek", "budget.yaml"], "unknown subcommand 'chek' (did you mean 'check'?)"),
+                                (["history", "shwo"], "unknown subcommand 'shwo' of 'history' (did you mean 'show'?)"),
+                                (["deploy"], "unknown subcommand 'deploy'")):
+            with self.subTest(words=words):
+                result = run([CLI, *words], self.scratch, self.env)
+                self.assertEqual(result.returncode, 2, result.stderr)
+                self.assertEqual(result.stderr.strip(), f"warp-compile-probe: error: {expected}")
+        self.assertNotIn("did you mean", run([CLI, "deploy"], self.scratch, self.env).stderr)
+
+    def test_a_mistyped_budget_key_gets_a_suggestion(self):
+        typo = self.scratch / "typo.yaml"
+        typo.write_text(self.budget.read_text().replace("max_identities", "max_identites"))
+        result = run([CLI, "check", str(typo)], self.scratch, self.env)
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertIn(f"{typo}:6: unknown key 'max_identites' in a command entry (did you mean 'max_identities'?)",
+                      result.stderr)
+
+    def test_list_works_before_any_baseline_exists(self):
+        budget = self.scratch / "unmade.yaml"
+        budget.write_text(self.budget.read_text().replace("clean.json", "never-made.json"))
+        listed = run([CLI, "check", str(budget), "--list"], self.scratch, self.env)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertEqual(listed.stdout.strip().split(";")[0], "clean")
+        # The check itself still refuses a missing baseline, before anything runs.
+        checked = run([CLI, "check", str(budget)], self.scratch, self.env)
+        self.assertEqual(checked.returncode, 2, checked.stderr)
+        self.assertIn("does not exist (run `check --update-baseline` to create it)", checked.stderr)
+
+    def test_a_first_baseline_run_reads_plainly_and_its_columns_align(self):
+        result = run([CLI, "check", str(self.budget), "--update-baseline"], self.scratch, self.env)
+        self.assertEqual(result.returncode, 0, f"{result.stdout}\n{result.stderr}")
+        self.assertNotIn("baseline no baseline yet", result.stdout)
+        # The first run's sampling line and the baseline's own line say it plainly.
+        self.assertIn("baseline has none yet (this run becomes it)", result.stdout)
+        self.assertRegex(result.stdout, r"ACCEPTED +baseline +[0-9.]+ s  \(none yet: this run becomes it\)")
+        verdict_lines = [line for line in result.stdout.splitlines() if VERDICT_LINE.match(line)]
+        budgets = {line.split()[1] for line in verdict_lines}
+        self.assertTrue({"max_identities", "warm_near_zero", "cold_seconds", "baseline"} <= budgets, result.stdout)
+        # Each budget's name starts in one column, and so does its value.
+        name_columns = {line.index(line.split()[1]) for line in verdict_lines}
+        value_columns = {line.index(line.split()[2], line.index(line.split()[1]) + len(line.split()[1]))
+                         for line in verdict_lines}
+        self.assertEqual(len(name_columns), 1, result.stdout)
+        self.assertEqual(len(value_columns), 1, result.stdout)
+        self.assertTrue(all(len(line) <= 100 for line in result.stdout.splitlines()), result.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
