@@ -27,7 +27,7 @@ std::optional<SettingDeadline> from_kernel_snapshots(const Report& report, const
     return SettingDeadline{SettingDeadline::Kind::kernel_definition,
                            {first->file, first->line, ""},
                            event.name,
-                           ownership.owner_of_file(first->file) == Owner::user};
+                           ownership.owner_of_file(first->file) == Owner::user, {}, {}};
   }
   return std::nullopt;
 }
@@ -54,15 +54,38 @@ std::optional<SettingDeadline> deadline_in_program(const Report& report, const s
       if (!wanted(modules, created.name)) continue;
       if (modules.empty() && (!created.site || ownership.owner_of_file(created.site->file) != Owner::user)) continue;
       if (created.entry_site && ownership.owner_of_file(created.entry_site->file) == Owner::user) {
-        return SettingDeadline{SettingDeadline::Kind::entry_script_line, *created.entry_site, created.name, true};
+        return SettingDeadline{SettingDeadline::Kind::entry_script_line, *created.entry_site, created.name, true, {}, {}};
       }
       if (created.site) {
         return SettingDeadline{SettingDeadline::Kind::kernel_definition, *created.site, created.name,
-                               ownership.owner_of_file(created.site->file) == Owner::user};
+                               ownership.owner_of_file(created.site->file) == Owner::user, {}, {}};
       }
     }
   }
   return from_kernel_snapshots(report, modules, ownership);
+}
+
+// Under a test runner, the user's files that come first: the test file whose test first loaded
+// one of the modules (the outermost frame of the user's on its stack) and, for a pytest id
+// ("tests/test_x.py::test_y", relative to the rootdir), the rootdir's conftest.py, which pytest
+// imports before any test module. An id outside the rootdir ("../x.py::t") names no rootdir.
+void find_session_files(const Report& report, const std::vector<std::string>& modules,
+                        const CodeOwnership& ownership, SettingDeadline& deadline) {
+  for (const auto& event : report.module_events) {
+    if (!wanted(modules, event.name) || !event.detail || !event.detail->test || event.detail->test->id.empty())
+      continue;
+    const auto user_frame = ownership.trigger_of(*event.detail).user_outermost;
+    if (!user_frame) continue;
+    deadline.test_file = user_frame->file;
+    const std::string& id = event.detail->test->id;
+    const auto separator = id.find("::");
+    if (separator == std::string::npos) return;
+    const std::string relative = id.substr(0, separator);
+    const std::string& file = user_frame->file;
+    if (relative.starts_with("../") || file.size() <= relative.size() || !file.ends_with("/" + relative)) return;
+    deadline.session_setup = file.substr(0, file.size() - relative.size()) + "conftest.py";
+    return;
+  }
 }
 
 }  // namespace
@@ -70,7 +93,10 @@ std::optional<SettingDeadline> deadline_in_program(const Report& report, const s
 std::optional<SettingDeadline> setting_deadline(const Report& report, const std::vector<std::string>& modules) {
   const CodeOwnership ownership(report);
   auto deadline = deadline_in_program(report, modules, ownership);
-  if (deadline && runner_entry(report, ownership)) deadline->kind = SettingDeadline::Kind::runner_session;
+  if (deadline && runner_entry(report, ownership)) {
+    deadline->kind = SettingDeadline::Kind::runner_session;
+    find_session_files(report, modules, ownership, *deadline);
+  }
   return deadline;
 }
 
@@ -100,10 +126,26 @@ std::string config_deadline_advice(const SettingDeadline& deadline, const std::s
           deadline.module, short_file(deadline.before.file), deadline.before.line, setting, deadline.module, key,
           value);
     case SettingDeadline::Kind::runner_session:
+      if (deadline.session_setup) {
+        return fmt::format(
+            "The entry point is the test runner, not a file of yours: set {} at the top of {} (the suite's rootdir; "
+            "create it if there is none), which pytest imports before any test module, and only if no test of the "
+            "suite differentiates these modules: this run saw {} of it. Never set it in a file the suite imports as "
+            "a library. Or {}.",
+            setting, *deadline.session_setup, deadline.test_file ? short_file(*deadline.test_file) : "one part",
+            module_option);
+      }
+      if (deadline.test_file) {
+        return fmt::format(
+            "The entry point is the test runner, not a file of yours: set {} at the top of {}, before its imports "
+            "(the test module this run started from), and only if no other test differentiates these modules. Or "
+            "{}.",
+            setting, short_file(*deadline.test_file), module_option);
+      }
       return fmt::format(
           "The entry point is a test runner or another installed program, not a file of yours: set {} once where "
-          "its session starts (for a pytest suite, pytest_configure in its conftest.py), never in a file it imports "
-          "as a library. Or {}.",
+          "its session starts (for a pytest suite, at the top of the conftest.py in its rootdir), never in a file "
+          "it imports as a library. Or {}.",
           setting, module_option);
   }
   return setting;
@@ -123,7 +165,15 @@ std::string config_deadline_short_advice(const SettingDeadline& deadline, const 
       return fmt::format("Set wp.get_module(\"{}\").options[\"{}\"] = {} before its first load.", deadline.module, key,
                          value);
     case SettingDeadline::Kind::runner_session:
-      return fmt::format("Set wp.config.{} = {} where the test session starts (conftest.py's pytest_configure).", key,
+      if (deadline.session_setup) {
+        return fmt::format("Set wp.config.{} = {} at the top of {} (create it if there is none).", key, value,
+                           *deadline.session_setup);
+      }
+      if (deadline.test_file) {
+        return fmt::format("Set wp.config.{} = {} at the top of {}, before its imports.", key, value,
+                           short_file(*deadline.test_file));
+      }
+      return fmt::format("Set wp.config.{} = {} where the test session starts (the conftest.py in its rootdir).", key,
                          value);
   }
   return "";

@@ -25,6 +25,9 @@ struct SettingDeadline {
   SourceLocation before;   // set it before this line runs
   std::string module;      // the module created there
   bool users_code = true;  // `before` is in code the user can edit
+  // runner_session only, found from the run: where this user's code can set it first.
+  std::optional<std::string> session_setup;  // under pytest, the rootdir's conftest.py (it may not exist yet)
+  std::optional<std::string> test_file;      // the user's test file whose test first loaded the module
 };
 
 // The earliest creation among `modules` in this run (all application modules when empty);

@@ -133,7 +133,7 @@ CodeOwnership::CodeOwnership(const Report& report)
   // The entry file is the program's, with two exceptions that say the program is a runner of
   // other code (a test runner): a console-script stub (`/venv/bin/pytest`), and an installed
   // file (`python -m pytest`: site-packages/pytest/__main__.py) while the run's kernels come
-  // from files outside any installation (the suite in a checkout). An installed module run with
+  // from files outside any installation (the suite in a checkout) or its builds ran in tests. An installed module run with
   // -m whose kernels are all installed code (a Warp example) is the program.
   const bool local_kernels = std::any_of(kernels_by_module_.begin(), kernels_by_module_.end(), [&](const auto& entry) {
     return std::any_of(entry.second.begin(), entry.second.end(), [&](const KernelInfo* kernel) {
@@ -141,8 +141,14 @@ CodeOwnership::CodeOwnership(const Report& report)
              !standard_library(kernel->file) && !in_warp(kernel->file);
     });
   });
+  // A run whose builds happened inside tests (the probe saw a test session) was started by the
+  // test runner: an installed entry file is then the runner, wherever its kernels come from (a
+  // checkout's tests of an installed package define none of their own).
+  const bool test_session = std::any_of(report.module_events.begin(), report.module_events.end(), [](const auto& e) {
+    return e.detail && e.detail->test && !e.detail->test->id.empty();
+  });
   for (const auto& file : entry_files) {
-    if (console_script(file) || (installed(file) && local_kernels)) continue;
+    if (console_script(file) || (installed(file) && (local_kernels || test_session))) continue;
     program_files_.insert(file);
   }
   for (const auto& [name, kernels] : kernels_by_module_) {

@@ -265,11 +265,13 @@ void render_failures(const Report& report, std::ostream& out) {
 void render_slowest_tests(const TestCostRanking& ranking, std::ostream& out) {
   out << fmt::format("Slowest tests by compile ({} of {} test(s) that built; cold module work)\n",
                      ranking.slowest.size(), ranking.tests);
-  // A test id longer than the screen's rest goes onto the next line, under the numbers.
+  // The numbers keep their columns; a test id longer than the rest of the line continues on
+  // the next, broken only after a "::" or "/" (render/wrap.h).
   for (const auto& test : ranking.slowest) {
-    print_fitted(fmt::format("  {:>9.1f} ms {:>5.1f} %  {:>3} build{}  {}", test.ms, 100.0 * test.share, test.builds,
-                             test.builds == 1 ? " " : "s", test.name),
-                 "      ", out);
+    print_wrapped(test.name,
+                  fmt::format("  {:>9.1f} ms {:>5.1f} %  {:>3} build{}  ", test.ms, 100.0 * test.share, test.builds,
+                              test.builds == 1 ? " " : "s"),
+                  "      ", out);
   }
   if (ranking.suite_phases.empty()) {
     out << "  No build outside a test (collection, import, session)\n";

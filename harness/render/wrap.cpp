@@ -21,6 +21,23 @@ std::size_t bytes_of_columns(std::string_view text, std::size_t wanted) {
   return text.size();
 }
 
+// Byte offsets just after each "::" or "/" of `word` (not its end, nor inside a leading "../"
+// run, which stays with the name it leads to): where a test id or path may break.
+std::vector<std::size_t> name_boundaries(std::string_view word) {
+  std::vector<std::size_t> boundaries;
+  std::size_t leading = 0;
+  while (word.substr(leading).starts_with("../")) leading += 3;
+  for (std::size_t at = leading; at < word.size(); ++at) {
+    std::size_t after = 0;
+    if (word[at] == '/') after = at + 1;
+    else if (word.substr(at).starts_with("::")) after = at + 2;
+    if (after == 0) continue;
+    if (after < word.size()) boundaries.push_back(after);
+    at = after - 1;
+  }
+  return boundaries;
+}
+
 }  // namespace
 
 std::size_t columns(std::string_view text) {
@@ -57,8 +74,21 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width, std::str
         line_has_word = false;
         continue;
       }
-      // Longer than a whole line: cut it where this line ends (at least one column, so it ends).
-      const std::size_t cut = bytes_of_columns(word, std::max<std::size_t>(room, 1));
+      // Longer than a whole line: break it after the last "::" or "/" that fits, so that a test
+      // id or a path is never cut inside a name. A part with no such break in reach starts a
+      // fresh line, and overflows it only when longer than a whole line.
+      const std::size_t limit = bytes_of_columns(word, room);
+      const auto boundaries = name_boundaries(word);
+      std::size_t cut = 0;
+      for (const std::size_t boundary : boundaries) {
+        if (boundary <= limit) cut = boundary;
+      }
+      if (cut == 0 && line_has_word) {
+        lines.emplace_back(prefix);
+        line_has_word = false;
+        continue;
+      }
+      if (cut == 0) cut = boundaries.empty() ? word.size() : boundaries.front();
       if (line_has_word) lines.back() += ' ';
       lines.back() += word.substr(0, cut);
       line_has_word = true;

@@ -16,7 +16,8 @@ constexpr std::size_t kScreenColumns = 100;
 std::size_t columns(std::string_view text);
 
 // `text` as lines of at most `width` columns: the first starts with `first_prefix`, the rest with
-// `prefix`. Breaks at spaces; a word longer than a line (a path, a module name) is cut.
+// `prefix`. Breaks at spaces; a word longer than a line (a test id, a path) breaks
+// after a "::" or "/", and a part of it with none overflows the line rather than being cut.
 std::vector<std::string> wrap(std::string_view text, std::size_t width, std::string_view first_prefix,
                               std::string_view prefix);
 

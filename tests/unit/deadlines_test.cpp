@@ -57,12 +57,66 @@ TEST(Deadlines, UnderATestRunnerTheSettingGoesWhereTheSessionStarts) {
     ASSERT_TRUE(deadline.has_value()) << runner;
     EXPECT_EQ(deadline->kind, SettingDeadline::Kind::runner_session) << runner;
     const std::string advice = config_deadline_advice(*deadline, "enable_backward", "False");
-    EXPECT_THAT(advice, HasSubstr("pytest_configure in its conftest.py"));
+    EXPECT_THAT(advice, HasSubstr("at the top of the conftest.py in its rootdir"));
     EXPECT_THAT(advice, ::testing::Not(HasSubstr("__main__.py")));
     EXPECT_THAT(advice, ::testing::Not(HasSubstr("before line")));
     EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
                 HasSubstr("where the test session starts"));
   }
+}
+
+// Issue 50: a checkout's tests of an installed package (`python -m pytest tests/linalg/math_test.py`)
+// define no kernels of their own, so every kernel is installed code; the builds ran inside tests,
+// so the installed entry file is still the runner. The advice names this suite's files, found
+// from the run: the rootdir's conftest.py (from the test id and the test file's path) and the
+// test file; never pytest's own __main__.py.
+Report installed_package_under_pytest(const std::string& test_id) {
+  const std::string runner = "/venv/lib/python3.11/site-packages/pytest/__main__.py";
+  const std::string solver = "/venv/lib/python3.11/site-packages/linalg/solve.py";
+  Report report = testing::clean_report();
+  report.module_events.clear();
+  ModuleEvent load = testing::snapshot_load("linalg.solve", "abc1234", 900.0,
+                                            {testing::kernel_in("lu_solve", solver, 40, "linalg.solve")},
+                                            {{solver, 88, "lu_solve"},
+                                             {"/home/me/proj/tests/linalg/math_test.py", 21, "test_lu_solve0"},
+                                             {"/venv/lib/python3.11/site-packages/_pytest/python.py", 157, "call"},
+                                             {runner, 9, "<module>"}});
+  load.detail->test = TestContext{test_id, TestPhase::call, ""};
+  report.module_events.push_back(load);
+  report.option_record = OptionRecord{};
+  report.option_record->modules_created.push_back(
+      created("linalg.solve", 0.2, {solver, 40, "<module>"}, SourceLocation{runner, 9, "<module>"}));
+  return report;
+}
+
+TEST(Deadlines, UnderPytestTheRootdirsConftestAndTheTestFileAreNamed) {
+  const auto deadline =
+      setting_deadline(installed_package_under_pytest("tests/linalg/math_test.py::DenseLUTest::test_lu_solve0"), {});
+  ASSERT_TRUE(deadline.has_value());
+  EXPECT_EQ(deadline->kind, SettingDeadline::Kind::runner_session);
+  EXPECT_EQ(deadline->session_setup, "/home/me/proj/conftest.py");
+  EXPECT_EQ(deadline->test_file, "/home/me/proj/tests/linalg/math_test.py");
+  const std::string short_advice = config_deadline_short_advice(*deadline, "enable_backward", "False");
+  EXPECT_EQ(short_advice,
+            "Set wp.config.enable_backward = False at the top of /home/me/proj/conftest.py (create it if there is "
+            "none).");
+  const std::string advice = config_deadline_advice(*deadline, "enable_backward", "False");
+  EXPECT_THAT(advice, HasSubstr("this run saw"));  // its scope: one part of the suite
+  for (const auto& text : {advice, short_advice}) {
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("pytest/__main__.py")));
+    EXPECT_THAT(text, ::testing::Not(HasSubstr("before line")));
+  }
+}
+
+TEST(Deadlines, AnIdOutsideTheRootdirNamesTheTestFileInstead) {
+  const auto deadline =
+      setting_deadline(installed_package_under_pytest("../proj/tests/linalg/math_test.py::test_lu_solve0"), {});
+  ASSERT_TRUE(deadline.has_value());
+  EXPECT_FALSE(deadline->session_setup.has_value());
+  EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
+              HasSubstr("at the top of "));
+  EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
+              HasSubstr("math_test.py, before its imports."));
 }
 
 TEST(Deadlines, OnlyTheModulesConcernedCount) {

@@ -25,13 +25,24 @@ TEST(Wrap, CountsCodePointsNotBytes) {
   EXPECT_THAT(lines, ElementsAre("≈≈≈≈ ≈≈≈≈"));
 }
 
-TEST(Wrap, CutsAWordLongerThanALine) {
+TEST(Wrap, ANameWithoutBreaksOverflowsRatherThanBeingCut) {
   const auto lines = wrap("see make_stage__locals__stage_1a2b3c4d now", 12, "", "");
-  for (const auto& line : lines) EXPECT_LE(columns(line), 12U) << line;
-  std::string all;
-  for (const auto& line : lines) all += line;
-  EXPECT_NE(all.find("make_stage__locals__stage_1a2b3c4d"), std::string::npos);  // only the breaks were added
-  EXPECT_EQ(lines.back(), "4d now");  // the cut word's tail shares its line with the next
+  EXPECT_THAT(lines, ElementsAre("see", "make_stage__locals__stage_1a2b3c4d", "now"));
+}
+
+TEST(Wrap, ATestIdBreaksOnlyAfterItsSeparators) {
+  const std::string id = "tests/linalg/math_test.py::DenseLUTest::test_lu_solve0";
+  const auto lines = wrap(id, 40, "  12.0 ms  ", "      ");
+  EXPECT_THAT(lines, ElementsAre("  12.0 ms  tests/linalg/math_test.py::", "      DenseLUTest::test_lu_solve0"));
+  std::string all = lines[0].substr(11);
+  for (std::size_t i = 1; i < lines.size(); ++i) all += lines[i].substr(6);
+  EXPECT_EQ(all, id);  // only the breaks were added
+}
+
+TEST(Wrap, AnIdOutsideRootdirKeepsItsDotDotWithTheName) {
+  const auto lines = wrap("../../other/test_x.py::test_one", 14, "", "");
+  EXPECT_EQ(lines.front(), "../../other/");
+  EXPECT_THAT(lines, ElementsAre("../../other/", "test_x.py::", "test_one"));
 }
 
 TEST(Wrap, EndsWhenThePrefixFillsTheLine) {
