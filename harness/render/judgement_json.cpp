@@ -247,12 +247,21 @@ json judgement_to_json(const verdict::Judgement& judgement) {
                      {"count_differences", differences},
                      {"renames", renames},
                      {"unordered", workload.unordered}};
+  json launch_changes = json::array();
+  if (workload.first_divergence) {
+    for (const auto& change : workload.first_divergence->changes) {
+      launch_changes.push_back(
+          {{"field", change.field}, {"baseline", change.baseline}, {"candidate", change.candidate}});
+    }
+  }
   workload_json["first_divergence"] = workload.first_divergence
                                           ? json{{"index", workload.first_divergence->index},
                                                  {"launch_number", workload.first_divergence->index + 1},
                                                  {"process", workload.first_divergence->process},
                                                  {"baseline", workload.first_divergence->baseline},
-                                                 {"candidate", workload.first_divergence->candidate}}
+                                                 {"candidate", workload.first_divergence->candidate},
+                                                 {"kernel", workload.first_divergence->kernel},
+                                                 {"changes", launch_changes}}
                                           : json(nullptr);
   return json{
       {"verdict", std::string(verdict::to_string(judgement.verdict))},

@@ -52,10 +52,11 @@ void render_workload(const verdict::WorkloadCheck& workload, std::ostream& out) 
     out << fmt::format("  {}: {} -> {}\n", entry.signature, entry.baseline, entry.candidate);
   }
   if (workload.first_divergence) {
-    out << fmt::format("  first divergent launch #{}{}: baseline {} | candidate {}\n",
-                       workload.first_divergence->index + 1,
-                       workload.first_divergence->process.empty() ? "" : " of " + workload.first_divergence->process,
-                       workload.first_divergence->baseline, workload.first_divergence->candidate);
+    const auto& first = *workload.first_divergence;
+    out << fmt::format("  first divergent launch #{}{}: baseline {} | candidate {}\n", first.index + 1,
+                       first.process.empty() ? "" : " of " + first.process, first.baseline, first.candidate);
+    if (const std::string changes = verdict::divergence_changes_text(first); !changes.empty())
+      out << "    what changed: " << changes << '\n';
   }
   for (const auto& line : workload.unordered) out << "  " << line << '\n';
   for (const auto& rename : workload.renames) {

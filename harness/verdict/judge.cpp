@@ -413,6 +413,7 @@ Ruling workload_changed_rule(const RuleInputs& in) {
   std::string reason = "the workload changed: " + workload.reason;
   if (const auto& first = workload.first_divergence) {
     reason += fmt::format("; first divergence at launch #{}", first->index + 1);
+    if (const std::string changes = divergence_changes_text(*first); !changes.empty()) reason += ": " + changes;
   }
   return Decision{Verdict::invalid, Rule::workload_changed, reason};
 }

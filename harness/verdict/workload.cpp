@@ -21,6 +21,24 @@ std::string describe(const LaunchSignature& launch, const LaunchComparison& how)
   return kernel_name(launch) + " " + launch_signature(launch, how);
 }
 
+std::string block_dim_text(int block_dim) { return block_dim == 0 ? "default" : std::to_string(block_dim); }
+
+// The fields of two launches that differ, in the order a reader looks for them.
+std::vector<LaunchFieldChange> launch_changes(const LaunchSignature& a, const LaunchSignature& b) {
+  std::vector<LaunchFieldChange> changes;
+  const auto add = [&](std::string field, std::string before, std::string after) {
+    if (before != after) changes.push_back({std::move(field), std::move(before), std::move(after)});
+  };
+  add("kernel", kernel_name(a), kernel_name(b));
+  add("block_dim", block_dim_text(a.block_dim), block_dim_text(b.block_dim));
+  add("dim", fmt::format("({})", fmt::join(a.dim, ",")), fmt::format("({})", fmt::join(b.dim, ",")));
+  add("device", a.device, b.device);
+  add("dtypes", fmt::format("[{}]", fmt::join(a.dtypes, ",")), fmt::format("[{}]", fmt::join(b.dtypes, ",")));
+  add("adjoint", a.adjoint ? "yes" : "no", b.adjoint ? "yes" : "no");
+  add("entry", a.entry, b.entry);
+  return changes;
+}
+
 // Both records' signatures in one id space of comparable keys (names left out), so the two
 // sequences can be walked as integers.
 struct SharedSignatures {
@@ -66,7 +84,8 @@ void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSigna
     const auto& left = base.signatures[a.signature];
     const auto& right = cand.signatures[b.signature];
     if (shared.baseline[a.signature] != shared.candidate[b.signature]) {
-      check.first_divergence = Divergence{"", position, describe(left, how), describe(right, how)};
+      check.first_divergence =
+          Divergence{"", position, describe(left, how), describe(right, how), right.kernel, launch_changes(left, right)};
       return;
     }
     if (seen_renames.insert({a.signature, b.signature}).second && kernel_name(left) != kernel_name(right)) {
@@ -83,8 +102,10 @@ void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSigna
     if (a.left == 0) a = next(base_stream);
     if (b.left == 0) b = next(cand_stream);
   }
-  if (a.valid) check.first_divergence = Divergence{"", position, describe(base.signatures[a.signature], how), "(end)"};
-  if (b.valid) check.first_divergence = Divergence{"", position, "(end)", describe(cand.signatures[b.signature], how)};
+  if (a.valid)
+    check.first_divergence = Divergence{"", position, describe(base.signatures[a.signature], how), "(end)", {}, {}};
+  if (b.valid)
+    check.first_divergence = Divergence{"", position, "(end)", describe(cand.signatures[b.signature], how), {}, {}};
 }
 
 }  // namespace
@@ -99,6 +120,21 @@ std::string to_string(WorkloadStatus status) {
       return "UNVERIFIED";
   }
   return "";
+}
+
+std::string divergence_changes_text(const Divergence& divergence) {
+  std::vector<std::string> phrases;
+  bool kernel_changed = false;
+  for (const auto& change : divergence.changes) {
+    kernel_changed = kernel_changed || change.field == "kernel";
+    phrases.push_back(fmt::format("{} {} → {}", change.field, change.baseline, change.candidate));
+  }
+  if (phrases.empty()) return "";
+  std::string text = phrases.size() == 1 ? phrases.front()
+                                         : fmt::format("{} and {}", fmt::join(phrases.begin(), phrases.end() - 1, ", "),
+                                                       phrases.back());
+  if (!kernel_changed && !divergence.kernel.empty()) text += " for " + divergence.kernel;
+  return text;
 }
 
 LaunchComparison comparison_for(const Report& baseline, const Report& candidate) {

@@ -33,12 +33,28 @@ struct SignatureCount {
   std::uint64_t candidate = 0;
 };
 
+// One field of a launch that differs between the two runs at their first divergence.
+struct LaunchFieldChange {
+  std::string field;  // "block_dim", "dim", "device", "dtypes", "adjoint", "entry", "kernel"
+  std::string baseline;
+  std::string candidate;
+  bool operator==(const LaunchFieldChange&) const = default;
+};
+
 struct Divergence {
   std::string process;      // the process (role and program) it is in, when the run had several
   std::uint64_t index = 0;  // 0-based position in that process's expanded launch sequence
   std::string baseline;     // "kernel sig", or "(end)" when that side ran out
   std::string candidate;
+  // When both sides launched there: the kernel (the candidate's) and the fields that differ,
+  // so that output can say "block_dim 256 → 64 for shift" rather than two signatures.
+  std::string kernel;
+  std::vector<LaunchFieldChange> changes;
 };
+
+// What differs at a divergence, in words: "block_dim 256 → 64 for shift", "dim (64) → (128) and
+// dtypes [float32] → [float64] for shift", "kernel m.a → m.b"; "" when one side ran out.
+std::string divergence_changes_text(const Divergence& divergence);
 
 struct KernelRename {
   std::string baseline;  // "module.kernel"

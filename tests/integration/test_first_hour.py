@@ -4,6 +4,7 @@ lists a budget file whose baselines do not exist yet (CMake's configure step run
 baseline was made); a first `--update-baseline` run does not print "baseline no baseline yet";
 every budget line keeps its columns aligned, however long its note."""
 
+import json
 import os
 import pathlib
 import re
@@ -94,6 +95,38 @@ commands:
         self.assertEqual(len(name_columns), 1, result.stdout)
         self.assertEqual(len(value_columns), 1, result.stdout)
         self.assertTrue(all(len(line) <= 100 for line in result.stdout.splitlines()), result.stdout)
+
+    def test_compare_names_a_block_dim_move(self):
+        app = self.scratch / "shift.py"
+        app.write_text("""import sys
+import warp as wp
+
+
+@wp.kernel
+def shift(values: wp.array(dtype=float)):
+    i = wp.tid()
+    values[i] = values[i] + 1.0
+
+
+values = wp.zeros(64, dtype=float, device="cpu")
+wp.launch(shift, dim=64, inputs=[values], device="cpu", block_dim=int(sys.argv[1]))
+print(values.numpy()[0])
+""")
+        reports = []
+        for block_dim in ("256", "64"):
+            report = self.scratch / f"shift-{block_dim}.json"
+            measured = run([CLI, "measure", "--samples", "1", "--quiet", "--json", str(report), "--", PYTHON, str(app),
+                            block_dim], self.scratch, self.env)
+            self.assertEqual(measured.returncode, 0, measured.stderr)
+            reports.append(str(report))
+        judgement = self.scratch / "judgement.json"
+        compared = run([CLI, "compare", *reports, "--json", str(judgement)], self.scratch, self.env)
+        self.assertEqual(compared.returncode, 1, compared.stdout)
+        flat = " ".join(compared.stdout.split())
+        self.assertIn("Verdict: INVALID", flat)
+        self.assertIn("first divergence at launch #1: block_dim 256 → 64 for shift", flat)
+        changes = json.loads(judgement.read_text())["workload"]["first_divergence"]["changes"]
+        self.assertEqual(changes, [{"field": "block_dim", "baseline": "256", "candidate": "64"}])
 
 
 if __name__ == "__main__":

@@ -64,6 +64,29 @@ TEST(WorkloadEquivalence, AdjointDimDtypeAndOrderAllCount) {
   EXPECT_EQ(check_workload(base, other_dtype).status, WorkloadStatus::different);
 }
 
+// Issue 50: a run that differs only in one launch's block_dim says so, naming the kernel.
+TEST(WorkloadEquivalence, TheFirstDivergenceNamesWhatChangedAndForWhichKernel) {
+  const Report base = with_launches({{launch("fill", 64), 1}, {launch("shift", 64), 1}});
+  Report cand = base;
+  testing::launches(cand).signatures[1].block_dim = 64;
+  const WorkloadCheck check = check_workload(base, cand);
+  ASSERT_TRUE(check.first_divergence.has_value());
+  EXPECT_EQ(check.first_divergence->kernel, "shift");
+  EXPECT_EQ(check.first_divergence->changes, (std::vector<LaunchFieldChange>{{"block_dim", "default", "64"}}));
+  EXPECT_EQ(divergence_changes_text(*check.first_divergence), "block_dim default → 64 for shift");
+
+  Report wider = base;
+  testing::launches(wider).signatures[1].block_dim = 256;
+  testing::launches(cand).signatures[1].dim = {128};
+  const WorkloadCheck both = check_workload(wider, cand);
+  ASSERT_TRUE(both.first_divergence.has_value());
+  EXPECT_EQ(divergence_changes_text(*both.first_divergence), "block_dim 256 → 64 and dim (64) → (128) for shift");
+  // A side that ran out has nothing to compare field by field.
+  const WorkloadCheck shorter = check_workload(base, with_launches({{launch("fill", 64), 1}}));
+  ASSERT_TRUE(shorter.first_divergence.has_value());
+  EXPECT_EQ(divergence_changes_text(*shorter.first_divergence), "");
+}
+
 TEST(WorkloadEquivalence, OnlyAMissingRecordIsUnverified) {
   Report empty;  // instrumented, launched nothing: a record with no launches
   empty.instrumentation.attached = true;
