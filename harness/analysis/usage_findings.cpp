@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "analysis/diagnose_support.h"
+#include "facts/test_session.h"
 #include "io/units.h"
 
 namespace wcp::analysis {
@@ -60,6 +61,8 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
   const CodeOwnership ownership(report);
   FindingsByOwner findings(Mechanism::never_launched, ownership);
   std::vector<std::string> loaded_unused;
+  const TestSession session(report);
+  std::vector<std::string> part_of_suite;  // never-launched kernels of code a test run used in part
   for (const auto& module : out.kernel_usage) {
     if (module.never_launched() == 0) continue;
     const auto& ms = module.unlaunched_ms;
@@ -70,6 +73,17 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
       // the advice to move them is wrong here; the load itself is what the program asked for.
       loaded_unused.push_back(fmt::format("{} on {} ({} kernel(s), built {} time(s), {})", module.name, module.device,
                                           module.kernels.size(), module.builds, milliseconds_text(module.build_ms)));
+      continue;
+    }
+    // Under a test runner, a module of the user's own code that the tests only call (its
+    // kernels are not in a test file) is a library this run used one part of: what it did not
+    // launch is a fact for the library's maintainers, never a reason to restructure it.
+    const bool tests_define_all = std::all_of(module.kernels.begin(), module.kernels.end(), [&](const KernelUse& k) {
+      return k.launched || k.launched_adjoint || session.defines(k.file, k.python_module);
+    });
+    if (session.present() && ownership.of_module(module.name).users_to_change() && !tests_define_all) {
+      part_of_suite.push_back(fmt::format("{} on {}: {}; never launched: {}", module.name, module.device,
+                                          compiled_text(module), kernel_names(module)));
       continue;
     }
     Finding& finding = findings.for_module(module.name);
@@ -101,6 +115,20 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
         "Loaded without launching any of their kernels (an explicit load or a preload; moving their kernels would "
         "move the same build): {}",
         fmt::join(loaded_unused, "; ")));
+  }
+  if (!part_of_suite.empty()) {
+    out.facts.push_back(fmt::format(
+        "never-launched, for the maintainers of the code these tests call: this run of a test suite (one part of "
+        "its users) never launched some kernels of {}. Another test or program may launch them, so one run is no "
+        "reason to move them; measured over the whole suite as one command, it would show which kernels no test "
+        "uses.",
+        fmt::join(part_of_suite, "; ")));
+  }
+  if (findings.empty() && !part_of_suite.empty()) {
+    not_checked(out, Mechanism::never_launched,
+                "this run of a test suite used part of the code it tests, so what it did not launch is a fact, not "
+                "a change to make (see the facts)");
+    return;
   }
   if (findings.empty()) {
     rule_out(out, Mechanism::never_launched,

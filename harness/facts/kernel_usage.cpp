@@ -112,6 +112,7 @@ std::vector<ModuleUse> kernel_usage(const Report& report) {
       use.file = kernel.file;
       use.line = kernel.line;
       use.qualname = kernel.qualname;
+      use.python_module = kernel.python_module;
       use.launched = launched.forward.contains({module.name, kernel.key});
       use.launched_adjoint = launched.adjoint.contains({module.name, kernel.key});
       use.backward_generated = kernel.adjoint.value_or(false);

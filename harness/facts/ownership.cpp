@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "facts/queries.h"
+#include "facts/test_session.h"
 
 namespace wcp {
 namespace {
@@ -144,9 +145,7 @@ CodeOwnership::CodeOwnership(const Report& report)
   // A run whose builds happened inside tests (the probe saw a test session) was started by the
   // test runner: an installed entry file is then the runner, wherever its kernels come from (a
   // checkout's tests of an installed package define none of their own).
-  const bool test_session = std::any_of(report.module_events.begin(), report.module_events.end(), [](const auto& e) {
-    return e.detail && e.detail->test && !e.detail->test->id.empty();
-  });
+  const bool test_session = TestSession(report).present();
   for (const auto& file : entry_files) {
     if (console_script(file) || (installed(file) && (local_kernels || test_session))) continue;
     program_files_.insert(file);

@@ -111,6 +111,34 @@ TEST(KernelUsage, NeverLaunchedFindingIsTheUsersWithItsEstimate) {
   EXPECT_THAT(found->limits, HasSubstr("Other workloads"));
 }
 
+// Issue 50: a maintainer's run of one test file from a checkout. The package's modules are the
+// user's code, but the tests only call them: what this part of the suite did not launch is a
+// fact for the maintainers, never "Move the kernels". Kernels the test file defines itself are
+// seen whole by the run, and keep the finding.
+TEST(KernelUsage, UnderATestRunTheCodeItCallsGetsAFactNotAMove) {
+  Report report = siblings();
+  for (auto& event : report.module_events) event.detail->test = TestContext{"tests/test_render.py::test_shade", {}, ""};
+  Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(std::count_if(diagnosis.findings.begin(), diagnosis.findings.end(),
+                          [](const Finding& f) { return f.mechanism == Mechanism::never_launched; }),
+            0);
+  const auto fact = std::find_if(diagnosis.facts.begin(), diagnosis.facts.end(),
+                                 [](const std::string& text) { return text.starts_with("never-launched, for the"); });
+  ASSERT_NE(fact, diagnosis.facts.end());
+  EXPECT_THAT(*fact, HasSubstr("shading on cpu: 2 kernel(s) compiled, 1 launched; never launched: debug_view"));
+  EXPECT_THAT(*fact, HasSubstr("one run is no reason to move them"));
+  EXPECT_THAT(*fact, ::testing::Not(HasSubstr("Move the kernels")));
+
+  // The same kernels defined in the test file the id names: the run saw all of that file.
+  for (auto& event : report.module_events) {
+    for (auto& kernel : event.detail->kernels) kernel.file = kFolder + "tests/test_render.py";
+  }
+  diagnosis = diagnose(report);
+  EXPECT_EQ(std::count_if(diagnosis.findings.begin(), diagnosis.findings.end(),
+                          [](const Finding& f) { return f.mechanism == Mechanism::never_launched; }),
+            1);
+}
+
 // A module loaded and never launched at all (an explicit load; a test of loading does it on
 // purpose): moving its kernels would move the same build, so it is a fact, not never-launched
 // (issue 40's field review: Warp's test_module_hashing).
