@@ -8,6 +8,15 @@
 #include "io/units.h"
 
 namespace wcp::analysis {
+std::string_view to_string(CauseStatus status) {
+  switch (status) {
+    case CauseStatus::confirmed: return "confirmed";
+    case CauseStatus::inferred: return "inferred";
+    case CauseStatus::cannot_tell: return "this run cannot tell";
+  }
+  return "inferred";
+}
+
 namespace {
 // Compile time below this share of the cold wall time is not worth a user's effort first.
 constexpr double kBottleneckShare = 0.10;
@@ -114,6 +123,9 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
     // A family without a shorter line still gives a short screen something whole to print.
     if (finding.headline.empty()) finding.headline = finding.trigger;
     if (finding.short_fix.empty()) finding.short_fix = first_sentence(finding.fix);
+    // Whose module it is was guessed from its name: the cause is read from names, not seen.
+    if (finding.owner && !finding.owner->from_snapshot && finding.cause == CauseStatus::confirmed)
+      finding.cause = CauseStatus::inferred;
   }
   out.finding_groups = group_findings(out.findings);
   out.actions = plan_user_actions(report, out);

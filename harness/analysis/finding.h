@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/boundaries.h"
@@ -16,8 +17,15 @@
 
 namespace wcp::analysis {
 
+// How far this run establishes a finding's cause: seen in its own record (a snapshot diff, a log
+// line, an experiment the tool ran), inferred (from names, sizes or a cost model), or not
+// decidable from this run (and the finding says what would decide it).
+enum class CauseStatus { confirmed, inferred, cannot_tell };
+std::string_view to_string(CauseStatus status);  // "confirmed", "inferred", "this run cannot tell"
+
 struct Finding {
   Mechanism mechanism = Mechanism::late_kernel;
+  CauseStatus cause = CauseStatus::confirmed;
   // The observation of this run that made the finding fire (a log line, a snapshot diff, a
   // count), in one line: findings fire on evidence, never on a millisecond threshold alone, and
   // the reader can check the one thing that decided. Milliseconds are context and cost.
@@ -84,6 +92,7 @@ struct GroupMember {
 // touches. Built from Diagnosis::findings by analysis/finding_groups.h.
 struct FindingGroup {
   Mechanism mechanism = Mechanism::late_kernel;
+  CauseStatus cause = CauseStatus::confirmed;  // the least established of its members
   std::optional<ModuleOwnership> owner;  // as the members' (absent: the whole program)
   // The members' fix, once: verbatim when they agree; otherwise with "<module>" for each
   // member's module and "<N>" for each number that differs between them (GroupMember::fix_values).

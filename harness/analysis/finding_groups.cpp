@@ -171,6 +171,7 @@ std::vector<FindingGroup> group_findings(const std::vector<Finding>& findings) {
       found = std::prev(open.end());
     }
     FindingGroup& group = found->group;
+    group.cause = std::max(group.cause, finding.cause);  // the enum runs from most to least established
     group.members.push_back({index,
                              finding.module,
                              finding.cost_ms,

@@ -197,6 +197,11 @@ void check_unique_modules(const Report& report, const DiagnoseInputs& inputs, Di
     finding.fix = unique_fix(constants, unknown, data);
     finding.headline = unique_headline(constants, unknown);
     finding.short_fix = unique_short_fix(constants, unknown);
+    // Made from constants is seen in the recorded hashes; a kernel the run cannot tell about
+    // leaves the cause open for it.
+    finding.cause = unknown.empty()     ? CauseStatus::confirmed
+                    : constants.empty() ? CauseStatus::cannot_tell
+                                        : CauseStatus::inferred;
     // One owner for the scope; a phrase naming one factory would misname the others.
     ModuleOwnership owner = members.front()->owner;
     for (const UniqueModule* module : members) {

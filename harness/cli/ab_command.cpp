@@ -129,7 +129,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   }
   context.out << "A (baseline)   " << render::format_command(a.command) << "   in " << a.cwd.string() << "\n";
   context.out << "B (candidate)  " << render::format_command(b.command) << "   in " << b.cwd.string() << "\n";
-  context.out << "Interleaved A B B A …, " << pairs_taken << " pair(s); clocks judged on paired samples\n";
+  context.out << "Interleaved in A B B A order, " << pairs_taken << " pair(s); clocks judged on paired samples\n";
   if (automatic) {
     const auto decision = verdict::decide_pairs(judgement, reports.baseline, reports.candidate);
     context.out << "Pairs (--samples auto, at most " << most_pairs

@@ -75,18 +75,9 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   for (const auto& member : group.members) modules += std::max<std::size_t>(1, member.modules.size());
   const std::string lead = all_named ? fmt::format("{} module(s): ", modules) : std::string();
   print_wrapped(fmt::format("{}{}; {}", lead, fmt::join(members, ", "), group_cost_text(group)), "  ", "    ", out);
-  if (group.fixes_agree) {
-    // A long fix stays in --explain: the screen shows its start, and the evidence line says where
-    // the rest is.
-    constexpr std::size_t kFixLines = 2;
-    auto fix_lines = wrap(group.fix, kScreenColumns, "  fix: ", "    ");
-    if (fix_lines.size() > kFixLines) {
-      fix_lines.resize(kFixLines);
-      fix_lines.back() = wrap(fix_lines.back(), kScreenColumns - 1, "    ", "").front() + "…";
-    }
-    for (const auto& line : fix_lines) out << line << '\n';
-  } else if (!group.short_fix.empty()) {
-    // The members' fixes differ (in a line, a module): the one short fix that holds for all.
+  // The screen holds each fix and observation whole, in its short form: the full fix, the
+  // behaviour and the limits are in --verbose and --explain, never cut to fit here.
+  if (!group.short_fix.empty()) {
     print_wrapped(group.short_fix, "  fix: ", "    ", out);
   } else {
     // Nothing holds for all: each member's own, never the group's template with its blanks.
@@ -96,12 +87,13 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
                     out);
     }
   }
-  // The one observation that fired the first member; the rest are in --explain.
-  std::string evidence = first.trigger;
-  if (group.members.size() > 1) evidence += fmt::format(" (and {} more)", group.members.size() - 1);
-  const std::string pointer = fmt::format(" [--explain {}]", code(group.mechanism));
-  const auto evidence_lines = wrap(evidence, kScreenColumns - 1 - columns(pointer), "  evidence: ", "");
-  out << evidence_lines.front() << (evidence_lines.size() > 1 ? "…" : "") << pointer << '\n';
+  // The one observation that fired the first member (or the members' shared one), and how far
+  // this run establishes the cause; the rest are in --explain.
+  std::string evidence = group.headline.empty() ? first.headline : group.headline;
+  if (group.headline.empty() && group.members.size() > 1)
+    evidence += fmt::format(" (and {} more)", group.members.size() - 1);
+  print_wrapped(fmt::format("{} — {} [--explain {}]", to_string(group.cause), evidence, code(group.mechanism)),
+                "  cause: ", "    ", out);
 }
 
 std::string id_list(const std::vector<std::string_view>& ids) {

@@ -62,7 +62,9 @@ std::string miss_text(const OptionWrite& write, const MissedModule& miss) {
       text = miss.registered_kernels > 0
                  ? fmt::format("{} was not built in this run; its {} kernel(s) ({}{}) take the option when it is",
                                miss.module, miss.registered_kernels, fmt::join(miss.kernels, ", "),
-                               miss.registered_kernels > static_cast<int>(miss.kernels.size()) ? ", …" : "")
+                               miss.registered_kernels > static_cast<int>(miss.kernels.size())
+                                   ? fmt::format(" and {} more", miss.registered_kernels - miss.kernels.size())
+                                   : "")
                  : fmt::format("nothing of {} was built in this run", miss.module);
       break;
     case MissReason::kernels_in_unique_modules:

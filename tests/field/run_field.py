@@ -275,6 +275,17 @@ def run_program(program, expectation, cli, python, work, keep_log):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if status.returncode != 0:
         return None, None, seconds, f"diagnose exited {status.returncode}: {status.stderr.strip()}"
+    # The default screens must hold whole sentences (issue 50): the measure screen (in the log,
+    # carrying the diagnosis in brief) and the default diagnose view.
+    brief = subprocess.run([cli, "diagnose", report], cwd=base, capture_output=True, text=True)
+    with open(os.path.join(base, "diagnose.txt"), "w", encoding="utf-8") as f:
+        f.write(brief.stdout)
+    with open(os.path.join(base, "measure.log"), encoding="utf-8") as f:
+        screens = {"measure": f.read(), "diagnose": brief.stdout}
+    for name, text in screens.items():
+        cut = [line for line in text.splitlines() if "…" in line]
+        if cut:
+            return None, None, seconds, f"the default {name} output cuts a sentence: {cut[0].strip()!r}"
     with open(diagnosis, encoding="utf-8") as f:
         findings = json.load(f)["findings"]
     cold = measured.get("cold_module_ms_median")

@@ -140,7 +140,7 @@ commands:
         pairs = len(document["order"])
         self.assertLessEqual(pairs, 10)
         self.assertEqual(document["baseline"]["samples"], pairs)
-        self.assertIn(f"Interleaved A B B A …, {pairs} pair(s)", result.stdout)
+        self.assertIn(f"Interleaved in A B B A order, {pairs} pair(s)", result.stdout)
 
     def test_ab_refuses_a_sample_count_that_is_not_one(self):
         result = subprocess.run([CLI, "ab", "--samples", "many", "--", PYTHON, str(CLEAN), "--vs", PYTHON, str(CLEAN)],
