@@ -9,6 +9,7 @@
 
 #include "analysis/diagnose_support.h"
 #include "facts/ownership.h"
+#include "facts/test_session.h"
 #include "io/units.h"
 
 namespace wcp::analysis {
@@ -159,12 +160,24 @@ BoundaryProposal propose_boundaries(const Report& report, const std::vector<Modu
                                     const std::optional<FixedCostReference>& fixed_cost) {
   BoundaryProposal proposal;
   const CodeOwnership ownership(report);
+  const TestSession session(report);
   std::set<std::string> movable;
   std::map<std::string, Options> module_options;
   for (const auto& module : usage) {
     const ModuleOwnership owner = ownership.of_module(module.name);
     if (!owner.users_to_change()) {
       proposal.unmovable.push_back({module.name, owner.describe(), "not yours to regroup"});
+      continue;
+    }
+    // Code a test run only calls (not the test files): one part of the suite does not show how
+    // the rest of its users group their launches (issue 40's rule, issue 50's checkout runs).
+    const bool tests_define_it = std::all_of(module.kernels.begin(), module.kernels.end(), [&](const KernelUse& k) {
+      return session.defines(k.file, k.python_module);
+    });
+    if (session.present() && !tests_define_it) {
+      proposal.unmovable.push_back(
+          {module.name, owner.describe(),
+           "called by the tests of this run, one part of its users: measure the whole suite before regrouping it"});
       continue;
     }
     if (owner.generated) {

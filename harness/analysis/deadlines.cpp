@@ -66,24 +66,35 @@ std::optional<SettingDeadline> deadline_in_program(const Report& report, const s
 }
 
 // Under a test runner, the user's files that come first: the test file whose test first loaded
-// one of the modules (the outermost frame of the user's on its stack) and, for a pytest id
-// ("tests/test_x.py::test_y", relative to the rootdir), the rootdir's conftest.py, which pytest
-// imports before any test module. An id outside the rootdir ("../x.py::t") names no rootdir.
+// one of the modules and, for a pytest id ("tests/test_x.py::test_y", relative to the rootdir),
+// the rootdir's conftest.py, which pytest imports before any test module. The test file is the
+// stack's frame in the file the id names (a helper module of the suite further out is not it);
+// for a unittest id, the user's outermost frame. An id outside the rootdir ("../x.py::t")
+// names no rootdir.
 void find_session_files(const Report& report, const std::vector<std::string>& modules,
                         const CodeOwnership& ownership, SettingDeadline& deadline) {
   for (const auto& event : report.module_events) {
     if (!wanted(modules, event.name) || !event.detail || !event.detail->test || event.detail->test->id.empty())
       continue;
-    const auto user_frame = ownership.trigger_of(*event.detail).user_outermost;
-    if (!user_frame) continue;
-    deadline.test_file = user_frame->file;
     const std::string& id = event.detail->test->id;
     const auto separator = id.find("::");
-    if (separator == std::string::npos) return;
-    const std::string relative = id.substr(0, separator);
-    const std::string& file = user_frame->file;
-    if (relative.starts_with("../") || file.size() <= relative.size() || !file.ends_with("/" + relative)) return;
-    deadline.session_setup = file.substr(0, file.size() - relative.size()) + "conftest.py";
+    if (separator == std::string::npos) {
+      const auto user_frame = ownership.trigger_of(*event.detail).user_outermost;
+      if (!user_frame) continue;
+      deadline.test_file = user_frame->file;
+      return;
+    }
+    std::string relative = id.substr(0, separator);
+    const bool outside_rootdir = relative.starts_with("../");
+    while (relative.starts_with("../")) relative.erase(0, 3);
+    const auto frame = std::find_if(event.detail->stack.begin(), event.detail->stack.end(), [&](const auto& f) {
+      return f.file.size() > relative.size() && f.file.ends_with("/" + relative);
+    });
+    if (frame == event.detail->stack.end()) continue;
+    deadline.test_file = frame->file;
+    if (!outside_rootdir) {
+      deadline.session_setup = frame->file.substr(0, frame->file.size() - relative.size()) + "conftest.py";
+    }
     return;
   }
 }
@@ -165,13 +176,18 @@ std::string config_deadline_short_advice(const SettingDeadline& deadline, const 
       return fmt::format("Set wp.get_module(\"{}\").options[\"{}\"] = {} before its first load.", deadline.module, key,
                          value);
     case SettingDeadline::Kind::runner_session:
+      // Its scope in the same sentence: this run is one part of the suite.
       if (deadline.session_setup) {
-        return fmt::format("Set wp.config.{} = {} at the top of {} (create it if there is none).", key, value,
-                           *deadline.session_setup);
+        return fmt::format(
+            "Set wp.config.{} = {} at the top of {} (create it if there is none) if no test of the suite needs "
+            "otherwise.",
+            key, value, *deadline.session_setup);
       }
       if (deadline.test_file) {
-        return fmt::format("Set wp.config.{} = {} at the top of {}, before its imports.", key, value,
-                           short_file(*deadline.test_file));
+        return fmt::format(
+            "Set wp.config.{} = {} at the top of {}, before its imports, if no other test run with it needs "
+            "otherwise.",
+            key, value, short_file(*deadline.test_file));
       }
       return fmt::format("Set wp.config.{} = {} where the test session starts (the conftest.py in its rootdir).", key,
                          value);

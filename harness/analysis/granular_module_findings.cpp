@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "analysis/diagnose_support.h"
+#include "facts/test_session.h"
 #include "io/units.h"
 #include "stats/summary.h"
 
@@ -77,6 +78,7 @@ struct GranularGroup {
 
 void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
   const CodeOwnership ownership(report);
+  const TestSession session(report);
   const bool know_launches = has_launch_record(report);
   std::set<std::string> launched;
   for (const auto& process : report.processes) {
@@ -135,7 +137,14 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
     // its maintainers, never a thing to do (issue 40). Its whole test suite measured as one
     // command would be the evidence.
     // Modules a library generates from the user's code (warp.fem's integrands) are its choice too.
-    if (const ModuleOwnership& owner = owners.at(group.owner_key); !owner.users_to_change()) {
+    // The same holds for the user's own code that a test run only calls (a maintainer's run of
+    // one test file from a checkout): modules the tests define themselves are seen whole.
+    const bool part_of_suite = session.present() && !std::all_of(events.begin(), events.end(), [&](const auto* e) {
+      return e->detail && !e->detail->kernels.empty() &&
+             std::all_of(e->detail->kernels.begin(), e->detail->kernels.end(),
+                         [&](const KernelInfo& k) { return session.defines(k.file, k.python_module); });
+    });
+    if (const ModuleOwnership& owner = owners.at(group.owner_key); !owner.users_to_change() || part_of_suite) {
       scoped.push_back(fmt::format(
           "{} ({}): {} modules ({}) built once each with the same settings in this run; merging them would save ≈ {} "
           "here, but one run of part of a library does not show its other users; measured over its whole test suite "

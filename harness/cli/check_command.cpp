@@ -241,6 +241,14 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     const auto found = baselines.find(entry->name);
     const std::optional<Report> baseline =
         found == baselines.end() ? std::nullopt : std::optional<Report>(found->second);
+    // The first estimate: the last run of this command here, else the baseline's passes.
+    if (const auto pass_ms = history ? history->earlier_pass_ms(entry->command, entry->cwd) : std::nullopt) {
+      listener.expect(*pass_ms, "the history");
+    } else if (baseline && baseline->cold_wall_ms) {
+      listener.expect(baseline->warm_wall_ms ? (baseline->cold_wall_ms->median + baseline->warm_wall_ms->median) / 2.0
+                                             : baseline->cold_wall_ms->median,
+                      "the baseline");
+    }
     budget::EvaluateOptions entry_options = evaluate_options;
     // samples: auto stops once the runs so far decide every budget (budget/auto_sampling.h).
     measure::StopSampling stop;

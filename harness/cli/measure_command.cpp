@@ -101,6 +101,10 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
 
   CommandProgress progress(context.err, arguments.quiet);
   measure::ProgressListener& listener = progress.listener();
+  if (history) {
+    if (const auto pass_ms = history->earlier_pass_ms(options.command, options.cwd))
+      listener.expect(*pass_ms, "the history");
+  }
   measure::Measurement measurement =
       arguments.reference ? reference::measure_with_reference(options, setup, context.interrupts, listener)
                           : measure::measure_with_trace(options, context.interrupts, listener);

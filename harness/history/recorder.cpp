@@ -4,8 +4,10 @@
 
 #include <chrono>
 
+#include "calibrate/machine_info.h"
 #include "history/git_commit.h"
 #include "history/machine.h"
+#include "history/pass_estimate.h"
 #include "history/result_from_report.h"
 
 namespace wcp::history {
@@ -45,6 +47,12 @@ std::int64_t Recorder::record(const Report& report, const Recording& recording) 
   context.name = recording.name;
   context.verdict = recording.verdict;
   return store_.append(result_from_report(report, context));
+}
+
+std::optional<double> Recorder::earlier_pass_ms(const std::vector<std::string>& argv,
+                                                const std::filesystem::path& cwd) const {
+  if (store_.schema_version() == 0) return std::nullopt;  // nothing recorded yet
+  return history::earlier_pass_ms(store_.results(), argv, cwd.string(), calibrate::current_hostname());
 }
 
 }  // namespace wcp::history

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "history/history_store.h"
 #include "io/environment.h"
@@ -36,6 +37,8 @@ class Recorder {
   // Returns the stored result's id.
   std::int64_t record(const Report& report, const Recording& recording);
   const std::filesystem::path& path() const { return store_.path(); }
+  // One pass of this command the last time it ran here (history/pass_estimate.h).
+  std::optional<double> earlier_pass_ms(const std::vector<std::string>& argv, const std::filesystem::path& cwd) const;
 
  private:
   HistoryStore store_;

@@ -19,6 +19,12 @@ class ProgressListener {
   virtual void plan(int passes) { (void)passes; }
   // Which arm the following passes belong to (`ab` interleaves two commands); "" for none.
   virtual void arm(std::string_view name) { (void)name; }
+  // Before any pass of this run has finished, an earlier run's average pass (ms) and where it
+  // came from ("the history", "the baseline"), so that the first estimate is not "unknown".
+  virtual void expect(double pass_ms, std::string_view source) {
+    (void)pass_ms;
+    (void)source;
+  }
 };
 
 class SilentProgress final : public ProgressListener {

@@ -7,6 +7,7 @@ every budget line keeps its columns aligned, however long its note."""
 import json
 import os
 import pathlib
+import pty
 import re
 import shutil
 import subprocess
@@ -127,6 +128,39 @@ print(values.numpy()[0])
         self.assertIn("first divergence at launch #1: block_dim 256 → 64 for shift", flat)
         changes = json.loads(judgement.read_text())["workload"]["first_divergence"]["changes"]
         self.assertEqual(changes, [{"field": "block_dim", "baseline": "256", "candidate": "64"}])
+
+    def test_progress_ticks_on_a_terminal_and_the_first_eta_comes_from_the_history(self):
+        history = self.scratch / "history.sqlite"
+        command = [CLI, "measure", "--samples", "1", "--history", str(history), "--", PYTHON, "app.py"]
+        # In a log (a pipe): one line per pass, and no estimate before a pass of this run finished.
+        first = run(command, CLEAN, self.env)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        progress = [line for line in first.stderr.splitlines() if line.startswith("sample ")]
+        self.assertEqual([line.split("  ")[0] for line in progress], ["sample 1/1 cold", "sample 1/1 warm"])
+        self.assertIn("ETA unknown", progress[0])
+        # On a terminal: the line is redrawn inside the cold pass, its time in the pass growing;
+        # the first estimate is the history's (the run above).
+        leader, follower = pty.openpty()
+        try:
+            second = subprocess.run(command, cwd=CLEAN, env=self.env, stdout=subprocess.PIPE, stderr=follower,
+                                    timeout=600)
+            os.close(follower)
+            drawn = b""
+            while True:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                drawn += chunk
+        finally:
+            os.close(leader)
+        self.assertEqual(second.returncode, 0)
+        cold_draws = [part for part in drawn.decode(errors="replace").split("\r") if "sample 1/1 cold" in part]
+        self.assertGreaterEqual(len(cold_draws), 3, cold_draws)  # the first draw and two ticks at least
+        self.assertIn("(from the history)", cold_draws[0])
+        self.assertNotIn("ETA unknown", cold_draws[0])
 
 
 if __name__ == "__main__":

@@ -297,6 +297,30 @@ TEST(Advice, SiblingFilesOfOneFolderAreOneFeature) {
   EXPECT_THAT(finding->fix, HasSubstr("(export, physics, shading)"));
 }
 
+// Issue 50: the same sibling files under a maintainer's run of one test file from a checkout.
+// They are the user's code, but the tests only call them: their split is a fact of this part of
+// the suite, and neither CS-4 nor the boundary proposal regroups them.
+TEST(Advice, SiblingFilesATestRunOnlyCallsAreAFactNotAMerge) {
+  Report report = instrumented();
+  for (const char* name : {"physics", "shading", "export"}) {
+    ModuleEvent load = snapshot_load(
+        name, "1234567", 400.0, {kernel_in(std::string(name) + "_k", "/home/me/proj/" + std::string(name) + ".py", 5, name)});
+    load.detail->test = TestContext{"tests/test_render.py::test_frame", TestPhase::call, ""};
+    report.module_events.push_back(std::move(load));
+    launch(report, std::string(name) + "_k", name);
+  }
+  const Diagnosis diagnosis = diagnose(report);
+  EXPECT_EQ(find(diagnosis, Mechanism::granular_modules), nullptr);
+  EXPECT_TRUE(std::any_of(diagnosis.facts.begin(), diagnosis.facts.end(), [](const std::string& fact) {
+    return fact.starts_with("CS-4 ") && fact.find("one run of part of a library does not show its other users") !=
+                                            std::string::npos;
+  }));
+  ASSERT_TRUE(diagnosis.boundaries.has_value());
+  EXPECT_TRUE(diagnosis.boundaries->current_modules.empty());
+  ASSERT_EQ(diagnosis.boundaries->unmovable.size(), 3u);
+  EXPECT_THAT(diagnosis.boundaries->unmovable.front().reason, HasSubstr("called by the tests of this run"));
+}
+
 // Shaped like this repository's 2-core machine: the header takes ~9 s to build, a module ~0.5 s
 // with it and ~5.6 s without.
 HeaderCosts header_costs() {

@@ -79,6 +79,8 @@ Report installed_package_under_pytest(const std::string& test_id) {
                                             {testing::kernel_in("lu_solve", solver, 40, "linalg.solve")},
                                             {{solver, 88, "lu_solve"},
                                              {"/home/me/proj/tests/linalg/math_test.py", 21, "test_lu_solve0"},
+                                             // The suite's own helper that calls each test: not the test file.
+                                             {"/home/me/proj/tests/unittest_utils.py", 90, "run_test"},
                                              {"/venv/lib/python3.11/site-packages/_pytest/python.py", 157, "call"},
                                              {runner, 9, "<module>"}});
   load.detail->test = TestContext{test_id, TestPhase::call, ""};
@@ -99,7 +101,7 @@ TEST(Deadlines, UnderPytestTheRootdirsConftestAndTheTestFileAreNamed) {
   const std::string short_advice = config_deadline_short_advice(*deadline, "enable_backward", "False");
   EXPECT_EQ(short_advice,
             "Set wp.config.enable_backward = False at the top of /home/me/proj/conftest.py (create it if there is "
-            "none).");
+            "none) if no test of the suite needs otherwise.");
   const std::string advice = config_deadline_advice(*deadline, "enable_backward", "False");
   EXPECT_THAT(advice, HasSubstr("this run saw"));  // its scope: one part of the suite
   for (const auto& text : {advice, short_advice}) {
@@ -116,7 +118,7 @@ TEST(Deadlines, AnIdOutsideTheRootdirNamesTheTestFileInstead) {
   EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
               HasSubstr("at the top of "));
   EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
-              HasSubstr("math_test.py, before its imports."));
+              HasSubstr("math_test.py, before its imports, if no other test"));
 }
 
 TEST(Deadlines, OnlyTheModulesConcernedCount) {
