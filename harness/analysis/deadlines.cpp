@@ -27,7 +27,9 @@ std::optional<SettingDeadline> from_kernel_snapshots(const Report& report, const
     return SettingDeadline{SettingDeadline::Kind::kernel_definition,
                            {first->file, first->line, ""},
                            event.name,
-                           ownership.owner_of_file(first->file) == Owner::user, {}, {}};
+                           ownership.owner_of_file(first->file) == Owner::user,
+                           {},
+                           {}};
   }
   return std::nullopt;
 }
@@ -54,11 +56,16 @@ std::optional<SettingDeadline> deadline_in_program(const Report& report, const s
       if (!wanted(modules, created.name)) continue;
       if (modules.empty() && (!created.site || ownership.owner_of_file(created.site->file) != Owner::user)) continue;
       if (created.entry_site && ownership.owner_of_file(created.entry_site->file) == Owner::user) {
-        return SettingDeadline{SettingDeadline::Kind::entry_script_line, *created.entry_site, created.name, true, {}, {}};
+        return SettingDeadline{
+            SettingDeadline::Kind::entry_script_line, *created.entry_site, created.name, true, {}, {}};
       }
       if (created.site) {
-        return SettingDeadline{SettingDeadline::Kind::kernel_definition, *created.site, created.name,
-                               ownership.owner_of_file(created.site->file) == Owner::user, {}, {}};
+        return SettingDeadline{SettingDeadline::Kind::kernel_definition,
+                               *created.site,
+                               created.name,
+                               ownership.owner_of_file(created.site->file) == Owner::user,
+                               {},
+                               {}};
       }
     }
   }
@@ -71,8 +78,8 @@ std::optional<SettingDeadline> deadline_in_program(const Report& report, const s
 // stack's frame in the file the id names (a helper module of the suite further out is not it);
 // for a unittest id, the user's outermost frame. An id outside the rootdir ("../x.py::t")
 // names no rootdir.
-void find_session_files(const Report& report, const std::vector<std::string>& modules,
-                        const CodeOwnership& ownership, SettingDeadline& deadline) {
+void find_session_files(const Report& report, const std::vector<std::string>& modules, const CodeOwnership& ownership,
+                        SettingDeadline& deadline) {
   for (const auto& event : report.module_events) {
     if (!wanted(modules, event.name) || !event.detail || !event.detail->test || event.detail->test->id.empty())
       continue;

@@ -10,9 +10,12 @@
 namespace wcp::analysis {
 std::string_view to_string(CauseStatus status) {
   switch (status) {
-    case CauseStatus::confirmed: return "confirmed";
-    case CauseStatus::inferred: return "inferred";
-    case CauseStatus::cannot_tell: return "this run cannot tell";
+    case CauseStatus::confirmed:
+      return "confirmed";
+    case CauseStatus::inferred:
+      return "inferred";
+    case CauseStatus::cannot_tell:
+      return "this run cannot tell";
   }
   return "inferred";
 }

@@ -139,11 +139,12 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
     // Modules a library generates from the user's code (warp.fem's integrands) are its choice too.
     // The same holds for the user's own code that a test run only calls (a maintainer's run of
     // one test file from a checkout): modules the tests define themselves are seen whole.
-    const bool part_of_suite = session.present() && !std::all_of(events.begin(), events.end(), [&](const auto* e) {
-      return e->detail && !e->detail->kernels.empty() &&
-             std::all_of(e->detail->kernels.begin(), e->detail->kernels.end(),
-                         [&](const KernelInfo& k) { return session.defines(k.file, k.python_module); });
-    });
+    const bool part_of_suite =
+        session.present() && !std::all_of(events.begin(), events.end(), [&](const auto* e) {
+          return e->detail && !e->detail->kernels.empty() &&
+                 std::all_of(e->detail->kernels.begin(), e->detail->kernels.end(),
+                             [&](const KernelInfo& k) { return session.defines(k.file, k.python_module); });
+        });
     if (const ModuleOwnership& owner = owners.at(group.owner_key); !owner.users_to_change() || part_of_suite) {
       scoped.push_back(fmt::format(
           "{} ({}): {} modules ({}) built once each with the same settings in this run; merging them would save ≈ {} "

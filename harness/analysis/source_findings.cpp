@@ -242,9 +242,10 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
     finding.headline = modules.size() == 1
                            ? fmt::format("{}: backward code generated, never launched adjoint", modules.front())
                            // Short: the evidence and the group's extent name every module.
-                           : fmt::format("backward code generated, never launched adjoint, in {} modules ({} and {} "
-                                         "more)",
-                                         modules.size(), modules.front(), modules.size() - 1);
+                           : fmt::format(
+                                 "backward code generated, never launched adjoint, in {} modules ({} and {} "
+                                 "more)",
+                                 modules.size(), modules.front(), modules.size() - 1);
     out.findings.push_back(std::move(finding));
   }
 }

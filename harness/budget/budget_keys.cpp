@@ -153,6 +153,8 @@ std::vector<std::string_view> key_names(bool with_name) {
   return names;
 }
 
-std::string known_keys(bool with_name) { return fmt::format("{}", fmt::join(key_names(with_name), ", ")); }
+std::string known_keys(bool with_name) {
+  return fmt::format("{}", fmt::join(key_names(with_name), ", "));
+}
 
 }  // namespace wcp::budget

@@ -5,12 +5,12 @@
 #include <stdexcept>
 
 #include "budget/budget_keys.h"
-#include "io/yaml_reader.h"
 #include "errors.h"
 #include "io/environment.h"
 #include "io/executable.h"
 #include "io/file_io.h"
 #include "io/suggestion.h"
+#include "io/yaml_reader.h"
 
 namespace wcp::budget {
 namespace {

@@ -31,8 +31,7 @@ void refuse_unknown_subcommand(const CLI::App& app, int argc, char** argv) {
       std::vector<std::string_view> names;
       for (const CLI::App* sub : subcommands) names.push_back(sub->get_name());
       const std::string where = level == &app ? "" : " of '" + level->get_name() + "'";
-      throw wcp::UsageError("unknown subcommand '" + std::string(word) + "'" + where +
-                            wcp::did_you_mean(word, names));
+      throw wcp::UsageError("unknown subcommand '" + std::string(word) + "'" + where + wcp::did_you_mean(word, names));
     }
     level = *match;
   }

@@ -60,8 +60,10 @@ std::string without_python_non_numbers(std::string_view text) {
     const char c = text[i];
     if (in_string) {
       out += c;
-      if (c == '\\' && i + 1 < text.size()) out += text[++i];
-      else if (c == '"') in_string = false;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     if (c == '"') in_string = true;
@@ -98,8 +100,7 @@ DocumentKind identify_document(const json& document) {
       (document.contains("cold_module_ms_median") || document.contains("module_events"))) {
     return DocumentKind::probe_report;
   }
-  if (is_array_of_objects_with(document, "results", "times") ||
-      is_array_of_objects_with(document, "results", "mean")) {
+  if (is_array_of_objects_with(document, "results", "times") || is_array_of_objects_with(document, "results", "mean")) {
     return DocumentKind::hyperfine;
   }
   if (document.contains("benchmarks") && document.contains("machine_info")) return DocumentKind::pytest_benchmark;
@@ -114,26 +115,46 @@ DocumentKind identify_document(const json& document) {
 
 std::string_view describe(DocumentKind kind) {
   switch (kind) {
-    case DocumentKind::report: return "a warp-compile-probe report";
-    case DocumentKind::probe_report: return "a report of the original probe";
-    case DocumentKind::ab: return "an `ab --json` document (give it to `report`)";
-    case DocumentKind::levers: return "a `levers --json` ledger";
-    case DocumentKind::history: return "a `history show --json` export";
-    case DocumentKind::diagnosis: return "a `diagnose --json` document";
-    case DocumentKind::calibration: return "a calibration file";
-    case DocumentKind::judgement: return "a `compare --json` judgement";
-    case DocumentKind::check_result: return "a `check --json` result";
-    case DocumentKind::bisect: return "a `bisect --json` result";
-    case DocumentKind::hyperfine: return "hyperfine JSON export";
-    case DocumentKind::pytest_benchmark: return "pytest-benchmark JSON";
-    case DocumentKind::google_benchmark: return "Google Benchmark JSON";
-    case DocumentKind::asv_results: return "an asv results file";
-    case DocumentKind::asv_machine: return "an asv machine file";
-    case DocumentKind::asv_benchmarks: return "an asv benchmarks.json";
-    case DocumentKind::empty_object: return "an empty JSON object";
-    case DocumentKind::array: return "a JSON array";
-    case DocumentKind::scalar: return "a bare JSON value";
-    case DocumentKind::other_object: return "a JSON object without a report's `schema_version` and `samples`";
+    case DocumentKind::report:
+      return "a warp-compile-probe report";
+    case DocumentKind::probe_report:
+      return "a report of the original probe";
+    case DocumentKind::ab:
+      return "an `ab --json` document (give it to `report`)";
+    case DocumentKind::levers:
+      return "a `levers --json` ledger";
+    case DocumentKind::history:
+      return "a `history show --json` export";
+    case DocumentKind::diagnosis:
+      return "a `diagnose --json` document";
+    case DocumentKind::calibration:
+      return "a calibration file";
+    case DocumentKind::judgement:
+      return "a `compare --json` judgement";
+    case DocumentKind::check_result:
+      return "a `check --json` result";
+    case DocumentKind::bisect:
+      return "a `bisect --json` result";
+    case DocumentKind::hyperfine:
+      return "hyperfine JSON export";
+    case DocumentKind::pytest_benchmark:
+      return "pytest-benchmark JSON";
+    case DocumentKind::google_benchmark:
+      return "Google Benchmark JSON";
+    case DocumentKind::asv_results:
+      return "an asv results file";
+    case DocumentKind::asv_machine:
+      return "an asv machine file";
+    case DocumentKind::asv_benchmarks:
+      return "an asv benchmarks.json";
+    case DocumentKind::empty_object:
+      return "an empty JSON object";
+    case DocumentKind::array:
+      return "a JSON array";
+    case DocumentKind::scalar:
+      return "a bare JSON value";
+    case DocumentKind::other_object:
+      return "a JSON object without a report's `schema_version` and `samples`";
   }
   return "an unknown document";
 }
@@ -154,8 +175,8 @@ json parse_json_document(std::string_view text, std::string_view source) {
   } catch (const json::parse_error& error) {
     const bool truncated = error.byte >= text.size() && !text.empty();
     if (truncated) {
-      throw UsageError(fmt::format("{}: truncated JSON: it ends at byte {} before the document closes", source,
-                                   text.size()));
+      throw UsageError(
+          fmt::format("{}: truncated JSON: it ends at byte {} before the document closes", source, text.size()));
     }
     const json lenient = json::parse(without_python_non_numbers(text), nullptr, /*allow_exceptions=*/false);
     if (!lenient.is_discarded()) {

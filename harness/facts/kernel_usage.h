@@ -20,7 +20,7 @@ struct KernelUse {
   std::string file;
   int line = 0;
   std::string qualname;
-  std::string python_module;  // the function's __module__
+  std::string python_module;      // the function's __module__
   bool launched = false;          // launched forward in this run (any process)
   bool launched_adjoint = false;  // launched with adjoint=True (or by a tape's backward pass)
   bool backward_generated = false;

@@ -134,8 +134,8 @@ CodeOwnership::CodeOwnership(const Report& report)
   // The entry file is the program's, with two exceptions that say the program is a runner of
   // other code (a test runner): a console-script stub (`/venv/bin/pytest`), and an installed
   // file (`python -m pytest`: site-packages/pytest/__main__.py) while the run's kernels come
-  // from files outside any installation (the suite in a checkout) or its builds ran in tests. An installed module run with
-  // -m whose kernels are all installed code (a Warp example) is the program.
+  // from files outside any installation (the suite in a checkout) or its builds ran in tests. An installed module run
+  // with -m whose kernels are all installed code (a Warp example) is the program.
   const bool local_kernels = std::any_of(kernels_by_module_.begin(), kernels_by_module_.end(), [&](const auto& entry) {
     return std::any_of(entry.second.begin(), entry.second.end(), [&](const KernelInfo* kernel) {
       return !kernel->file.empty() && kernel->file.front() != '<' && !installed(kernel->file) &&

@@ -27,8 +27,8 @@ bool TestSession::defines(std::string_view file, std::string_view python_module)
   // unittest ids: "package.test_module.TestCase.test_name".
   if (python_module.empty()) return false;
   return std::any_of(test_ids_.begin(), test_ids_.end(), [&](const std::string& id) {
-    return id.find("::") == std::string::npos && id.size() > python_module.size() &&
-           id.starts_with(python_module) && id[python_module.size()] == '.';
+    return id.find("::") == std::string::npos && id.size() > python_module.size() && id.starts_with(python_module) &&
+           id[python_module.size()] == '.';
   });
 }
 

@@ -47,13 +47,13 @@ std::string ProgressLine::line_locked() const {
       finished_passes_ > 0 ? std::optional(finished_ms_ / finished_passes_) : expected_pass_ms_;
   if (pass_ms && remaining_passes > 0) {
     // Counting down inside this pass, but never below what the passes after it take.
-    const double seconds = std::max(*pass_ms * (remaining_passes - 1), *pass_ms * remaining_passes - 1000.0 * in_pass) /
-                           1000.0;
+    const double seconds =
+        std::max(*pass_ms * (remaining_passes - 1), *pass_ms * remaining_passes - 1000.0 * in_pass) / 1000.0;
     eta = fmt::format("ETA ~{:.0f} s{}", seconds,
                       finished_passes_ > 0 ? std::string() : fmt::format(" (from {})", expected_from_));
   }
-  return fmt::format("{}{}  {:.1f} s  elapsed {:.1f} s  {}", arm_.empty() ? "" : arm_ + " ", phase_, in_pass,
-                     elapsed, eta);
+  return fmt::format("{}{}  {:.1f} s  elapsed {:.1f} s  {}", arm_.empty() ? "" : arm_ + " ", phase_, in_pass, elapsed,
+                     eta);
 }
 
 void ProgressLine::draw_locked() {

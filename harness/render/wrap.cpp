@@ -29,8 +29,10 @@ std::vector<std::size_t> name_boundaries(std::string_view word) {
   while (word.substr(leading).starts_with("../")) leading += 3;
   for (std::size_t at = leading; at < word.size(); ++at) {
     std::size_t after = 0;
-    if (word[at] == '/') after = at + 1;
-    else if (word.substr(at).starts_with("::")) after = at + 2;
+    if (word[at] == '/')
+      after = at + 1;
+    else if (word.substr(at).starts_with("::"))
+      after = at + 2;
     if (after == 0) continue;
     if (after < word.size()) boundaries.push_back(after);
     at = after - 1;

@@ -21,7 +21,9 @@ std::string describe(const LaunchSignature& launch, const LaunchComparison& how)
   return kernel_name(launch) + " " + launch_signature(launch, how);
 }
 
-std::string block_dim_text(int block_dim) { return block_dim == 0 ? "default" : std::to_string(block_dim); }
+std::string block_dim_text(int block_dim) {
+  return block_dim == 0 ? "default" : std::to_string(block_dim);
+}
 
 // The fields of two launches that differ, in the order a reader looks for them.
 std::vector<LaunchFieldChange> launch_changes(const LaunchSignature& a, const LaunchSignature& b) {
@@ -84,8 +86,8 @@ void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSigna
     const auto& left = base.signatures[a.signature];
     const auto& right = cand.signatures[b.signature];
     if (shared.baseline[a.signature] != shared.candidate[b.signature]) {
-      check.first_divergence =
-          Divergence{"", position, describe(left, how), describe(right, how), right.kernel, launch_changes(left, right)};
+      check.first_divergence = Divergence{
+          "", position, describe(left, how), describe(right, how), right.kernel, launch_changes(left, right)};
       return;
     }
     if (seen_renames.insert({a.signature, b.signature}).second && kernel_name(left) != kernel_name(right)) {

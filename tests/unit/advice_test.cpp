@@ -303,8 +303,9 @@ TEST(Advice, SiblingFilesOfOneFolderAreOneFeature) {
 TEST(Advice, SiblingFilesATestRunOnlyCallsAreAFactNotAMerge) {
   Report report = instrumented();
   for (const char* name : {"physics", "shading", "export"}) {
-    ModuleEvent load = snapshot_load(
-        name, "1234567", 400.0, {kernel_in(std::string(name) + "_k", "/home/me/proj/" + std::string(name) + ".py", 5, name)});
+    ModuleEvent load =
+        snapshot_load(name, "1234567", 400.0,
+                      {kernel_in(std::string(name) + "_k", "/home/me/proj/" + std::string(name) + ".py", 5, name)});
     load.detail->test = TestContext{"tests/test_render.py::test_frame", TestPhase::call, ""};
     report.module_events.push_back(std::move(load));
     launch(report, std::string(name) + "_k", name);
@@ -312,8 +313,8 @@ TEST(Advice, SiblingFilesATestRunOnlyCallsAreAFactNotAMerge) {
   const Diagnosis diagnosis = diagnose(report);
   EXPECT_EQ(find(diagnosis, Mechanism::granular_modules), nullptr);
   EXPECT_TRUE(std::any_of(diagnosis.facts.begin(), diagnosis.facts.end(), [](const std::string& fact) {
-    return fact.starts_with("CS-4 ") && fact.find("one run of part of a library does not show its other users") !=
-                                            std::string::npos;
+    return fact.starts_with("CS-4 ") &&
+           fact.find("one run of part of a library does not show its other users") != std::string::npos;
   }));
   ASSERT_TRUE(diagnosis.boundaries.has_value());
   EXPECT_TRUE(diagnosis.boundaries->current_modules.empty());

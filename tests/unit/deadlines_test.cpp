@@ -115,8 +115,7 @@ TEST(Deadlines, AnIdOutsideTheRootdirNamesTheTestFileInstead) {
       setting_deadline(installed_package_under_pytest("../proj/tests/linalg/math_test.py::test_lu_solve0"), {});
   ASSERT_TRUE(deadline.has_value());
   EXPECT_FALSE(deadline->session_setup.has_value());
-  EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
-              HasSubstr("at the top of "));
+  EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"), HasSubstr("at the top of "));
   EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
               HasSubstr("math_test.py, before its imports, if no other test"));
 }

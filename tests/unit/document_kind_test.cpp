@@ -12,7 +12,9 @@ namespace {
 
 using nlohmann::json;
 
-DocumentKind kind_of(const char* text) { return identify_document(json::parse(text)); }
+DocumentKind kind_of(const char* text) {
+  return identify_document(json::parse(text));
+}
 
 std::string refusal(std::string_view text) {
   try {
@@ -24,8 +26,7 @@ std::string refusal(std::string_view text) {
 }
 
 TEST(DocumentKind, NamesTheNeighboursFiles) {
-  EXPECT_EQ(kind_of(R"({"results": [{"command": "true", "mean": 0.001, "times": [0.001]}]})"),
-            DocumentKind::hyperfine);
+  EXPECT_EQ(kind_of(R"({"results": [{"command": "true", "mean": 0.001, "times": [0.001]}]})"), DocumentKind::hyperfine);
   EXPECT_EQ(kind_of(R"({"machine_info": {}, "commit_info": {}, "benchmarks": [], "version": "5.3.1"})"),
             DocumentKind::pytest_benchmark);
   EXPECT_EQ(kind_of(R"({"context": {"num_cpus": 2}, "benchmarks": [{"name": "BM_x"}]})"),

@@ -297,8 +297,8 @@ TEST(ReportJson, ErrorsNameTheProblem) {
     EXPECT_NE(std::string(error.what()).find("'identities'"), std::string::npos);
   }
   try {
-    report_from_json_text(R"({"schema_version": 13, "samples": 1, "module_events": [{"ms": 1}, {"status": "exploded"}]})",
-                          "x.json");
+    report_from_json_text(
+        R"({"schema_version": 13, "samples": 1, "module_events": [{"ms": 1}, {"status": "exploded"}]})", "x.json");
     FAIL();
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("module_events[1]: unknown module event status 'exploded'"),
