@@ -47,11 +47,12 @@ void render_group(const analysis::FindingGroup& group, std::ostream& out) {
   if (group.owner) heading += " — " + group.owner->describe();
   print_wrapped(fmt::format("{}: {}", heading, group_extent(group)), "  ", "      ", out);
   // One fact and one fix for the whole group where one holds for all its members; otherwise each
-  // member's own, never a template with its blanks. The fact says how far this run establishes
-  // the cause.
-  const std::string cause = fmt::format("cause: {} — ", to_string(group.cause));
+  // member's own, never a template with its blanks. Where this run does not confirm the cause,
+  // the fact says so (`diagnose` names every group's status; this brief shares measure's screen).
+  const bool open_cause = group.cause != analysis::CauseStatus::confirmed;
+  const std::string cause = open_cause ? fmt::format("cause: {} — ", to_string(group.cause)) : "";
   if (!group.headline.empty()) print_whole(cause + group.headline, "    ", out);
-  if (group.headline.empty()) print_whole(fmt::format("cause: {}", to_string(group.cause)), "    ", out);
+  if (group.headline.empty() && open_cause) print_whole(fmt::format("cause: {}", to_string(group.cause)), "    ", out);
   const bool each_member_fix = group.short_fix.empty();
   if (group.headline.empty() || each_member_fix) {
     const std::size_t shown = group.members.size() > kMembersShown ? kMembersShown - 1 : group.members.size();
