@@ -106,6 +106,12 @@ void find_session_files(const Report& report, const std::vector<std::string>& mo
   }
 }
 
+// The module is the test file's own (its first kernel is defined there): a module option set in
+// that file reaches it and nothing else, where a global setting would reach the whole run.
+bool defined_in_test_file(const SettingDeadline& deadline) {
+  return deadline.test_file && deadline.before.file == *deadline.test_file;
+}
+
 }  // namespace
 
 std::optional<SettingDeadline> setting_deadline(const Report& report, const std::vector<std::string>& modules) {
@@ -144,6 +150,13 @@ std::string config_deadline_advice(const SettingDeadline& deadline, const std::s
           deadline.module, short_file(deadline.before.file), deadline.before.line, setting, deadline.module, key,
           value);
     case SettingDeadline::Kind::runner_session:
+      if (defined_in_test_file(deadline)) {
+        return fmt::format(
+            "The entry point is the test runner, and module {} is the test file's own: call "
+            "wp.set_module_options({{\"{}\": {}}}) at the top of {}, which reaches that file's module only (a "
+            "wp.config value would reach every module the test run builds).",
+            deadline.module, key, value, short_file(*deadline.test_file));
+      }
       if (deadline.session_setup) {
         return fmt::format(
             "The entry point is the test runner, not a file of yours: set {} at the top of {} (the suite's rootdir; "
@@ -155,9 +168,9 @@ std::string config_deadline_advice(const SettingDeadline& deadline, const std::s
       }
       if (deadline.test_file) {
         return fmt::format(
-            "The entry point is the test runner, not a file of yours: set {} at the top of {}, before its imports "
-            "(the test module this run started from), and only if no other test differentiates these modules. Or "
-            "{}.",
+            "The entry point is the test runner, not a file of yours: set {} at the top of {}, right after `import "
+            "warp` and before its other imports (the test module this run started from), and only if no other test "
+            "differentiates these modules. Or {}.",
             setting, short_file(*deadline.test_file), module_option);
       }
       return fmt::format(
@@ -183,6 +196,11 @@ std::string config_deadline_short_advice(const SettingDeadline& deadline, const 
       return fmt::format("Set wp.get_module(\"{}\").options[\"{}\"] = {} before its first load.", deadline.module, key,
                          value);
     case SettingDeadline::Kind::runner_session:
+      if (defined_in_test_file(deadline)) {
+        return fmt::format("Call wp.set_module_options({{\"{}\": {}}}) at the top of {}: it reaches that file's module "
+                           "only.",
+                           key, value, short_file(*deadline.test_file));
+      }
       // Its scope in the same sentence: this run is one part of the suite.
       if (deadline.session_setup) {
         return fmt::format(
@@ -192,8 +210,8 @@ std::string config_deadline_short_advice(const SettingDeadline& deadline, const 
       }
       if (deadline.test_file) {
         return fmt::format(
-            "Set wp.config.{} = {} at the top of {}, before its imports, if no other test run with it needs "
-            "otherwise.",
+            "Set wp.config.{} = {} at the top of {}, right after `import warp`, if no other test run with it "
+            "needs otherwise.",
             key, value, short_file(*deadline.test_file));
       }
       return fmt::format("Set wp.config.{} = {} where the test session starts (the conftest.py in its rootdir).", key,

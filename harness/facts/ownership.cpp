@@ -147,7 +147,9 @@ CodeOwnership::CodeOwnership(const Report& report)
   // checkout's tests of an installed package define none of their own).
   const bool test_session = TestSession(report).present();
   for (const auto& file : entry_files) {
-    if (console_script(file) || (installed(file) && (local_kernels || test_session))) continue;
+    // The standard library's runners (`python -m unittest`, `-m cProfile`) are never the program.
+    if (console_script(file) || standard_library(file) || (installed(file) && (local_kernels || test_session)))
+      continue;
     program_files_.insert(file);
   }
   for (const auto& [name, kernels] : kernels_by_module_) {

@@ -117,7 +117,38 @@ TEST(Deadlines, AnIdOutsideTheRootdirNamesTheTestFileInstead) {
   EXPECT_FALSE(deadline->session_setup.has_value());
   EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"), HasSubstr("at the top of "));
   EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
-              HasSubstr("math_test.py, before its imports, if no other test"));
+              HasSubstr("math_test.py, right after `import warp`, if no other test"));
+}
+
+// `python -m unittest test_solver`: the entry file is the standard library's unittest/__main__.py,
+// never "your code"; the setting goes at the top of the test module the run started from.
+TEST(Deadlines, UnderUnittestTheTestModuleIsNamedNotTheRunner) {
+  const std::string runner = "/usr/lib/python3.11/unittest/__main__.py";
+  const std::string test_file = "/home/me/proj/tests/test_solver.py";
+  Report report = testing::clean_report();
+  report.module_events.clear();
+  ModuleEvent load = testing::snapshot_load("test_solver", "abc1234", 900.0,
+                                            {testing::kernel_in("double", test_file, 32, "test_solver")},
+                                            {{test_file, 35, "test_double"},
+                                             {"/usr/lib/python3.11/unittest/case.py", 589, "_callTestMethod"},
+                                             {runner, 18, "<module>"}});
+  load.detail->test = TestContext{"test_solver.TestSolver.test_double", TestPhase::call, ""};
+  report.module_events.push_back(load);
+  report.option_record = OptionRecord{};
+  report.option_record->modules_created.push_back(
+      created("test_solver", 0.2, {test_file, 20, "<module>"}, SourceLocation{runner, 18, "<module>"}));
+  const auto deadline = setting_deadline(report, {});
+  ASSERT_TRUE(deadline.has_value());
+  EXPECT_EQ(deadline->kind, SettingDeadline::Kind::runner_session);
+  EXPECT_EQ(deadline->test_file, test_file);
+  EXPECT_FALSE(deadline->session_setup.has_value());
+  // The module is the test file's own: its module option reaches it alone, not every module.
+  const std::string short_advice = config_deadline_short_advice(*deadline, "enable_backward", "False");
+  EXPECT_EQ(short_advice,
+            "Call wp.set_module_options({\"enable_backward\": False}) at the top of tests/test_solver.py: it "
+            "reaches that file's module only.");
+  EXPECT_THAT(config_deadline_advice(*deadline, "enable_backward", "False"),
+              ::testing::Not(HasSubstr("unittest/__main__.py")));
 }
 
 TEST(Deadlines, OnlyTheModulesConcernedCount) {
