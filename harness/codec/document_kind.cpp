@@ -184,6 +184,12 @@ json parse_json_document(std::string_view text, std::string_view source) {
                                    describe(identify_document(lenient))));
     }
     throw UsageError(fmt::format("{}: not valid JSON (byte {})", source, error.byte));
+  } catch (const json::exception& error) {
+    // Valid syntax the parser still cannot hold, such as a number beyond a double (2e308).
+    std::string_view what = error.what();
+    if (const auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string_view::npos)
+      what.remove_prefix(end + 2);
+    throw UsageError(fmt::format("{}: not valid JSON ({})", source, what));
   }
 }
 

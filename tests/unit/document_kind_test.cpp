@@ -69,6 +69,10 @@ TEST(DocumentKind, ParsingNamesTruncationNonNumbersAndDatabases) {
   EXPECT_EQ(refusal(std::string_view("SQLite format 3\0\x10\x00", 18)),
             "f.json: a SQLite database (a --history file?), not a JSON document");
   EXPECT_EQ(refusal("{not json"), "f.json: not valid JSON (byte 3)");
+  // Found by report_json_fuzz: a number beyond a double is the parser's out_of_range, not a
+  // parse_error; it is a usage error too, never an exception escaping the reader.
+  EXPECT_EQ(refusal(R"({"schema_version": 13, "samples": 1, "ms": 2e308})"),
+            "f.json: not valid JSON (number overflow parsing '2e308')");
 }
 
 }  // namespace
