@@ -5,7 +5,8 @@
 namespace wcp::cli {
 
 CommandProgress::CommandProgress(std::ostream& err, bool quiet)
-    : line_(err, ::isatty(STDERR_FILENO) == 1), quiet_(quiet) {}
+    // Quiet draws nothing, so its line needs no ticker thread.
+    : line_(err, !quiet && ::isatty(STDERR_FILENO) == 1), quiet_(quiet) {}
 
 measure::ProgressListener& CommandProgress::listener() {
   return quiet_ ? static_cast<measure::ProgressListener&>(silent_) : line_;
