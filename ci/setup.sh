@@ -13,7 +13,7 @@ cd "$root"
 packages=(
   cmake ninja-build g++ clang libclang-rt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
+  libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev libpqxx-dev postgresql libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
   python3 python3-venv python3-dev  # python3-dev: headers for the native launch counter
   chromium  # renders the HTML results report in the browser test
   valgrind  # counts the probe's instructions per launch (tests/bench/launch_instructions.py)

@@ -23,9 +23,9 @@
 namespace wcp::cli {
 namespace {
 
-std::filesystem::path history_path(const std::string& option) {
-  if (auto path = history::history_file(option, process_environment())) return *path;
-  throw UsageError("no history file: pass --history FILE or set WCP_HISTORY");
+history::HistoryLocation history_at(const std::string& option) {
+  if (auto location = history::history_location(option, process_environment())) return *location;
+  throw UsageError("no history: pass --history FILE|postgresql://… or set WCP_HISTORY");
 }
 
 struct ShowArguments {
@@ -44,10 +44,9 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
         std::pair{arguments.html_path, "--html"}, std::pair{arguments.svg_path, "--svg"}}) {
     if (!path.empty()) require_writable_destination(path, flag);
   }
-  const auto path = history_path(arguments.history);
-  const history::HistoryStore store(path, history::HistoryStore::Mode::read);
-  const auto series = history::build_series(store.results(), arguments.name, arguments.host);
-  const render::HistoryView shown{series, path.string()};
+  const auto store = history::open_history(history_at(arguments.history), history::HistoryStore::Mode::read);
+  const auto series = history::build_series(store->results(), arguments.name, arguments.host);
+  const render::HistoryView shown{series, store->shown()};
   for (const auto& [destination, format] : {std::pair{arguments.json_path, render::Format::json},
                                             std::pair{arguments.markdown_path, render::Format::markdown},
                                             std::pair{arguments.html_path, render::Format::html}}) {
@@ -73,16 +72,46 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
 
 struct ImportArguments {
   std::string history;
+  std::string from;
   std::vector<std::string> reports;
   std::string commit;
   std::string name;
 };
 
+// Copies another history's results as they were recorded (machine, class, branch, commit,
+// time), in one transaction. A result already present, equal in every field but its id, is
+// skipped, so importing the same history twice adds nothing.
+int run_import_history(const ImportArguments& arguments, CliContext& context) {
+  const auto source_location = history::parse_history_location(arguments.from);
+  const auto source = history::open_history(source_location, history::HistoryStore::Mode::read);
+  const auto destination = history::open_history(history_at(arguments.history), history::HistoryStore::Mode::append);
+  if (source->shown() == destination->shown()) throw UsageError("history import --from: that is the history itself");
+  auto present = destination->results();
+  for (auto& result : present) result.id = 0;
+  const auto incoming = source->results();
+  std::vector<history::Result> fresh;
+  for (auto result : incoming) {
+    result.id = 0;
+    if (std::find(present.begin(), present.end(), result) != present.end()) continue;
+    fresh.push_back(result);
+    present.push_back(std::move(result));
+  }
+  destination->append_all(fresh);
+  context.out << fmt::format("imported {} results from {} into {} ({} already there)\n", fresh.size(),
+                             source->shown(), destination->shown(), incoming.size() - fresh.size());
+  return kOk;
+}
+
 int run_import(const ImportArguments& arguments, CliContext& context) {
+  if (!arguments.from.empty()) {
+    if (!arguments.reports.empty()) throw UsageError("history import: give reports or --from HISTORY, not both");
+    return run_import_history(arguments, context);
+  }
+  if (arguments.reports.empty()) throw UsageError("history import: give report files, or --from HISTORY");
   // Every report is read before the first is stored: a bad one stores nothing.
   std::vector<std::pair<std::string, Report>> reports;
   for (const auto& path : arguments.reports) reports.emplace_back(path, load_report(path));
-  history::HistoryStore store(history_path(arguments.history), history::HistoryStore::Mode::append);
+  const auto store = history::open_history(history_at(arguments.history), history::HistoryStore::Mode::append);
   // A report does not say which machine measured it; import records this one, which is right
   // for the usual case (reports saved by this machine's CI jobs) and says so.
   const history::Machine machine = history::current_machine(context.interrupts);
@@ -104,7 +133,7 @@ int run_import(const ImportArguments& arguments, CliContext& context) {
       result_context.commit = history::commit_of(report.cwd, context.interrupts);
     }
     const auto result = history::result_from_report(report, result_context);
-    const auto id = store.append(result);
+    const auto id = store->append(result);
     context.out << fmt::format("imported {} as result {} ({}, {}, {})\n", path, id, result.name,
                                history::short_sha(result.commit), result.machine.host);
   }
@@ -121,7 +150,8 @@ void add_history_command(CLI::App& root, CliContext& context) {
   auto show = std::make_shared<ShowArguments>();
   CLI::App* show_command = command->add_subcommand(
       "show", "A table by commit per command and machine, with the trend and the steps (--html, --svg for plots)");
-  show_command->add_option("--history", show->history, "The history file (default: $WCP_HISTORY)");
+  show_command->add_option("--history", show->history,
+                           "The history: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)");
   show_command->add_option("--command", show->name, "Only the series with this name (a budget entry's name, a label)");
   show_command->add_option("--host", show->host, "Only results recorded on this host");
   show_command->add_option("--json", show->json_path, "Also write the series, points and steps as JSON");
@@ -134,11 +164,15 @@ void add_history_command(CLI::App& root, CliContext& context) {
   auto import = std::make_shared<ImportArguments>();
   CLI::App* import_command = command->add_subcommand(
       "import", "Append saved reports (this tool's or the original probe's JSON) to the history");
-  import_command->add_option("--history", import->history, "The history file (default: $WCP_HISTORY)");
+  import_command->add_option("--history", import->history,
+                             "The history to append to: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)");
+  import_command->add_option("--from", import->from,
+                             "Copy every result of this other history (a file or postgresql://…) as it was recorded; "
+                             "results already present are skipped");
   import_command->add_option("--commit", import->commit,
                              "The commit the reports measured (default: the commit their folder is at now, if any)");
   import_command->add_option("--name", import->name, "List them under this name (default: label, else the command)");
-  import_command->add_option("reports", import->reports, "Report JSON files")->required()->check(CLI::ExistingFile);
+  import_command->add_option("reports", import->reports, "Report JSON files")->check(CLI::ExistingFile);
   import_command->callback([import, &context] { context.exit_code = run_import(*import, context); });
 }
 

@@ -11,7 +11,7 @@ namespace wcp::cli {
 PriorNoise::PriorNoise(const std::string& history_option, const EnvironmentLookup& environment,
                        InterruptWatch& interrupts, std::optional<calibrate::Calibration> calibration,
                        std::filesystem::path calibration_source)
-    : history_(history::history_file(history_option, environment)),
+    : history_(history::history_location(history_option, environment)),
       interrupts_(interrupts),
       calibration_(std::move(calibration)),
       calibration_source_(std::move(calibration_source)) {
@@ -44,7 +44,7 @@ std::optional<Noise> PriorNoise::noise_of(Remembered& remembered, const Report& 
   if (history_) {
     auto query = history::noise_query_for(report, history::current_machine(interrupts_));
     query.cpu_clock = cpu_clock;
-    remembered.answer = history::noise_from_history_file(*history_, query);
+    remembered.answer = history::noise_from_history_at(*history_, query);
   }
   // The calibration's references are timed on the wall: they speak for the wall clock only.
   if (!remembered.answer && !cpu_clock && calibration_) {

@@ -1,13 +1,14 @@
 #pragma once
 // Where a command's noise comes from when its own samples are too few to measure it
 // (stats/noise.h): a history of earlier runs of the same command on this machine (--history
-// FILE, else WCP_HISTORY), else this machine's calibration, else none. compare, ab, check and
+// LOCATION, else WCP_HISTORY), else this machine's calibration, else none. compare, ab, check and
 // levers all ask here, so they weigh a change against the same noise.
 #include <filesystem>
 #include <optional>
 #include <string>
 
 #include "calibrate/calibration.h"
+#include "history/history_location.h"
 #include "io/environment.h"
 #include "model/report.h"
 #include "stats/noise.h"
@@ -32,7 +33,7 @@ class PriorNoise {
   std::optional<Noise> cpu_for_report(const Report& report);
 
  private:
-  std::optional<std::filesystem::path> history_;
+  std::optional<history::HistoryLocation> history_;
   InterruptWatch& interrupts_;
   std::optional<calibrate::Calibration> calibration_;
   std::filesystem::path calibration_source_;

@@ -118,13 +118,15 @@ std::optional<Noise> noise_from_history(const std::vector<Result>& results, cons
   return noise;
 }
 
-std::optional<Noise> noise_from_history_file(const std::filesystem::path& path, const NoiseQuery& query) {
+std::optional<Noise> noise_from_history_at(const HistoryLocation& location, const NoiseQuery& query) {
   std::error_code error;
-  if (!std::filesystem::exists(path, error)) return std::nullopt;
-  const HistoryStore store(path, HistoryStore::Mode::read);
-  // An empty file is a history nobody has written to yet: it has no results table to read.
-  if (store.schema_version() == 0) return std::nullopt;
-  return noise_from_history(store.results(), query);
+  if (location.backend == HistoryLocation::Backend::sqlite && !std::filesystem::exists(location.file, error)) {
+    return std::nullopt;
+  }
+  const auto store = open_history(location, HistoryStore::Mode::read);
+  // A history nobody has written to yet has no results table to read.
+  if (store->schema_version() == 0) return std::nullopt;
+  return noise_from_history(store->results(), query);
 }
 
 }  // namespace wcp::history

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "history/history_location.h"
 #include "history/history_result.h"
 #include "model/report.h"
 #include "stats/noise.h"
@@ -44,6 +45,6 @@ std::optional<Noise> noise_from_history(const std::vector<Result>& results, cons
 
 // Opens the history read-only (never migrating it) and asks it. nullopt when the file does not
 // exist yet or holds no results; a refused file throws HistoryError, as it does for recording.
-std::optional<Noise> noise_from_history_file(const std::filesystem::path& path, const NoiseQuery& query);
+std::optional<Noise> noise_from_history_at(const HistoryLocation& location, const NoiseQuery& query);
 
 }  // namespace wcp::history

@@ -30,6 +30,10 @@ struct Machine {
   std::string driver;        // NVIDIA driver version; "" with no GPU
   std::string warp_version;  // as the measured process imported it; "" when unknown
   std::string cuda_toolkit;  // as Warp reported it; "" when unknown or CPU-only
+  // The runner class (schema 6): machines of one class are interchangeable for noise,
+  // baselines and steps (history/machine_class.h). "" in results recorded before it, which are
+  // then matched by host, CPU and GPU as before.
+  std::string machine_class;
   bool operator==(const Machine&) const = default;
   // One line a person can read: "host (cpu; gpu driver; Warp x; CUDA y)".
   std::string key() const;
@@ -77,6 +81,8 @@ struct Result : ColdStartClocks {
   std::optional<std::uint64_t> warm_compiles;
   std::optional<std::uint64_t> lto_artifacts;
   std::string verdict;  // the budget's or comparison's verdict; "" when none was judged
+  // The branch the measured commit was on (schema 6; history/branch.h); "" when unknown.
+  std::string branch;
   // The warp-compile-probe version that measured it (schema 4); "" when unknown (older layouts,
   // a report that did not say). Another version may time differently, so noise is not pooled
   // across versions.

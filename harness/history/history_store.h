@@ -1,21 +1,21 @@
 #pragma once
-// The history file: one SQLite database that `measure`, `check` and `ab` append results to
-// (--history FILE or WCP_HISTORY) and `history show` reads.
+// A history: where `measure`, `check` and `ab` append results (--history LOCATION or
+// WCP_HISTORY) and `history show` reads them. Two backends keep the same layout
+// (history/history_schema.h) and the same rows (history/result_columns.h):
+// - an SQLite file (history/sqlite_store.h), one machine's;
+// - a PostgreSQL database (history/postgres_store.h), shared by a team's runners.
 //
-// Safe under concurrent writers: WAL journaling, a busy timeout, and each append in one
-// IMMEDIATE transaction. A file that is damaged, another program's database, or of a newer
-// layout is refused with HistoryError (exit 4) before anything is written to it: it is
-// checked through a read-only connection first, so a refused file is left byte for byte.
-// An older layout is migrated in one transaction when it is opened for appending.
-#include <filesystem>
+// Both are safe under concurrent writers: each append is one transaction, creation and
+// migration run under a lock, and nothing is half-written. A store that is damaged, another
+// program's, or of a newer layout is refused with HistoryError (exit 4) before anything is
+// written to it. An older layout is migrated in one transaction when it is opened for appending.
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "history/history_location.h"
 #include "history/history_result.h"
-
-namespace SQLite {
-class Database;
-}
 
 namespace wcp::history {
 
@@ -23,24 +23,23 @@ class HistoryStore {
  public:
   enum class Mode { read, append };
 
-  // Throws UsageError when the file cannot be created (no such folder) or, to read, does not
-  // exist; HistoryError when it is refused.
-  HistoryStore(const std::filesystem::path& path, Mode mode);
-  ~HistoryStore();
-  HistoryStore(const HistoryStore&) = delete;
-  HistoryStore& operator=(const HistoryStore&) = delete;
+  virtual ~HistoryStore() = default;
 
-  // Stores one result; returns its id.
-  std::int64_t append(const Result& result);
+  // Stores one result in one transaction; returns its id.
+  virtual std::int64_t append(const Result& result) = 0;
+  // Stores results in one transaction (all or none); returns their ids, in order.
+  virtual std::vector<std::int64_t> append_all(const std::vector<Result>& results) = 0;
   // Every result, oldest first (by id: the order they were recorded in).
-  std::vector<Result> results() const;
-  int schema_version() const { return version_; }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-  std::unique_ptr<SQLite::Database> database_;
-  int version_ = 0;
+  virtual std::vector<Result> results() const = 0;
+  // The layout read; 0 for a store nobody has written to yet (it has no results).
+  virtual int schema_version() const = 0;
+  // Where it is, for messages: never a password.
+  virtual std::string shown() const = 0;
 };
+
+// Opens the history at `location`. Throws UsageError when an SQLite file cannot be created (no
+// such folder) or, to read, does not exist, or when this build has no PostgreSQL support;
+// HistoryError when the store is refused or cannot be reached.
+std::unique_ptr<HistoryStore> open_history(const HistoryLocation& location, HistoryStore::Mode mode);
 
 }  // namespace wcp::history

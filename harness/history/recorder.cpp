@@ -20,21 +20,15 @@ std::string utc_now() {
   return utc_text(std::chrono::system_clock::now());
 }
 
-std::optional<std::filesystem::path> history_file(const std::string& option, const EnvironmentLookup& environment) {
-  std::string path = option;
-  if (path.empty()) path = environment("WCP_HISTORY").value_or("");
-  if (path.empty()) return std::nullopt;
-  return std::filesystem::path(path);
-}
-
-Recorder::Recorder(const std::filesystem::path& path, InterruptWatch& interrupts)
-    : store_(path, HistoryStore::Mode::append), interrupts_(interrupts) {}
+Recorder::Recorder(const HistoryLocation& location, InterruptWatch& interrupts)
+    : store_(open_history(location, HistoryStore::Mode::append)), interrupts_(interrupts) {}
 
 std::unique_ptr<Recorder> Recorder::open_if_asked(const std::string& option, const EnvironmentLookup& environment,
                                                   InterruptWatch& interrupts) {
-  const auto path = history_file(option, environment);
-  if (!path) return nullptr;
-  return std::make_unique<Recorder>(std::filesystem::absolute(*path), interrupts);
+  auto location = history_location(option, environment);
+  if (!location) return nullptr;
+  if (location->backend == HistoryLocation::Backend::sqlite) location->file = std::filesystem::absolute(location->file);
+  return std::make_unique<Recorder>(*location, interrupts);
 }
 
 std::int64_t Recorder::record(const Report& report, const Recording& recording) {
@@ -46,13 +40,13 @@ std::int64_t Recorder::record(const Report& report, const Recording& recording) 
   context.recorded_at = utc_now();
   context.name = recording.name;
   context.verdict = recording.verdict;
-  return store_.append(result_from_report(report, context));
+  return store_->append(result_from_report(report, context));
 }
 
 std::optional<double> Recorder::earlier_pass_ms(const std::vector<std::string>& argv,
                                                 const std::filesystem::path& cwd) const {
-  if (store_.schema_version() == 0) return std::nullopt;  // nothing recorded yet
-  return history::earlier_pass_ms(store_.results(), argv, cwd.string(), calibrate::current_hostname());
+  if (store_->schema_version() == 0) return std::nullopt;  // nothing recorded yet
+  return history::earlier_pass_ms(store_->results(), argv, cwd.string(), calibrate::current_hostname());
 }
 
 }  // namespace wcp::history

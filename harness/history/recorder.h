@@ -1,7 +1,8 @@
 #pragma once
-// Appends the results of `measure`, `check` and `ab` to the history named by --history FILE or,
-// without it, WCP_HISTORY. The file is opened and checked when the command starts, so a refused
-// history (exit 4) stops it before anything runs; results are appended as they are judged.
+// Appends the results of `measure`, `check` and `ab` to the history named by --history LOCATION
+// or, without it, WCP_HISTORY (an SQLite file or a PostgreSQL URL: history/history_location.h).
+// The history is opened and checked when the command starts, so a refused one (exit 4) stops
+// it before anything runs; results are appended as they are judged.
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -28,7 +29,7 @@ struct Recording {
 
 class Recorder {
  public:
-  Recorder(const std::filesystem::path& path, InterruptWatch& interrupts);
+  Recorder(const HistoryLocation& location, InterruptWatch& interrupts);
 
   // The recorder the command asked for: --history wins over WCP_HISTORY; none when neither is set.
   static std::unique_ptr<Recorder> open_if_asked(const std::string& option, const EnvironmentLookup& environment,
@@ -36,18 +37,14 @@ class Recorder {
 
   // Returns the stored result's id.
   std::int64_t record(const Report& report, const Recording& recording);
-  const std::filesystem::path& path() const { return store_.path(); }
   // One pass of this command the last time it ran here (history/pass_estimate.h).
   std::optional<double> earlier_pass_ms(const std::vector<std::string>& argv, const std::filesystem::path& cwd) const;
 
  private:
-  HistoryStore store_;
+  std::unique_ptr<HistoryStore> store_;
   InterruptWatch& interrupts_;
   std::optional<Machine> machine_;  // asked once, when the first result is recorded
 };
-
-// The history file a command names: --history wins over WCP_HISTORY; none when neither is set.
-std::optional<std::filesystem::path> history_file(const std::string& option, const EnvironmentLookup& environment);
 
 // A time as ISO 8601 UTC ("2026-12-01T09:30:00Z"), and now.
 std::string utc_text(std::chrono::system_clock::time_point time);

@@ -8,7 +8,7 @@
 
 #include "history/history_noise.h"
 #include "history/history_schema.h"
-#include "history/history_store.h"
+#include "history/sqlite_store.h"
 #include "history/result_from_report.h"
 #include "run/scratch_dir.h"
 
@@ -21,7 +21,7 @@ const std::vector<std::string> kIdentitiesBefore{"__main__ 1111111"};
 const std::vector<std::string> kIdentitiesAfter{"__main__ 2222222"};
 
 Machine noise_test_machine() {
-  return {"ci-7", "AMD EPYC 9654", "NVIDIA H200", "570.86.15", "1.19.0", "12.8"};
+  return {"ci-7", "AMD EPYC 9654", "NVIDIA H200", "570.86.15", "1.19.0", "12.8", ""};
 }
 
 NoiseQuery noise_test_query() {
@@ -214,13 +214,13 @@ TEST(HistoryNoise, AStoredResultCarriesTheToolVersionOfItsReport) {
 TEST(HistoryNoise, FromAFile) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
-  EXPECT_FALSE(noise_from_history_file(path, noise_test_query()).has_value());  // not recorded yet
+  EXPECT_FALSE(noise_from_history_at(HistoryLocation{HistoryLocation::Backend::sqlite, path, ""}, noise_test_query()).has_value());  // not recorded yet
   EXPECT_FALSE(fs::exists(path));                                               // and asking did not create it
   {
-    HistoryStore store(path, HistoryStore::Mode::append);
+    SqliteHistoryStore store(path, HistoryStore::Mode::append);
     for (const auto& result : five_runs_two_percent_apart()) store.append(result);
   }
-  const auto noise = noise_from_history_file(path, noise_test_query());
+  const auto noise = noise_from_history_at(HistoryLocation{HistoryLocation::Backend::sqlite, path, ""}, noise_test_query());
   ASSERT_TRUE(noise.has_value());
   EXPECT_NEAR(*noise->relative_mad, 0.02, 1e-12);
   EXPECT_EQ(noise->runs, 5u);
@@ -229,7 +229,7 @@ TEST(HistoryNoise, FromAFile) {
 // A file of layout 3, written the way version 3 wrote it: one measured result.
 void write_version3_file(const fs::path& path) {
   SQLite::Database database(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-  for (const auto& statement : create_statements(3)) database.exec(statement);
+  for (const auto& statement : sqlite_create_statements(3)) database.exec(statement);
   database.exec(
       "INSERT INTO results(recorded_at, source, host, cpu_model, gpu, driver, warp_version, cuda_toolkit, commit_sha, "
       "commit_dirty, name, argv, cwd, samples, failed_samples, cold_module_ms, identities, modules, compiled_events, "
@@ -243,7 +243,7 @@ TEST(HistorySchema, Version3IsReadAsItIsWithAnUnknownToolVersion) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
   write_version3_file(path);
-  const HistoryStore store(path, HistoryStore::Mode::read);
+  const SqliteHistoryStore store(path, HistoryStore::Mode::read);
   EXPECT_EQ(store.schema_version(), 3);
   const auto results = store.results();
   ASSERT_EQ(results.size(), 1u);
@@ -257,7 +257,7 @@ TEST(HistorySchema, MigratingVersion3To4KeepsItsResultsWithAnUnknownToolVersion)
   write_version3_file(path);
   Result current = earlier_run({1000.0});
   {
-    HistoryStore store(path, HistoryStore::Mode::append);
+    SqliteHistoryStore store(path, HistoryStore::Mode::append);
     EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
     store.append(current);
   }
@@ -265,7 +265,7 @@ TEST(HistorySchema, MigratingVersion3To4KeepsItsResultsWithAnUnknownToolVersion)
     SQLite::Database database(path.string());
     EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), kHistorySchemaVersion);
   }
-  const HistoryStore store(path, HistoryStore::Mode::read);
+  const SqliteHistoryStore store(path, HistoryStore::Mode::read);
   EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
   const auto results = store.results();
   ASSERT_EQ(results.size(), 2u);
@@ -284,13 +284,20 @@ TEST(HistorySchema, AFreshFileIsOfTheCurrentLayout) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
   SQLite::Database database(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-  for (const auto& statement : create_statements(kHistorySchemaVersion)) database.exec(statement);
-  EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 5);
+  for (const auto& statement : sqlite_create_statements(kHistorySchemaVersion)) database.exec(statement);
+  EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 6);
   EXPECT_EQ(
       database.execAndGet("SELECT count(*) FROM pragma_table_info('results') WHERE name = 'tool_version'").getInt(), 1);
   EXPECT_EQ(database.execAndGet("SELECT count(*) FROM pragma_table_info('results') WHERE name = 'cold_module_cpu_ms'")
                 .getInt(),
             1);
+  for (const auto* column : {"machine_class", "branch"}) {
+    EXPECT_EQ(database.execAndGet(std::string("SELECT count(*) FROM pragma_table_info('results') WHERE name = '") +
+                                  column + "'")
+                  .getInt(),
+              1)
+        << column;
+  }
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ Summary summary_at(double median) {
 Result result_at(int commit, const std::string& name = "train") {
   Result result;
   result.name = name;
-  result.machine = {"gpu-box", "EPYC", "H100", "550.54", "1.5.0", "12.4"};
+  result.machine = {"gpu-box", "EPYC", "H100", "550.54", "1.5.0", "12.4", ""};
   result.commit = history::Commit{sha_of(commit), false};
   result.samples = 3;
   const bool changed = commit >= 5;

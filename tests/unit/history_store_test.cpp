@@ -10,7 +10,7 @@
 
 #include "errors.h"
 #include "history/history_schema.h"
-#include "history/history_store.h"
+#include "history/sqlite_store.h"
 #include "run/scratch_dir.h"
 
 namespace wcp::history {
@@ -22,7 +22,7 @@ Result full_result() {
   Result result;
   result.recorded_at = "2026-12-01T09:00:00Z";
   result.source = Source::check;
-  result.machine = {"ci-7", "AMD EPYC 9654", "NVIDIA H200", "570.86.15", "1.19.0", "12.8"};
+  result.machine = {"ci-7", "AMD EPYC 9654", "NVIDIA H200", "570.86.15", "1.19.0", "12.8", ""};
   result.commit = Commit{std::string(40, 'a'), true};
   result.name = "app";
   result.argv = {"python", "app.py", "--size", "8"};
@@ -60,10 +60,10 @@ TEST(HistoryStore, ReadsBackWhatItStored) {
   const auto path = dir.path() / "history.sqlite";
   Result stored = full_result();
   {
-    HistoryStore store(path, HistoryStore::Mode::append);
+    SqliteHistoryStore store(path, HistoryStore::Mode::append);
     stored.id = store.append(stored);
   }
-  const HistoryStore store(path, HistoryStore::Mode::read);
+  const SqliteHistoryStore store(path, HistoryStore::Mode::read);
   const auto results = store.results();
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0], stored);
@@ -80,10 +80,10 @@ TEST(HistoryStore, MissingStaysMissing) {
   failed.samples = 2;
   failed.failed_samples = 2;  // every sample failed: nothing was measured
   {
-    HistoryStore store(path, HistoryStore::Mode::append);
+    SqliteHistoryStore store(path, HistoryStore::Mode::append);
     failed.id = store.append(failed);
   }
-  const auto results = HistoryStore(path, HistoryStore::Mode::read).results();
+  const auto results = SqliteHistoryStore(path, HistoryStore::Mode::read).results();
   ASSERT_EQ(results.size(), 1u);
   EXPECT_EQ(results[0], failed);
   EXPECT_FALSE(results[0].cold_module_ms.has_value());
@@ -95,7 +95,7 @@ TEST(HistoryStore, MissingStaysMissing) {
 // A file of layout 1, written the way version 1 wrote it.
 void write_version1_file(const fs::path& path) {
   SQLite::Database database(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-  for (const auto& statement : create_statements(1)) database.exec(statement);
+  for (const auto& statement : sqlite_create_statements(1)) database.exec(statement);
   database.exec(
       "INSERT INTO results(recorded_at, source, host, cpu_model, gpu, driver, warp_version, cuda_toolkit, commit_sha, "
       "commit_dirty, name, argv, cwd, samples, failed_samples, cold_module_ms, identities, modules, compiled_events, "
@@ -109,7 +109,7 @@ TEST(HistoryStore, MigratesVersion1WhenAppending) {
   const auto path = dir.path() / "history.sqlite";
   write_version1_file(path);
   {
-    HistoryStore store(path, HistoryStore::Mode::append);
+    SqliteHistoryStore store(path, HistoryStore::Mode::append);
     EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
     store.append(full_result());
   }
@@ -117,7 +117,7 @@ TEST(HistoryStore, MigratesVersion1WhenAppending) {
     SQLite::Database database(path.string());
     EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), kHistorySchemaVersion);
   }
-  const auto results = HistoryStore(path, HistoryStore::Mode::read).results();
+  const auto results = SqliteHistoryStore(path, HistoryStore::Mode::read).results();
   ASSERT_EQ(results.size(), 2u);
   // The migrated result keeps everything it had; what version 1 never recorded reads as absent.
   EXPECT_EQ(results[0].cold_module_ms->median, 900.0);
@@ -134,6 +134,7 @@ void write_version2_file(const fs::path& path) {
   write_version1_file(path);
   SQLite::Database database(path.string(), SQLite::OPEN_READWRITE);
   for (const auto& statement : migration_statements(1)) database.exec(statement);
+  database.exec("PRAGMA user_version = 2");
   database.exec("UPDATE results SET rebuilt_modules = '[{\"module\":\"__main__\",\"builds\":2}]'");
 }
 
@@ -143,7 +144,7 @@ TEST(HistoryStore, MigratesVersion2WhenAppendingAndReadsItAsItIs) {
   write_version2_file(path);
   {
     const auto before = bytes_of(path);
-    const HistoryStore store(path, HistoryStore::Mode::read);
+    const SqliteHistoryStore store(path, HistoryStore::Mode::read);
     EXPECT_EQ(store.schema_version(), 2);
     const auto results = store.results();
     ASSERT_EQ(results.size(), 1u);
@@ -153,11 +154,11 @@ TEST(HistoryStore, MigratesVersion2WhenAppendingAndReadsItAsItIs) {
     EXPECT_EQ(bytes_of(path), before);
   }
   {
-    HistoryStore store(path, HistoryStore::Mode::append);
+    SqliteHistoryStore store(path, HistoryStore::Mode::append);
     EXPECT_EQ(store.schema_version(), kHistorySchemaVersion);
     store.append(full_result());
   }
-  const auto results = HistoryStore(path, HistoryStore::Mode::read).results();
+  const auto results = SqliteHistoryStore(path, HistoryStore::Mode::read).results();
   ASSERT_EQ(results.size(), 2u);
   EXPECT_FALSE(results[0].warm_compiles.has_value());
   EXPECT_EQ(results[0].rebuilt_modules, (std::vector<ModuleBuilds>{{"__main__", 2}}));
@@ -170,7 +171,7 @@ TEST(HistoryStore, ReadingAVersion1FileDoesNotMigrateIt) {
   const auto path = dir.path() / "history.sqlite";
   write_version1_file(path);
   const auto before = bytes_of(path);
-  const HistoryStore store(path, HistoryStore::Mode::read);
+  const SqliteHistoryStore store(path, HistoryStore::Mode::read);
   EXPECT_EQ(store.schema_version(), 1);
   const auto results = store.results();
   ASSERT_EQ(results.size(), 1u);
@@ -184,7 +185,7 @@ void expect_refused(const fs::path& path, const std::string& expected_words) {
   const auto before = bytes_of(path);
   for (const auto mode : {HistoryStore::Mode::append, HistoryStore::Mode::read}) {
     try {
-      HistoryStore store(path, mode);
+      SqliteHistoryStore store(path, mode);
       ADD_FAILURE() << "opened " << path;
     } catch (const HistoryError& error) {
       EXPECT_NE(std::string(error.what()).find(expected_words), std::string::npos) << error.what();
@@ -208,7 +209,7 @@ TEST(HistoryStore, RefusesADamagedHistory) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
   {
-    HistoryStore store(path, HistoryStore::Mode::append);
+    SqliteHistoryStore store(path, HistoryStore::Mode::append);
     for (int index = 0; index < 200; ++index) store.append(full_result());
   }
   {
@@ -238,7 +239,7 @@ TEST(HistoryStore, RefusesAnotherProgramsDatabase) {
 TEST(HistoryStore, RefusesANewerLayout) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
-  { HistoryStore store(path, HistoryStore::Mode::append); }
+  { SqliteHistoryStore store(path, HistoryStore::Mode::append); }
   {
     SQLite::Database database(path.string(), SQLite::OPEN_READWRITE);
     database.exec("PRAGMA journal_mode = DELETE");
@@ -251,15 +252,15 @@ TEST(HistoryStore, AnEmptyFileBecomesAHistory) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
   write_bytes(path, "");
-  HistoryStore store(path, HistoryStore::Mode::append);
+  SqliteHistoryStore store(path, HistoryStore::Mode::append);
   store.append(full_result());
   EXPECT_EQ(store.results().size(), 1u);
 }
 
 TEST(HistoryStore, ReadingAMissingFileIsAUsageError) {
   const ScratchDir dir;
-  EXPECT_THROW(HistoryStore(dir.path() / "none.sqlite", HistoryStore::Mode::read), UsageError);
-  EXPECT_THROW(HistoryStore(dir.path() / "no-such-folder" / "h.sqlite", HistoryStore::Mode::append), UsageError);
+  EXPECT_THROW(SqliteHistoryStore(dir.path() / "none.sqlite", HistoryStore::Mode::read), UsageError);
+  EXPECT_THROW(SqliteHistoryStore(dir.path() / "no-such-folder" / "h.sqlite", HistoryStore::Mode::append), UsageError);
   EXPECT_FALSE(fs::exists(dir.path() / "none.sqlite"));
 }
 

@@ -13,7 +13,7 @@ namespace {
 Result at_commit(int commit, std::vector<double> cold_ms, std::vector<std::string> identities = {"__main__ 1111111"}) {
   Result result;
   result.name = "app";
-  result.machine = {"ci-7", "cpu", "", "", "1.19.0", ""};
+  result.machine = {"ci-7", "cpu", "", "", "1.19.0", "", ""};
   result.commit = Commit{std::string(40, static_cast<char>('0' + commit)), false};
   result.samples = static_cast<int>(cold_ms.size());
   result.cold_module_ms = summarize(cold_ms);
