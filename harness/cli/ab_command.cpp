@@ -38,7 +38,7 @@ struct AbArguments {
   std::string candidate_cwd;
   double timeout_s = 900;
   bool quiet = false;
-  std::string history_path;
+  history::HistoryChoice history;
   bool wall_clock = false;
   std::vector<std::string> commands;  // BASELINE_CMD... [--vs CANDIDATE_CMD...]
 };
@@ -81,7 +81,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
 
   // A history that would be refused stops the command before anything runs.
   const auto history =
-      history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
+      history::Recorder::open_if_asked(arguments.history, process_environment(), context.interrupts);
 
   const auto [automatic, most_pairs] = parse_pair_count(arguments.samples, "--samples");
   verdict::JudgeOptions options;
@@ -152,7 +152,7 @@ void add_ab_command(CLI::App& root, CliContext& context) {
                                 .cwd = {&arguments->cwd, "both commands"},
                                 .timeout_s = &arguments->timeout_s,
                                 .quiet = &arguments->quiet,
-                                .history = {&arguments->history_path, "both arms' results"}});
+                                .history = {&arguments->history, "both arms' results"}});
   add_clock_option(*command, arguments->wall_clock);
   command->add_option("--baseline-json", arguments->baseline_json, "Also write arm A's report (a `measure` report)");
   command->add_option("--candidate-json", arguments->candidate_json, "Also write arm B's report");

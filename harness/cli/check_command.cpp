@@ -46,7 +46,7 @@ struct CheckArguments {
   std::string calibration_path;
   std::string units_reference = "run";
   std::string reference_python;
-  std::string history_path;
+  history::HistoryChoice history;
   bool ctest_measurements = false;
   bool list = false;
   bool quiet = false;
@@ -204,10 +204,10 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     if (same_run_reference && wants_reference(*entry, baselines)) reference::validate(reference_setup_for(*entry));
   }
   // A history that would be refused stops the check before anything runs.
-  const auto history = history::Recorder::open_if_asked(arguments.history_path, environment, context.interrupts);
+  const auto history = history::Recorder::open_if_asked(arguments.history, environment, context.interrupts);
   // Each command's noise when its own runs are too few to measure it: its earlier runs in the
   // history (read before this run is recorded), else the calibration.
-  PriorNoise prior_noise(arguments.history_path, environment, context.interrupts, evaluate_options.calibration,
+  PriorNoise prior_noise(arguments.history, environment, context.interrupts, evaluate_options.calibration,
                          evaluate_options.calibration_source);
   budget::CheckResult result;
   result.file = file.path;
@@ -321,7 +321,7 @@ void add_check_command(CLI::App& root, CliContext& context) {
                                 .quiet = &arguments->quiet,
                                 .verbose = {&arguments->verbose, "every note, reference and offender of each budget"},
                                 .reference_python = {&arguments->reference_python, "each command's"},
-                                .history = {&arguments->history_path, "each command's result"}});
+                                .history = {&arguments->history, "each command's result"}});
   command->add_option("--report-dir", arguments->report_dir,
                       "Also write each measured command's report (as `measure --json` writes it) to DIR/NAME.json");
   command->add_option("--calibration", arguments->calibration_path,

@@ -34,7 +34,7 @@ void add_shared_options(CLI::App& command, const SharedOptions& options) {
   if (options.reference_python.path) {
     add_reference_python_option(command, *options.reference_python.path, options.reference_python.what);
   }
-  if (options.history.path) add_history_option(command, *options.history.path, options.history.what);
+  if (options.history.choice) add_history_option(command, *options.history.choice, options.history.what);
 }
 
 void add_report_pair(CLI::App& command, std::string& baseline, std::string& candidate, ReportPair accepted) {
@@ -54,9 +54,23 @@ void add_verbose_flag(CLI::App& command, bool& verbose, std::string_view what) {
   command.add_flag("--verbose", verbose, fmt::format("Print {} instead of one screen", what));
 }
 
-void add_history_option(CLI::App& command, std::string& path, std::string_view what) {
-  command.add_option("--history", path,
-                     fmt::format("Append {} to this history file (SQLite; default: $WCP_HISTORY when set)", what));
+void add_history_option(CLI::App& command, history::HistoryChoice& choice, std::string_view what) {
+  if (what.empty()) {
+    command.add_option("--history", choice.location,
+                       "Weigh changes by the noise of earlier runs in this history: a file, sqlite:FILE or "
+                       "postgresql://… (default: $WCP_HISTORY; only read)");
+  } else {
+    command.add_option("--history", choice.location,
+                       fmt::format("Append {} to this history: a file, sqlite:FILE or postgresql://… (default: "
+                                   "$WCP_HISTORY when set)",
+                                   what));
+    command.add_option("--branch", choice.branch,
+                       "The branch recorded with the result (default: $WCP_BRANCH, the CI's branch variable, else "
+                       "git's)");
+  }
+  command.add_option("--machine-class", choice.machine_class,
+                     "This runner's class in the history: only runs of one class are compared (default: "
+                     "$WCP_MACHINE_CLASS, else CPU model, cores, memory and GPU)");
 }
 
 void add_clock_option(CLI::App& command, bool& wall_clock) {

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+
+#include "history/recorder.h"
 #include <vector>
 
 namespace wcp::cli {
@@ -17,6 +19,12 @@ struct PathOption {
 };
 struct FlagOption {
   bool* flag = nullptr;
+  std::string_view what;
+};
+
+// --history, --machine-class and --branch: `what` is what gets appended.
+struct HistoryOption {
+  history::HistoryChoice* choice = nullptr;
   std::string_view what;
 };
 
@@ -37,7 +45,7 @@ struct SharedOptions {
   bool* quiet = nullptr;
   FlagOption verbose{};
   PathOption reference_python{};
-  PathOption history{};
+  HistoryOption history{};
 };
 void add_shared_options(CLI::App& command, const SharedOptions& options);
 
@@ -49,8 +57,9 @@ void add_report_pair(CLI::App& command, std::string& baseline, std::string& cand
 
 // --verbose: print `what` (the full text) instead of one screen, as `diagnose --verbose` does.
 void add_verbose_flag(CLI::App& command, bool& verbose, std::string_view what);
-// --history FILE: `what` is what gets appended ("the result", "each command's result").
-void add_history_option(CLI::App& command, std::string& path, std::string_view what);
+// --history LOCATION, --machine-class NAME and --branch NAME: `what` is what gets appended ("the
+// result", "each command's result"); "" for a command that only reads the history (its noise).
+void add_history_option(CLI::App& command, history::HistoryChoice& choice, std::string_view what);
 // --clock auto|wall: the clock cold module work is judged on (verdict/judge.h); `wall` sets
 // `wall_clock`, for a team that wants the wall as before.
 void add_clock_option(CLI::App& command, bool& wall_clock);

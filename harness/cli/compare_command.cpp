@@ -19,7 +19,7 @@ struct CompareArguments {
   std::string baseline_path;
   std::string candidate_path;
   std::string json_path;
-  std::string history_path;
+  history::HistoryChoice history;
   bool wall_clock = false;
   bool verbose = false;
 };
@@ -34,7 +34,7 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   // Reports of one or two samples measured no noise of their own: a history of this command
   // (or the calibration) may have, else only a gross change is judged. A history also widens
   // the band of samples that read less noise than runs at other times show.
-  PriorNoise prior(arguments.history_path, process_environment(), context.interrupts);
+  PriorNoise prior(arguments.history, process_environment(), context.interrupts);
   options.prior_noise = prior.for_report(candidate);
   options.prior_cpu_noise = prior.cpu_for_report(candidate);
   const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate, options);
@@ -58,9 +58,7 @@ void add_compare_command(CLI::App& root, CliContext& context) {
       root, context, "compare", "Compare a candidate report against a baseline report", run_compare);
   add_report_pair(*command, arguments->baseline_path, arguments->candidate_path, ReportPair::two_reports);
   command->add_option("--json", arguments->json_path, "Also write the comparison as JSON to this path");
-  command->add_option("--history", arguments->history_path,
-                      "History file to read the command's noise from, when the reports have fewer than 3 samples "
-                      "(default: WCP_HISTORY; only read)");
+  add_history_option(*command, arguments->history, "");
   add_clock_option(*command, arguments->wall_clock);
   add_verbose_flag(*command, arguments->verbose, "the full comparison (every count, module hash, option and note)");
 }

@@ -76,6 +76,8 @@ struct ImportArguments {
   std::vector<std::string> reports;
   std::string commit;
   std::string name;
+  std::string machine_class;
+  std::string branch;
 };
 
 // Copies another history's results as they were recorded (machine, class, branch, commit,
@@ -114,12 +116,13 @@ int run_import(const ImportArguments& arguments, CliContext& context) {
   const auto store = history::open_history(history_at(arguments.history), history::HistoryStore::Mode::append);
   // A report does not say which machine measured it; import records this one, which is right
   // for the usual case (reports saved by this machine's CI jobs) and says so.
-  const history::Machine machine = history::current_machine(context.interrupts);
+  const history::Machine machine = history::current_machine(context.interrupts, arguments.machine_class);
   for (const auto& [path, report] : reports) {
     history::ResultContext result_context;
     result_context.source = history::Source::import;
     result_context.machine = machine;
     result_context.name = arguments.name;
+    result_context.branch = arguments.branch;
     std::error_code ignored;
     const auto modified = std::filesystem::last_write_time(path, ignored);
     result_context.recorded_at =
@@ -171,6 +174,10 @@ void add_history_command(CLI::App& root, CliContext& context) {
                              "results already present are skipped");
   import_command->add_option("--commit", import->commit,
                              "The commit the reports measured (default: the commit their folder is at now, if any)");
+  import_command->add_option("--machine-class", import->machine_class,
+                             "The runner class the reports were measured on (default: $WCP_MACHINE_CLASS, else this "
+                             "machine's)");
+  import_command->add_option("--branch", import->branch, "The branch the reports measured (default: none)");
   import_command->add_option("--name", import->name, "List them under this name (default: label, else the command)");
   import_command->add_option("reports", import->reports, "Report JSON files")->check(CLI::ExistingFile);
   import_command->callback([import, &context] { context.exit_code = run_import(*import, context); });

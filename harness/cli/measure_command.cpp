@@ -40,7 +40,7 @@ struct MeasureArguments {
   bool verbose = false;
   bool reference = false;
   std::string reference_python;
-  std::string history_path;
+  history::HistoryChoice history;
   bool check_output = false;
   std::vector<std::string> ignore_output;
   bool stable_hashes = false;
@@ -97,7 +97,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
 
   // A history that would be refused stops the command before anything runs.
   const auto history =
-      history::Recorder::open_if_asked(arguments.history_path, process_environment(), context.interrupts);
+      history::Recorder::open_if_asked(arguments.history, process_environment(), context.interrupts);
 
   CommandProgress progress(context.err, arguments.quiet);
   measure::ProgressListener& listener = progress.listener();
@@ -181,7 +181,7 @@ void add_measure_command(CLI::App& root, CliContext& context) {
                       .quiet = &arguments->quiet,
                       .verbose = {&arguments->verbose, "the full report and the full diagnosis (`diagnose --verbose`)"},
                       .reference_python = {&arguments->reference_python, "the command's"},
-                      .history = {&arguments->history_path, "the result"}});
+                      .history = {&arguments->history, "the result"}});
   command->add_option("--trace", arguments->trace_path,
                       "Also write every sample's module builds as a Chrome/Perfetto trace (JSON) to this path");
   command->add_option("--label", arguments->label, "A name for this measurement, kept in the report");

@@ -8,10 +8,11 @@
 
 namespace wcp::cli {
 
-PriorNoise::PriorNoise(const std::string& history_option, const EnvironmentLookup& environment,
+PriorNoise::PriorNoise(const history::HistoryChoice& history, const EnvironmentLookup& environment,
                        InterruptWatch& interrupts, std::optional<calibrate::Calibration> calibration,
                        std::filesystem::path calibration_source)
-    : history_(history::history_location(history_option, environment)),
+    : history_(history::history_location(history.location, environment)),
+      machine_class_(history.machine_class),
       interrupts_(interrupts),
       calibration_(std::move(calibration)),
       calibration_source_(std::move(calibration_source)) {
@@ -42,7 +43,7 @@ std::optional<Noise> PriorNoise::noise_of(Remembered& remembered, const Report& 
   remembered.command = key;
   remembered.answer.reset();
   if (history_) {
-    auto query = history::noise_query_for(report, history::current_machine(interrupts_));
+    auto query = history::noise_query_for(report, history::current_machine(interrupts_, machine_class_));
     query.cpu_clock = cpu_clock;
     remembered.answer = history::noise_from_history_at(*history_, query);
   }

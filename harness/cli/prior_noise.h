@@ -9,6 +9,7 @@
 
 #include "calibrate/calibration.h"
 #include "history/history_location.h"
+#include "history/recorder.h"
 #include "io/environment.h"
 #include "model/report.h"
 #include "stats/noise.h"
@@ -22,7 +23,7 @@ namespace wcp::cli {
 class PriorNoise {
  public:
   // `calibration`: an already loaded one (check's); without it the default file is read if it exists.
-  PriorNoise(const std::string& history_option, const EnvironmentLookup& environment, InterruptWatch& interrupts,
+  PriorNoise(const history::HistoryChoice& history, const EnvironmentLookup& environment, InterruptWatch& interrupts,
              std::optional<calibrate::Calibration> calibration = std::nullopt,
              std::filesystem::path calibration_source = {});
 
@@ -34,6 +35,7 @@ class PriorNoise {
 
  private:
   std::optional<history::HistoryLocation> history_;
+  std::string machine_class_;  // --machine-class; "" for the default
   InterruptWatch& interrupts_;
   std::optional<calibrate::Calibration> calibration_;
   std::filesystem::path calibration_source_;

@@ -21,8 +21,7 @@ bool same_known(const std::string& a, const std::string& b) {
 // join its hardware's series: a spread pooled across Warp versions or toolkits would mix two
 // compilers' timings and read as noise.
 bool same_machine_key(const Machine& wanted, const Machine& recorded) {
-  return wanted.host == recorded.host && wanted.cpu_model == recorded.cpu_model && wanted.gpu == recorded.gpu &&
-         wanted.driver == recorded.driver && same_known(wanted.warp_version, recorded.warp_version) &&
+  return wanted.same_hardware(recorded) && same_known(wanted.warp_version, recorded.warp_version) &&
          same_known(wanted.cuda_toolkit, recorded.cuda_toolkit);
 }
 

@@ -30,7 +30,20 @@ std::optional<Source> source_from_string(const std::string& text) {
   return std::nullopt;
 }
 
+bool Machine::same_hardware(const Machine& other) const {
+  if (driver != other.driver) return false;
+  if (!machine_class.empty() && !other.machine_class.empty()) return machine_class == other.machine_class;
+  return host == other.host && cpu_model == other.cpu_model && gpu == other.gpu;
+}
+
 std::string Machine::key() const {
+  if (!machine_class.empty()) {
+    std::string text = machine_class + " (";
+    if (!driver.empty()) text += "driver " + driver + "; ";
+    text += "Warp " + (warp_version.empty() ? std::string("unknown") : warp_version);
+    if (!cuda_toolkit.empty()) text += "; CUDA " + cuda_toolkit;
+    return text + ")";
+  }
   std::string text = host + " (" + (cpu_model.empty() ? "unknown CPU" : cpu_model);
   if (!gpu.empty()) text += "; " + gpu + (driver.empty() ? "" : " driver " + driver);
   text += "; Warp " + (warp_version.empty() ? std::string("unknown") : warp_version);

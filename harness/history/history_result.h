@@ -35,8 +35,12 @@ struct Machine {
   // then matched by host, CPU and GPU as before.
   std::string machine_class;
   bool operator==(const Machine&) const = default;
-  // One line a person can read: "host (cpu; gpu driver; Warp x; CUDA y)".
+  // One line a person can read: "host (cpu; gpu driver; Warp x; CUDA y)", or with a class
+  // "class (driver; Warp x; CUDA y)".
   std::string key() const;
+  // The same hardware for compile cost: the same class when both have one, else the same host,
+  // CPU and GPU (results recorded before classes); the same GPU driver either way.
+  bool same_hardware(const Machine& other) const;
 };
 
 // The commit of the measured directory; absent when it is not a git checkout.

@@ -5,10 +5,12 @@
 #include "calibrate/machine_info.h"
 #include "errors.h"
 #include "history/capture.h"
+#include "history/machine_class.h"
 
 namespace wcp::history {
 
-Machine current_machine(InterruptWatch& interrupts) {
+Machine current_machine(InterruptWatch& interrupts, const std::string& machine_class,
+                        const EnvironmentLookup& environment) {
   const auto info = calibrate::current_machine();
   Machine machine;
   machine.host = info.hostname;
@@ -27,6 +29,8 @@ Machine current_machine(InterruptWatch& interrupts) {
       if (driver_start != std::string::npos) machine.driver = first.substr(driver_start);
     }
   }
+  const MachineTraits traits{info.cpu_model, info.cpu_cores, total_memory_bytes(), machine.gpu};
+  machine.machine_class = choose_machine_class(machine_class, environment, traits);
   return machine;
 }
 

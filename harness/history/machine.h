@@ -3,6 +3,7 @@
 // nvidia-smi answers, the first GPU and the driver. Warp's and the toolkit's versions come
 // from the report (history/result_from_report.h).
 #include "history/history_result.h"
+#include "io/environment.h"
 
 namespace wcp {
 class InterruptWatch;
@@ -10,6 +11,9 @@ class InterruptWatch;
 
 namespace wcp::history {
 
-Machine current_machine(InterruptWatch& interrupts);
+// `machine_class`: --machine-class as given ("" to take WCP_MACHINE_CLASS or the fingerprint:
+// history/machine_class.h).
+Machine current_machine(InterruptWatch& interrupts, const std::string& machine_class = "",
+                        const EnvironmentLookup& environment = process_environment());
 
 }  // namespace wcp::history

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "calibrate/machine_info.h"
+#include "history/branch.h"
 #include "history/git_commit.h"
 #include "history/machine.h"
 #include "history/pass_estimate.h"
@@ -20,19 +21,19 @@ std::string utc_now() {
   return utc_text(std::chrono::system_clock::now());
 }
 
-Recorder::Recorder(const HistoryLocation& location, InterruptWatch& interrupts)
-    : store_(open_history(location, HistoryStore::Mode::append)), interrupts_(interrupts) {}
+Recorder::Recorder(const HistoryLocation& location, const HistoryChoice& choice, InterruptWatch& interrupts)
+    : store_(open_history(location, HistoryStore::Mode::append)), choice_(choice), interrupts_(interrupts) {}
 
-std::unique_ptr<Recorder> Recorder::open_if_asked(const std::string& option, const EnvironmentLookup& environment,
+std::unique_ptr<Recorder> Recorder::open_if_asked(const HistoryChoice& choice, const EnvironmentLookup& environment,
                                                   InterruptWatch& interrupts) {
-  auto location = history_location(option, environment);
+  auto location = history_location(choice.location, environment);
   if (!location) return nullptr;
   if (location->backend == HistoryLocation::Backend::sqlite) location->file = std::filesystem::absolute(location->file);
-  return std::make_unique<Recorder>(*location, interrupts);
+  return std::make_unique<Recorder>(*location, choice, interrupts);
 }
 
 std::int64_t Recorder::record(const Report& report, const Recording& recording) {
-  if (!machine_) machine_ = current_machine(interrupts_);
+  if (!machine_) machine_ = current_machine(interrupts_, choice_.machine_class);
   ResultContext context;
   context.source = recording.source;
   context.machine = *machine_;
@@ -40,6 +41,7 @@ std::int64_t Recorder::record(const Report& report, const Recording& recording) 
   context.recorded_at = utc_now();
   context.name = recording.name;
   context.verdict = recording.verdict;
+  context.branch = branch_of(choice_.branch, process_environment(), recording.directory, interrupts_);
   return store_->append(result_from_report(report, context));
 }
 

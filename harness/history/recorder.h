@@ -20,6 +20,13 @@ class InterruptWatch;
 
 namespace wcp::history {
 
+// What a command's --history, --machine-class and --branch said ("" when not given).
+struct HistoryChoice {
+  std::string location;       // a file, sqlite:FILE or postgresql://…; "" for WCP_HISTORY
+  std::string machine_class;  // "" for WCP_MACHINE_CLASS or the fingerprint
+  std::string branch;         // "" for WCP_BRANCH, the CI's variable or git
+};
+
 struct Recording {
   Source source = Source::measure;
   std::filesystem::path directory;  // where the command ran: its commit is recorded
@@ -29,10 +36,10 @@ struct Recording {
 
 class Recorder {
  public:
-  Recorder(const HistoryLocation& location, InterruptWatch& interrupts);
+  Recorder(const HistoryLocation& location, const HistoryChoice& choice, InterruptWatch& interrupts);
 
   // The recorder the command asked for: --history wins over WCP_HISTORY; none when neither is set.
-  static std::unique_ptr<Recorder> open_if_asked(const std::string& option, const EnvironmentLookup& environment,
+  static std::unique_ptr<Recorder> open_if_asked(const HistoryChoice& choice, const EnvironmentLookup& environment,
                                                  InterruptWatch& interrupts);
 
   // Returns the stored result's id.
@@ -42,6 +49,7 @@ class Recorder {
 
  private:
   std::unique_ptr<HistoryStore> store_;
+  HistoryChoice choice_;
   InterruptWatch& interrupts_;
   std::optional<Machine> machine_;  // asked once, when the first result is recorded
 };

@@ -41,6 +41,7 @@ Result result_from_report(const Report& report, const ResultContext& context) {
   result.samples = report.samples;
   result.failed_samples = report.failed_samples;
   result.verdict = context.verdict;
+  result.branch = context.branch;
   result.tool_version = report.tool_version;
   if (!report.measured()) return result;  // nothing measured: clocks and structure stay absent
 

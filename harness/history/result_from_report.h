@@ -17,6 +17,7 @@ struct ResultContext {
   std::string recorded_at;
   std::string name;     // overrides the name taken from the report ("" keeps it)
   std::string verdict;  // "" when nothing was judged
+  std::string branch;   // "" when unknown
 };
 
 Result result_from_report(const Report& report, const ResultContext& context);

@@ -221,8 +221,7 @@ bool same_machine(const Machine& series, const Machine& result) {
   const auto same_or_unknown = [](const std::string& a, const std::string& b) {
     return a == b || a.empty() || b.empty();
   };
-  return series.host == result.host && series.cpu_model == result.cpu_model && series.gpu == result.gpu &&
-         series.driver == result.driver && same_or_unknown(series.warp_version, result.warp_version) &&
+  return series.same_hardware(result) && same_or_unknown(series.warp_version, result.warp_version) &&
          same_or_unknown(series.cuda_toolkit, result.cuda_toolkit);
 }
 

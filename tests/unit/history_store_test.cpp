@@ -42,6 +42,8 @@ Result full_result() {
   result.warm_compiles = 1;
   result.lto_artifacts = 4;
   result.verdict = "fail";
+  result.machine.machine_class = "gh-ubuntu-4core";
+  result.branch = "main";
   return result;
 }
 
