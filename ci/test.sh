@@ -11,12 +11,26 @@
 #      the fuzzers);
 #   5. each libFuzzer target for a bounded time (WCP_FUZZ_SECONDS, default 60).
 # Set WCP_QUICK=1 to stop after step 3; step 2 then runs every integration test.
+# A throwaway PostgreSQL cluster (ci/postgres_cluster.sh) serves the PostgreSQL history's tests
+# throughout (WCP_TEST_POSTGRES_URL; one given from outside is used instead).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/ci/setup.sh"
 bash "$root/ci/field_setup.sh"
 cd "$root"
 export WCP_PYTHON="$root/.venv/bin/python"
+# A throwaway PostgreSQL cluster for the PostgreSQL history's tests (ci/postgres_cluster.sh): on
+# a private Unix socket, stopped and removed when this script exits. Without a server the tests
+# that need one are skipped and say why.
+if [ -z "${WCP_TEST_POSTGRES_URL:-}" ]; then
+  pg_dir="$(mktemp -d "${TMPDIR:-/tmp}/wcp-pg.XXXXXX")"
+  trap 'bash "$root/ci/postgres_cluster.sh" stop "$pg_dir"' EXIT
+  if url="$(bash "$root/ci/postgres_cluster.sh" start "$pg_dir")"; then
+    export WCP_TEST_POSTGRES_URL="$url"
+  else
+    echo "test: no PostgreSQL test server could start; the PostgreSQL history tests will be skipped" >&2
+  fi
+fi
 # -j: unit tests run side by side; integration, instrumentation and compile-budget tests are
 # RUN_SERIAL (they time things), so CTest runs each of them alone. The integration tests
 # labelled `sanitized` run in step 4 instead, under the sanitizers (tests/CMakeLists.txt). The

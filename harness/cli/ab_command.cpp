@@ -80,8 +80,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   }
 
   // A history that would be refused stops the command before anything runs.
-  const auto history =
-      history::Recorder::open_if_asked(arguments.history, process_environment(), context.interrupts);
+  const auto history = history::Recorder::open_if_asked(arguments.history, process_environment(), context.interrupts);
 
   const auto [automatic, most_pairs] = parse_pair_count(arguments.samples, "--samples");
   verdict::JudgeOptions options;
@@ -123,9 +122,9 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   // Each arm is its own command's result (its label "A"/"B" is not a name a history can follow);
   // the comparison's verdict belongs to the candidate.
   if (history) {
-    history->record(reports.baseline, {history::Source::ab_baseline, a.cwd, history::command_name(a.command), ""});
-    history->record(reports.candidate, {history::Source::ab_candidate, b.cwd, history::command_name(b.command),
-                                        std::string(verdict::to_string(judgement.verdict))});
+    history->record_kept(reports.baseline, {history::Source::ab_baseline, a.cwd, history::command_name(a.command), ""});
+    history->record_kept(reports.candidate, {history::Source::ab_candidate, b.cwd, history::command_name(b.command),
+                                             std::string(verdict::to_string(judgement.verdict))});
   }
   context.out << "A (baseline)   " << render::format_command(a.command) << "   in " << a.cwd.string() << "\n";
   context.out << "B (candidate)  " << render::format_command(b.command) << "   in " << b.cwd.string() << "\n";
@@ -137,6 +136,7 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   }
   context.out << "\n";
   render::write(judgement, render::Format::text, context.out);
+  if (history) history->raise_if_failed();
   return judgement.exit_code;
 }
 

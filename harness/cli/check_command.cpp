@@ -280,10 +280,11 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     auto command_result = budget::evaluate(*entry, report, baseline, entry_options);
     budget::assess_sampling(command_result, *entry, report, entry_options.prior_noise, entry_options.prior_cpu_noise);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
-    if (history)
-      history->record(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});
     // `bisect` compares two commits' structure from these, without measuring either again.
     if (!report_dir.empty()) write_file_atomically(report_dir / (entry->name + ".json"), report_to_json_text(report));
+    if (history) {
+      history->record_kept(report, {history::Source::check, entry->cwd, entry->name, history_verdict(command_result)});
+    }
     render_command(command_result);
     if (arguments.ctest_measurements) render::render_ctest_measurements(command_result, context.out);
     context.out.flush();
@@ -299,6 +300,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     render::write(result, format, text);
     write_file_atomically(path, text.str());
   }
+  if (history) history->raise_if_failed();
   if (result.failed()) return kFailed;
   if (result.all_not_run()) return kNotRun;
   return kOk;

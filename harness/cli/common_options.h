@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "history/recorder.h"
 #include <vector>
+#include "history/recorder.h"
 
 namespace wcp::cli {
 

@@ -99,8 +99,8 @@ int run_import_history(const ImportArguments& arguments, CliContext& context) {
     present.push_back(std::move(result));
   }
   destination->append_all(fresh);
-  context.out << fmt::format("imported {} results from {} into {} ({} already there)\n", fresh.size(),
-                             source->shown(), destination->shown(), incoming.size() - fresh.size());
+  context.out << fmt::format("imported {} results from {} into {} ({} already there)\n", fresh.size(), source->shown(),
+                             destination->shown(), incoming.size() - fresh.size());
   return kOk;
 }
 

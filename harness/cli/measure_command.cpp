@@ -96,8 +96,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   }
 
   // A history that would be refused stops the command before anything runs.
-  const auto history =
-      history::Recorder::open_if_asked(arguments.history, process_environment(), context.interrupts);
+  const auto history = history::Recorder::open_if_asked(arguments.history, process_environment(), context.interrupts);
 
   CommandProgress progress(context.err, arguments.quiet);
   measure::ProgressListener& listener = progress.listener();
@@ -122,7 +121,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (!arguments.trace_path.empty()) {
     write_file_atomically(arguments.trace_path, render::trace_to_json(measurement.trace).dump() + "\n");
   }
-  if (history) history->record(report, {history::Source::measure, options.cwd, "", ""});
+  if (history) history->record_kept(report, {history::Source::measure, options.cwd, "", ""});
   std::optional<TestCostRanking> tests;
   if (report.tests) tests = rank_tests(*report.tests, render::kSlowestTestsShown);
   const render::ReportView view{report, compiled_identities(report), rebuilt_modules(report), std::move(tests)};
@@ -143,6 +142,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
       render::render_diagnosis_brief_text(diagnosis, arguments.json_path, context.out);
     }
   }
+  if (history) history->raise_if_failed();
   if (!report.measured()) {
     context.err << "warp-compile-probe: every sample failed; nothing was measured\n";
     return kFailed;

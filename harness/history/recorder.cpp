@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "calibrate/machine_info.h"
+#include "errors.h"
 #include "history/branch.h"
 #include "history/git_commit.h"
 #include "history/machine.h"
@@ -43,6 +44,21 @@ std::int64_t Recorder::record(const Report& report, const Recording& recording) 
   context.verdict = recording.verdict;
   context.branch = branch_of(choice_.branch, process_environment(), recording.directory, interrupts_);
   return store_->append(result_from_report(report, context));
+}
+
+void Recorder::record_kept(const Report& report, const Recording& recording) {
+  if (failure_) return;
+  try {
+    record(report, recording);
+  } catch (const HistoryError& error) {
+    failure_ = error.what();
+  }
+}
+
+void Recorder::raise_if_failed() const {
+  if (failure_) {
+    throw HistoryError(*failure_ + "; the measurement is kept in the command's own output (--json, the report)");
+  }
 }
 
 std::optional<double> Recorder::earlier_pass_ms(const std::vector<std::string>& argv,

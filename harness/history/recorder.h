@@ -44,6 +44,12 @@ class Recorder {
 
   // Returns the stored result's id.
   std::int64_t record(const Report& report, const Recording& recording);
+  // Records, or keeps the store's failure (a database that went away mid-run) for
+  // raise_if_failed(), so the command still writes and prints its measurement first. After a
+  // failure, later results are not tried.
+  void record_kept(const Report& report, const Recording& recording);
+  // Throws the first failure kept (HistoryError, exit 4); nothing when every result landed.
+  void raise_if_failed() const;
   // One pass of this command the last time it ran here (history/pass_estimate.h).
   std::optional<double> earlier_pass_ms(const std::vector<std::string>& argv, const std::filesystem::path& cwd) const;
 
@@ -52,6 +58,7 @@ class Recorder {
   HistoryChoice choice_;
   InterruptWatch& interrupts_;
   std::optional<Machine> machine_;  // asked once, when the first result is recorded
+  std::optional<std::string> failure_;
 };
 
 // A time as ISO 8601 UTC ("2026-12-01T09:30:00Z"), and now.

@@ -18,8 +18,8 @@ using Cell = std::variant<std::monostate, std::int64_t, std::string>;
 
 struct ResultColumn {
   std::string_view name;
-  int since_version;               // the history layout that added it
-  std::string_view when_missing;   // what a file of an older layout reads instead (SQL)
+  int since_version;              // the history layout that added it
+  std::string_view when_missing;  // what a file of an older layout reads instead (SQL)
 };
 
 // Every column but `id`, in the order cells_of() gives them.

@@ -8,8 +8,8 @@
 
 #include "history/history_noise.h"
 #include "history/history_schema.h"
-#include "history/sqlite_store.h"
 #include "history/result_from_report.h"
+#include "history/sqlite_store.h"
 #include "run/scratch_dir.h"
 
 namespace wcp::history {
@@ -214,13 +214,15 @@ TEST(HistoryNoise, AStoredResultCarriesTheToolVersionOfItsReport) {
 TEST(HistoryNoise, FromAFile) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
-  EXPECT_FALSE(noise_from_history_at(HistoryLocation{HistoryLocation::Backend::sqlite, path, ""}, noise_test_query()).has_value());  // not recorded yet
+  EXPECT_FALSE(noise_from_history_at(HistoryLocation{HistoryLocation::Backend::sqlite, path, ""}, noise_test_query())
+                   .has_value());                                               // not recorded yet
   EXPECT_FALSE(fs::exists(path));                                               // and asking did not create it
   {
     SqliteHistoryStore store(path, HistoryStore::Mode::append);
     for (const auto& result : five_runs_two_percent_apart()) store.append(result);
   }
-  const auto noise = noise_from_history_at(HistoryLocation{HistoryLocation::Backend::sqlite, path, ""}, noise_test_query());
+  const auto noise =
+      noise_from_history_at(HistoryLocation{HistoryLocation::Backend::sqlite, path, ""}, noise_test_query());
   ASSERT_TRUE(noise.has_value());
   EXPECT_NEAR(*noise->relative_mad, 0.02, 1e-12);
   EXPECT_EQ(noise->runs, 5u);
@@ -292,10 +294,11 @@ TEST(HistorySchema, AFreshFileIsOfTheCurrentLayout) {
                 .getInt(),
             1);
   for (const auto* column : {"machine_class", "branch"}) {
-    EXPECT_EQ(database.execAndGet(std::string("SELECT count(*) FROM pragma_table_info('results') WHERE name = '") +
-                                  column + "'")
-                  .getInt(),
-              1)
+    EXPECT_EQ(
+        database
+            .execAndGet(std::string("SELECT count(*) FROM pragma_table_info('results') WHERE name = '") + column + "'")
+            .getInt(),
+        1)
         << column;
   }
 }

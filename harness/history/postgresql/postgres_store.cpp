@@ -19,7 +19,8 @@ constexpr int kConnectTimeoutSeconds = 10;
 
 std::string with_connect_timeout(const std::string& url) {
   if (url.find("connect_timeout=") != std::string::npos) return url;
-  return url + (url.find('?') == std::string::npos ? "?" : "&") + fmt::format("connect_timeout={}", kConnectTimeoutSeconds);
+  return url + (url.find('?') == std::string::npos ? "?" : "&") +
+         fmt::format("connect_timeout={}", kConnectTimeoutSeconds);
 }
 
 // The password of the URL's userinfo, to scrub from a server's message (libpq does not echo it,
@@ -102,7 +103,8 @@ class PostgresHistoryStore final : public HistoryStore {
     if (version_ == 0) return results;
     guarded("cannot be read", [&] {
       pqxx::read_transaction transaction(*connection_);
-      const auto rows = transaction.exec(fmt::format("SELECT {} FROM results ORDER BY id", select_column_list(version_)));
+      const auto rows =
+          transaction.exec(fmt::format("SELECT {} FROM results ORDER BY id", select_column_list(version_)));
       for (const auto& row : rows) {
         std::vector<Cell> cells;
         for (pqxx::row::size_type column = 1; column < row.size(); ++column) {
@@ -153,8 +155,8 @@ class PostgresHistoryStore final : public HistoryStore {
         transaction.exec(statement);
       }
       transaction.exec("CREATE TABLE wcp_history(application TEXT NOT NULL, version INTEGER NOT NULL)");
-      transaction.exec(fmt::format("INSERT INTO wcp_history VALUES ({}, {})", transaction.quote(std::string(kApplication)),
-                                   kHistorySchemaVersion));
+      transaction.exec(fmt::format("INSERT INTO wcp_history VALUES ({}, {})",
+                                   transaction.quote(std::string(kApplication)), kHistorySchemaVersion));
       return;
     }
     for (int from = version_; from < kHistorySchemaVersion; ++from) {
@@ -178,9 +180,10 @@ class PostgresHistoryStore final : public HistoryStore {
       throw HistoryError(fmt::format("history {}: {}: the server could not be reached or closed the connection ({})",
                                      shown_, what, scrubbed(failure.what(), password_)));
     } catch (const pqxx::in_doubt_error& failure) {
-      throw HistoryError(fmt::format("history {}: {}: the connection was lost while committing, so whether it was "
-                                     "stored is unknown ({})",
-                                     shown_, what, scrubbed(failure.what(), password_)));
+      throw HistoryError(
+          fmt::format("history {}: {}: the connection was lost while committing, so whether it was "
+                      "stored is unknown ({})",
+                      shown_, what, scrubbed(failure.what(), password_)));
     } catch (const pqxx::failure& failure) {
       throw HistoryError(fmt::format("history {}: {} ({})", shown_, what, scrubbed(failure.what(), password_)));
     } catch (const pqxx::usage_error& failure) {
