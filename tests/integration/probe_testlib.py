@@ -26,6 +26,17 @@ def run_cli(args, env=None, timeout=600, cwd=None):
                           cwd=cwd, stdin=subprocess.DEVNULL)
 
 
+def run_cli_concurrently(test, argument_lists, expected_imports, timeout=300):
+    """Starts one CLI per argument list at once (concurrent history writers), waits for all, and
+    asserts each exited 0 having imported `expected_imports` reports."""
+    writers = [subprocess.Popen([CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for args in argument_lists]
+    for writer in writers:
+        out, err = writer.communicate(timeout=timeout)
+        test.assertEqual(writer.returncode, 0, err)
+        test.assertEqual(out.count("imported "), expected_imports)
+
+
 def measure(command, samples=1, extra_args=(), env=None, timeout=600):
     """Measures `command` with --json into a temp file; returns (CompletedProcess, report or None)."""
     with tempfile.TemporaryDirectory() as out_dir:

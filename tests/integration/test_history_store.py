@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from probe_testlib import CLI, SOURCE_DIR, run_cli
+from probe_testlib import CLI, SOURCE_DIR, run_cli, run_cli_concurrently
 
 
 class HistoryFileSafetyTest(unittest.TestCase):
@@ -25,14 +25,8 @@ class HistoryFileSafetyTest(unittest.TestCase):
 
     def test_four_concurrent_writers_of_50_results_lose_nothing(self):
         history = self.scratch / "history.sqlite"
-        writers = [subprocess.Popen([CLI, "history", "import", "--history", str(history), "--name", f"writer-{index}",
-                                     "--commit", f"{index:040d}", *([self.report] * 50)],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                   for index in range(4)]
-        for writer in writers:
-            out, err = writer.communicate(timeout=300)
-            self.assertEqual(writer.returncode, 0, err)
-            self.assertEqual(out.count("imported "), 50)
+        run_cli_concurrently(self, [["history", "import", "--history", str(history), "--name", f"writer-{index}",
+                                      "--commit", f"{index:040d}", *([self.report] * 50)] for index in range(4)], 50)
         shown = self.scratch / "shown.json"
         result = run_cli(["history", "show", "--history", str(history), "--json", str(shown)])
         self.assertEqual(result.returncode, 0, result.stderr)

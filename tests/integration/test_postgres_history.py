@@ -21,7 +21,7 @@ import unittest
 import urllib.parse
 import uuid
 
-from probe_testlib import CLI, SOURCE_DIR, run_cli
+from probe_testlib import SOURCE_DIR, run_cli, run_cli_concurrently
 
 URL = os.environ.get("WCP_TEST_POSTGRES_URL", "")
 CLUSTER_SCRIPT = os.path.join(SOURCE_DIR, "ci", "postgres_cluster.sh")
@@ -63,15 +63,9 @@ class PostgresHistoryTest(unittest.TestCase):
         return json.loads(shown.read_text())["series"]
 
     def test_four_writers_of_two_classes_lose_no_row(self):
-        writers = [subprocess.Popen([CLI, "history", "import", "--history", self.url, "--name", "app",
-                                     "--machine-class", f"class-{index % 2}", "--branch", "main",
-                                     "--commit", f"{index:040d}", *([REPORT] * 10)],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                   for index in range(4)]
-        for writer in writers:
-            out, err = writer.communicate(timeout=300)
-            self.assertEqual(writer.returncode, 0, err)
-            self.assertEqual(out.count("imported "), 10)
+        run_cli_concurrently(self, [["history", "import", "--history", self.url, "--name", "app", "--machine-class",
+                                      f"class-{index % 2}", "--branch", "main", "--commit", f"{index:040d}",
+                                      *([REPORT] * 10)] for index in range(4)], 10)
         self.assertEqual(psql(self.url, "SELECT count(*) FROM results"), "40")
         self.assertEqual(psql(self.url, "SELECT count(DISTINCT id) FROM results"), "40")
         self.assertEqual(psql(self.url, "SELECT string_agg(DISTINCT machine_class, ',' ORDER BY machine_class) "
