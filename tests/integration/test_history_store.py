@@ -12,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from probe_testlib import CLI, SOURCE_DIR, run_cli, run_cli_concurrently
+from probe_testlib import SOURCE_DIR, run_cli, run_cli_concurrently
 
 
 class HistoryFileSafetyTest(unittest.TestCase):
