@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "codec/report_json.h"
 #include "errors.h"
+#include "history/branch_verdicts.h"
 #include "history/git_commit.h"
 #include "history/history_store.h"
 #include "history/machine.h"
@@ -28,10 +29,14 @@ history::HistoryLocation history_at(const std::string& option) {
   throw UsageError("no history: pass --history FILE|postgresql://… or set WCP_HISTORY");
 }
 
+// How many branches' latest verdicts the HTML page lists.
+constexpr std::size_t kBranchVerdictsShown = 30;
+
 struct ShowArguments {
   std::string history;
   std::string name;
   std::string host;
+  std::string branch;
   std::string json_path;
   std::string markdown_path;
   std::string html_path;
@@ -45,8 +50,11 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
     if (!path.empty()) require_writable_destination(path, flag);
   }
   const auto store = history::open_history(history_at(arguments.history), history::HistoryStore::Mode::read);
-  const auto series = history::build_series(store->results(), arguments.name, arguments.host);
-  const render::HistoryView shown{series, store->shown()};
+  const auto results = store->results();
+  const auto series =
+      history::build_series(history::results_on_branch(results, arguments.branch), arguments.name, arguments.host);
+  const render::HistoryView shown{series, store->shown(),
+                                  history::latest_branch_verdicts(results, kBranchVerdictsShown)};
   for (const auto& [destination, format] : {std::pair{arguments.json_path, render::Format::json},
                                             std::pair{arguments.markdown_path, render::Format::markdown},
                                             std::pair{arguments.html_path, render::Format::html}}) {
@@ -157,6 +165,8 @@ void add_history_command(CLI::App& root, CliContext& context) {
                            "The history: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)");
   show_command->add_option("--command", show->name, "Only the series with this name (a budget entry's name, a label)");
   show_command->add_option("--host", show->host, "Only results recorded on this host");
+  show_command->add_option("--branch", show->branch,
+                           "Only results recorded on this branch (e.g. main: the trend without pull requests' runs)");
   show_command->add_option("--json", show->json_path, "Also write the series, points and steps as JSON");
   show_command->add_option("--markdown", show->markdown_path,
                            "Also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)");

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "history/branch_verdicts.h"
+
 namespace wcp {
 struct Report;
 struct LeverLedger;
@@ -40,6 +42,8 @@ enum class Format { text, json, markdown, html };
 struct HistoryView {
   const std::vector<history::Series>& series;
   std::string source_path;
+  // The latest verdict per branch (html only; history/branch_verdicts.h); empty when none.
+  std::vector<history::BranchVerdict> branch_verdicts = {};
 };
 std::string_view to_string(Format format);
 

@@ -135,12 +135,31 @@ void series_section(std::string& out, const history::Series& series) {
   out += "</table>\n</section>\n";
 }
 
+void branch_verdicts_section(std::string& out, const std::vector<history::BranchVerdict>& verdicts) {
+  if (verdicts.empty()) return;
+  out += "<section class=\"branches\">\n<h2>Latest verdict per branch</h2>\n";
+  out +=
+      "<table class=\"branch-verdicts\">\n<tr><th>branch</th><th>commit</th><th>command</th><th>runner class</th>"
+      "<th>verdict</th><th>recorded</th></tr>\n";
+  for (const auto& verdict : verdicts) {
+    out += fmt::format(
+        "<tr data-branch=\"{}\"><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td></tr>\n",
+        escape(verdict.branch), escape(verdict.branch), escape(history::short_sha(verdict.commit)),
+        escape(verdict.name), verdict.machine_class.empty() ? "—" : escape(verdict.machine_class),
+        verdict.verdict.empty() ? "not judged" : escape(verdict.verdict), escape(verdict.recorded_at));
+  }
+  out += "</table>\n</section>\n";
+}
+
 }  // namespace
 
-std::string render_history_html(const std::vector<history::Series>& series, const std::string& source_path) {
+std::string render_history_html(const std::vector<history::Series>& series, const std::string& source_path,
+                                const std::vector<history::BranchVerdict>& branch_verdicts) {
   std::string body = fmt::format("<p>history: <code>{}</code></p>\n", escape(source_path));
   if (series.empty()) body += "<p class=\"unavailable\">The history holds no results.</p>\n";
   for (const auto& one : series) series_section(body, one);
+  branch_verdicts_section(body, branch_verdicts);
   return markup::html_page("Compile-time history", kHistoryStyle, body);
 }
 

@@ -7,7 +7,9 @@ test here is skipped, saying why. Each test works in a database of its own.
 - `history import --from` copies an SQLite history into PostgreSQL and back with the same rows;
 - the server going away mid-run: `measure --history` says so in one line, exits 4, and its
   --json report keeps the measurement; nothing half-written is left in the database;
-- a password in the URL never reaches the output.
+- a password in the URL never reaches the output;
+- `history show --html` from the database renders in headless Chromium: a trend per runner
+  class with its plotted points, and each branch's latest verdict.
 """
 import json
 import os
@@ -24,6 +26,7 @@ import uuid
 from probe_testlib import SOURCE_DIR, run_cli, run_cli_concurrently
 
 URL = os.environ.get("WCP_TEST_POSTGRES_URL", "")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CLUSTER_SCRIPT = os.path.join(SOURCE_DIR, "ci", "postgres_cluster.sh")
 REPORT = os.path.join(SOURCE_DIR, "tests", "data", "interop", "clean-app.json")
 
@@ -73,6 +76,31 @@ class PostgresHistoryTest(unittest.TestCase):
         series = self.shown_series(self.url)
         self.assertEqual(len(series), 2, [s["machine"] for s in series])
         self.assertEqual(sorted(sum(p["results"] for p in s["points"]) for s in series), [20, 20])
+
+    def test_the_html_page_has_a_trend_per_class_and_the_branches_verdicts(self):
+        self.assertIsNotNone(CHROMIUM, "chromium is installed by ci/setup.sh")
+        run_cli_concurrently(self, [["history", "import", "--history", self.url, "--name", "app", "--machine-class",
+                                      f"class-{index % 2}", "--branch", "main", "--commit", f"{index:040d}",
+                                      REPORT] for index in range(4)], 1)
+        pull_request = run_cli(["history", "import", "--history", self.url, "--name", "app", "--machine-class",
+                                "class-0", "--branch", "feature-x", "--commit", "f" * 40, REPORT])
+        self.assertEqual(pull_request.returncode, 0, pull_request.stderr)
+        page = self.scratch / "history.html"
+        result = run_cli(["history", "show", "--history", self.url, "--branch", "main", "--html", str(page)])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                              f"--user-data-dir={self.scratch / 'profile'}", "--dump-dom", page.as_uri()],
+                             capture_output=True, text=True, timeout=180)
+        self.assertEqual(dom.returncode, 0, dom.stderr[-2000:])
+        self.assertEqual(dom.stdout.count('<section class="series">'), 2, dom.stdout[:3000])
+        for machine_class in ("class-0", "class-1"):
+            self.assertIn(machine_class, dom.stdout)
+        # Two main commits per class, each a point of the cold module work plot; the pull
+        # request's run is not in main's trend.
+        self.assertEqual(len(re.findall(r'<circle class="point[^"]*" data-commit="[0-9a-f]+" data-ms=', dom.stdout)),
+                         4, dom.stdout[:3000])
+        self.assertNotIn('data-commit="fffffff" data-ms=', dom.stdout)
+        self.assertEqual(re.findall(r'<tr data-branch="([^"]+)"', dom.stdout), ["feature-x", "main", "main"])
 
     def test_import_from_sqlite_and_back_keeps_the_rows(self):
         first = self.scratch / "first.sqlite"
