@@ -29,6 +29,8 @@ std::string to_string(Verdict verdict) {
     case Verdict::fail: return "FAIL";
     case Verdict::improved: return "PASS (improved)";
     case Verdict::accepted: return "ACCEPTED";
+    case Verdict::not_judged:
+      return "NOT JUDGED";
   }
   return "";
 }

@@ -19,6 +19,9 @@ enum class Verdict {
   fail,
   improved,  // passes, but beat the baseline beyond its noise band: suggest --update-baseline
   accepted,  // a baseline budget under --update-baseline: the new run becomes the baseline
+  // A baseline budget with no baseline to judge by (`--against-branch` with too few matching
+  // runs): says why, and neither passes nor fails.
+  not_judged,
 };
 
 enum class Unit { count, seconds, bytes, units };

@@ -110,6 +110,11 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   outcome.budget = std::string(key::baseline);
   outcome.unit = Unit::seconds;
   outcome.measured = seconds(report.cold_module_ms);
+  if (options.history_baseline && !baseline) {
+    outcome.verdict = Verdict::not_judged;
+    outcome.note = options.history_baseline->not_enough;
+    return outcome;
+  }
   if (!baseline) {
     // Only reachable under --update-baseline with no baseline yet: this run becomes it.
     outcome.verdict = Verdict::accepted;
@@ -130,6 +135,7 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   // that is the candidate's work expressed at the baseline's reference.
   outcome.measured = seconds(judgement.module_work.candidate);
   outcome.note = fmt::format("{}: {}", verdict::to_string(judgement.verdict), judgement.reason);
+  if (options.history_baseline) outcome.note += fmt::format(" (against {})", options.history_baseline->description);
   switch (judgement.verdict) {
     case verdict::Verdict::invalid:
       outcome.verdict = Verdict::fail;
@@ -150,7 +156,7 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
       outcome.verdict = Verdict::pass;
       break;
   }
-  if (options.updating_baseline) outcome.verdict = Verdict::accepted;
+  if (options.updating_baseline && !options.history_baseline) outcome.verdict = Verdict::accepted;
   outcome.judgement = std::move(judgement);
   return outcome;
 }
@@ -333,8 +339,9 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
   }
   if (budgets.warm_near_zero.value_or(false)) outcomes.push_back(warm_near_zero_budget(report));
-  if (entry.baseline_report) outcomes.push_back(baseline_budget(budgets, report, baseline, options));
-  if (entry.baseline_report && baseline) result.since_baseline = verdict::compare_identities(*baseline, report);
+  const bool judged_on_baseline = entry.baseline_report || options.history_baseline;
+  if (judged_on_baseline) outcomes.push_back(baseline_budget(budgets, report, baseline, options));
+  if (judged_on_baseline && baseline) result.since_baseline = verdict::compare_identities(*baseline, report);
   if (budgets.max_generated_source_bytes) {
     outcomes.push_back(ceiling(key::max_generated_source_bytes,
                                static_cast<double>(report.cache.generated_source_bytes),

@@ -23,6 +23,14 @@ struct EvaluateOptions {
   std::optional<Noise> prior_noise;
   // The same on the CPU clock, from a history's CPU values only (cli/prior_noise.h).
   std::optional<Noise> prior_cpu_noise;
+  // `check --against-branch`: the baseline comes from a branch's recent runs in the history
+  // (history/branch_baseline.h), for every entry, with or without a `baseline:` file. The
+  // baseline passed to evaluate() is then that pooled report, or absent with `not_enough`.
+  struct HistoryBaseline {
+    std::string description;  // "the last 5 runs of main on …"
+    std::string not_enough;   // why there is none; "" when there is one
+  };
+  std::optional<HistoryBaseline> history_baseline;
 };
 
 CommandResult evaluate(const CommandEntry& entry, const Report& report, const std::optional<Report>& baseline,

@@ -20,6 +20,7 @@
 #include "cli/prior_noise.h"
 #include "codec/report_json.h"
 #include "errors.h"
+#include "history/branch_baseline.h"
 #include "history/recorder.h"
 #include "io/environment.h"
 #include "io/file_io.h"
@@ -47,6 +48,8 @@ struct CheckArguments {
   std::string units_reference = "run";
   std::string reference_python;
   history::HistoryChoice history;
+  std::string against_branch;
+  std::size_t against_runs = 5;
   bool ctest_measurements = false;
   bool list = false;
   bool quiet = false;
@@ -172,7 +175,8 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   }
 
   const bool has_cuda = budget::cuda_device_present(environment);
-  budget::EvaluateOptions evaluate_options{arguments.fail_on_improvement, arguments.update_baseline, {}, {}, {}, {}};
+  budget::EvaluateOptions evaluate_options{
+      arguments.fail_on_improvement, arguments.update_baseline, {}, {}, {}, {}, {}};
   const bool same_run_reference = arguments.units_reference == "run";
   const bool needs_units = std::any_of(selected.begin(), selected.end(),
                                        [](const auto* entry) { return entry->budgets.cold_units.has_value(); });
@@ -205,6 +209,24 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
   }
   // A history that would be refused stops the check before anything runs.
   const auto history = history::Recorder::open_if_asked(arguments.history, environment, context.interrupts);
+  // --against-branch: every entry's baseline comes from that branch's recent runs, read before
+  // this check records its own (history/branch_baseline.h).
+  std::vector<history::Result> branch_runs;
+  if (!arguments.against_branch.empty()) {
+    if (!history) throw UsageError("--against-branch reads the history: pass --history or set WCP_HISTORY");
+    if (arguments.update_baseline)
+      throw UsageError("--against-branch takes its baseline from the history: drop --update-baseline");
+    branch_runs = history->results();
+  }
+  const auto history_baseline_for = [&](const budget::CommandEntry& entry, const Report& so_far,
+                                        budget::EvaluateOptions& options) -> std::optional<Report> {
+    if (arguments.against_branch.empty()) return std::nullopt;
+    const auto query = history::branch_query_for(so_far, history->machine(), arguments.against_branch, entry.name,
+                                                 arguments.against_runs);
+    auto found = history::branch_baseline(branch_runs, query);
+    options.history_baseline = budget::EvaluateOptions::HistoryBaseline{found.description, found.not_enough};
+    return std::move(found.baseline);
+  };
   // Each command's noise when its own runs are too few to measure it: its earlier runs in the
   // history (read before this run is recorded), else the calibration.
   PriorNoise prior_noise(arguments.history, environment, context.interrupts, evaluate_options.calibration,
@@ -239,8 +261,9 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     CommandProgress progress(context.err, arguments.quiet);
     measure::ProgressListener& listener = progress.listener();
     const auto found = baselines.find(entry->name);
-    const std::optional<Report> baseline =
-        found == baselines.end() ? std::nullopt : std::optional<Report>(found->second);
+    std::optional<Report> baseline = found == baselines.end() || !arguments.against_branch.empty()
+                                         ? std::nullopt
+                                         : std::optional<Report>(found->second);
     // The first estimate: the last run of this command here, else the baseline's passes.
     if (const auto pass_ms = history ? history->earlier_pass_ms(entry->command, entry->cwd) : std::nullopt) {
       listener.expect(*pass_ms, "the history");
@@ -262,7 +285,9 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
         budget::EvaluateOptions options = evaluate_options;
         options.prior_noise = prior_noise.for_report(so_far);
         options.prior_cpu_noise = prior_noise.cpu_for_report(so_far);
-        auto trial = budget::evaluate(*entry, so_far, baseline, options);
+        const auto from_history = history_baseline_for(*entry, so_far, options);
+        auto trial =
+            budget::evaluate(*entry, so_far, arguments.against_branch.empty() ? baseline : from_history, options);
         return budget::assess_sampling(trial, *entry, so_far, options.prior_noise, options.prior_cpu_noise);
       };
     }
@@ -277,6 +302,7 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
 
     entry_options.prior_noise = prior_noise.for_report(report);
     entry_options.prior_cpu_noise = prior_noise.cpu_for_report(report);
+    if (!arguments.against_branch.empty()) baseline = history_baseline_for(*entry, report, entry_options);
     auto command_result = budget::evaluate(*entry, report, baseline, entry_options);
     budget::assess_sampling(command_result, *entry, report, entry_options.prior_noise, entry_options.prior_cpu_noise);
     if (arguments.update_baseline && entry->baseline_report) update_baseline(*entry, report, command_result);
@@ -314,6 +340,13 @@ void add_check_command(CLI::App& root, CliContext& context) {
       run_check);
   command->add_option("budget_file", arguments->budget_file, "The budget file (YAML, see docs/budgets.md)")->required();
   command->add_option("--only", arguments->only, "Check only the command entry with this name");
+  command->add_option("--against-branch", arguments->against_branch,
+                      "Judge every entry against this branch's recent runs in the history (same command, runner "
+                      "class and toolchain) instead of a baseline file; fewer than 3 matching runs: not judged");
+  command
+      ->add_option("--against-runs", arguments->against_runs,
+                   "With --against-branch: how many of the branch's newest runs make the baseline (default 5)")
+      ->check(CLI::Range(3, 100));
   command->add_flag("--update-baseline", arguments->update_baseline,
                     "After a run whose other budgets pass, write its report over each baseline");
   command->add_flag("--fail-on-improvement", arguments->fail_on_improvement,

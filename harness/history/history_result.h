@@ -87,6 +87,10 @@ struct Result : ColdStartClocks {
   std::string verdict;  // the budget's or comparison's verdict; "" when none was judged
   // The branch the measured commit was on (schema 6; history/branch.h); "" when unknown.
   std::string branch;
+  // The whole report as `measure --json` writes it (schema 6), so a later check can be judged
+  // against this run as against a baseline file (history/branch_baseline.h); absent in older
+  // results.
+  std::optional<std::string> report_json;
   // The warp-compile-probe version that measured it (schema 4); "" when unknown (older layouts,
   // a report that did not say). Another version may time differently, so noise is not pooled
   // across versions.

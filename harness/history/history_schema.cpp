@@ -76,9 +76,11 @@ std::vector<std::string> migration_statements(int from) {
       return {"ALTER TABLE results ADD COLUMN cold_module_cpu_ms TEXT"};
     case 5:
       // Issue 51. Results of versions 1 to 5 read "" for both: no class is guessed for them
-      // (they are matched by host, CPU and GPU, as before), and no branch.
+      // (they are matched by host, CPU and GPU, as before), and no branch; and no report, so
+      // no check is judged against them as a branch's baseline.
       return {"ALTER TABLE results ADD COLUMN machine_class TEXT NOT NULL DEFAULT ''",
               "ALTER TABLE results ADD COLUMN branch TEXT NOT NULL DEFAULT ''",
+              "ALTER TABLE results ADD COLUMN report TEXT",
               "CREATE INDEX results_by_class ON results(name, machine_class, branch)"};
     default:
       throw std::logic_error("no history migration from version " + std::to_string(from));

@@ -9,7 +9,8 @@
 // Version 3: adds the warm runs' compiles and the cold run's LTO artifacts.
 // Version 4: adds the tool version that recorded the result (noise is only pooled within one).
 // Version 5: adds the cold module work's CPU clock (issue 49), whose noise is its own.
-// Version 6: adds the machine class and the branch (issue 51: a team's history).
+// Version 6: adds the machine class, the branch and the whole report (issue 51: a team's
+//            history, and checks judged against a branch's recent runs).
 #include <string>
 #include <vector>
 

@@ -33,8 +33,18 @@ std::unique_ptr<Recorder> Recorder::open_if_asked(const HistoryChoice& choice, c
   return std::make_unique<Recorder>(*location, choice, interrupts);
 }
 
-std::int64_t Recorder::record(const Report& report, const Recording& recording) {
+std::vector<Result> Recorder::results() const {
+  if (store_->schema_version() == 0) return {};  // nothing recorded yet
+  return store_->results();
+}
+
+const Machine& Recorder::machine() {
   if (!machine_) machine_ = current_machine(interrupts_, choice_.machine_class);
+  return *machine_;
+}
+
+std::int64_t Recorder::record(const Report& report, const Recording& recording) {
+  machine();
   ResultContext context;
   context.source = recording.source;
   context.machine = *machine_;

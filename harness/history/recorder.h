@@ -50,6 +50,10 @@ class Recorder {
   void record_kept(const Report& report, const Recording& recording);
   // Throws the first failure kept (HistoryError, exit 4); nothing when every result landed.
   void raise_if_failed() const;
+  // Every result recorded so far (history/history_store.h), oldest first.
+  std::vector<Result> results() const;
+  // This runner as results are recorded with it: host, class, GPU.
+  const Machine& machine();
   // One pass of this command the last time it ran here (history/pass_estimate.h).
   std::optional<double> earlier_pass_ms(const std::vector<std::string>& argv, const std::filesystem::path& cwd) const;
 

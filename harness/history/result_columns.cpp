@@ -97,6 +97,7 @@ const std::vector<ResultColumn>& result_columns() {
       {"cold_module_cpu_ms", 5, "NULL"},
       {"machine_class", 6, "''"},
       {"branch", 6, "''"},
+      {"report", 6, "NULL"},
   };
   return columns;
 }
@@ -162,6 +163,7 @@ std::vector<Cell> cells_of(const Result& result) {
       text_or_null(summary_json(result.cold_module_cpu_ms)),
       result.machine.machine_class,
       result.branch,
+      result.report_json ? Cell(*result.report_json) : Cell(std::monostate{}),
   };
 }
 
@@ -215,6 +217,7 @@ Result result_from_cells(std::int64_t id, const std::vector<Cell>& cells) {
   result.cold_module_cpu_ms = summary_of(next());
   result.machine.machine_class = text_of(next());
   result.branch = text_of(next());
+  if (const Cell& report = next(); !is_null(report)) result.report_json = text_of(report);
   return result;
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "codec/report_json.h"
 #include "facts/queries.h"
 #include "facts/rebuilds.h"
 
@@ -42,6 +43,7 @@ Result result_from_report(const Report& report, const ResultContext& context) {
   result.failed_samples = report.failed_samples;
   result.verdict = context.verdict;
   result.branch = context.branch;
+  result.report_json = report_to_json_text(report);
   result.tool_version = report.tool_version;
   if (!report.measured()) return result;  // nothing measured: clocks and structure stay absent
 

@@ -13,6 +13,8 @@ const char* verdict_word(budget::Verdict verdict) {
     case budget::Verdict::fail: return "fail";
     case budget::Verdict::improved: return "improved";
     case budget::Verdict::accepted: return "accepted";
+    case budget::Verdict::not_judged:
+      return "not judged";
   }
   return "";
 }

@@ -37,6 +37,7 @@ std::vector<Row> rows_of(const budget::CheckResult& result) {
       if (outcome.verdict == budget::Verdict::fail) row.rank = 0, row.status = "❌ FAIL";
       if (outcome.verdict == budget::Verdict::improved) row.rank = 2, row.status = "🟢 improved";
       if (outcome.verdict == budget::Verdict::accepted) row.rank = 2, row.status = "📌 accepted";
+      if (outcome.verdict == budget::Verdict::not_judged) row.rank = 1, row.status = "⏸️ not judged";
       rows.push_back(std::move(row));
     }
   }

@@ -8,6 +8,8 @@ test here is skipped, saying why. Each test works in a database of its own.
 - the server going away mid-run: `measure --history` says so in one line, exits 4, and its
   --json report keeps the measurement; nothing half-written is left in the database;
 - a password in the URL never reaches the output;
+- `check --against-branch main` judges a pull request's run against main's recent runs of the
+  same runner class only, and below 3 matching runs says so and judges nothing;
 - `history show --html` from the database renders in headless Chromium: a trend per runner
   class with its plotted points, and each branch's latest verdict.
 """
@@ -23,12 +25,13 @@ import unittest
 import urllib.parse
 import uuid
 
-from probe_testlib import SOURCE_DIR, run_cli, run_cli_concurrently
+from probe_testlib import SOURCE_DIR, fixture, run_cli, run_cli_concurrently
 
 URL = os.environ.get("WCP_TEST_POSTGRES_URL", "")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CLUSTER_SCRIPT = os.path.join(SOURCE_DIR, "ci", "postgres_cluster.sh")
 REPORT = os.path.join(SOURCE_DIR, "tests", "data", "interop", "clean-app.json")
+PYTHON = os.environ.get("WCP_PYTHON", sys.executable)
 
 
 def psql(url, sql):
@@ -101,6 +104,38 @@ class PostgresHistoryTest(unittest.TestCase):
                          4, dom.stdout[:3000])
         self.assertNotIn('data-commit="fffffff" data-ms=', dom.stdout)
         self.assertEqual(re.findall(r'<tr data-branch="([^"]+)"', dom.stdout), ["feature-x", "main", "main"])
+
+    def test_a_pull_request_is_judged_against_main_on_its_own_class(self):
+        budget = self.scratch / "budget.yaml"
+        budget.write_text(
+            "version: 1\n"
+            "defaults:\n  samples: 1\n  device: cpu\n"
+            "commands:\n"
+            f"  - name: clean\n    command: [{json.dumps(PYTHON)}, {json.dumps(fixture('clean') + '/app.py')}]\n"
+            "    max_identities: 5\n")
+        env = dict(os.environ, XDG_CACHE_HOME=str(self.scratch / "cache"))
+
+        def check(branch, machine_class, *extra):
+            result = run_cli(["check", str(budget), "--quiet", "--history", self.url, "--branch", branch,
+                              "--machine-class", machine_class, "--json", str(self.scratch / "check.json"), *extra],
+                             env=env)
+            self.assertIn(result.returncode, (0, 1), result.stdout + result.stderr)
+            return result, json.loads((self.scratch / "check.json").read_text())
+
+        for machine_class in ("class-a", "class-a", "class-a", "class-b"):
+            check("main", machine_class)
+        judged, document = check("pr-7", "class-a", "--against-branch", "main")
+        outcome = next(o for o in document["commands"][0]["outcomes"] if o["budget"] == "baseline")
+        self.assertNotEqual(outcome["verdict"], "not judged", judged.stdout)
+        self.assertIn("against the last 3 runs of main on class-a", outcome["note"])
+        alone, document = check("pr-7", "class-b", "--against-branch", "main")
+        outcome = next(o for o in document["commands"][0]["outcomes"] if o["budget"] == "baseline")
+        self.assertEqual(outcome["verdict"], "not judged", alone.stdout)
+        self.assertIn("not enough matching runs of main on class-b", outcome["note"])
+        self.assertIn("1 in the history, needs 3", outcome["note"])
+        self.assertIn("NOT JUDGED", alone.stdout)
+        # The pull request's runs were recorded on their branch, and never joined main's.
+        self.assertEqual(psql(self.url, "SELECT count(*) FROM results WHERE branch = 'pr-7'"), "2")
 
     def test_import_from_sqlite_and_back_keeps_the_rows(self):
         first = self.scratch / "first.sqlite"
