@@ -15,11 +15,13 @@
 #include "history/machine.h"
 #include "history/recorder.h"
 #include "history/result_from_report.h"
+#include "history/series_tests.h"
 #include "history/trend.h"
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "render/format.h"
 #include "render/history_svg.h"
+#include "render/report_text.h"
 
 namespace wcp::cli {
 namespace {
@@ -53,8 +55,10 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
   const auto results = store->results();
   const auto series =
       history::build_series(history::results_on_branch(results, arguments.branch), arguments.name, arguments.host);
-  const render::HistoryView shown{series, store->shown(),
-                                  history::latest_branch_verdicts(results, kBranchVerdictsShown)};
+  const render::HistoryView shown{
+      series, store->shown(), history::latest_branch_verdicts(results, kBranchVerdictsShown),
+      arguments.html_path.empty() ? std::vector<std::optional<history::SeriesTests>>{}
+                                  : history::slowest_tests_per_series(series, render::kSlowestTestsShown)};
   for (const auto& [destination, format] : {std::pair{arguments.json_path, render::Format::json},
                                             std::pair{arguments.markdown_path, render::Format::markdown},
                                             std::pair{arguments.html_path, render::Format::html}}) {

@@ -133,7 +133,7 @@ void write(const HistoryView& history, Format format, std::ostream& out) {
       render_history_markdown(history.series, out);
       return;
     case Format::html:
-      out << render_history_html(history.series, history.source_path, history.branch_verdicts);
+      out << render_history_html(history.series, history.source_path, history.branch_verdicts, history.slowest_tests);
       return;
   }
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "history/branch_verdicts.h"
+#include "history/series_tests.h"
 
 namespace wcp {
 struct Report;
@@ -44,6 +45,8 @@ struct HistoryView {
   std::string source_path;
   // The latest verdict per branch (html only; history/branch_verdicts.h); empty when none.
   std::vector<history::BranchVerdict> branch_verdicts = {};
+  // Per series, the slowest tests of its newest run (html only; history/series_tests.h).
+  std::vector<std::optional<history::SeriesTests>> slowest_tests = {};
 };
 std::string_view to_string(Format format);
 

@@ -135,6 +135,21 @@ void series_section(std::string& out, const history::Series& series) {
   out += "</table>\n</section>\n";
 }
 
+void slowest_tests_section(std::string& out, const history::SeriesTests& tests) {
+  if (tests.ranking.slowest.empty()) return;
+  out += fmt::format("<h3>Slowest tests at <code>{}</code></h3>\n", escape(tests.commit));
+  out +=
+      "<table class=\"slowest-tests\">\n<tr><th>test</th><th>builds</th><th>cold module work</th><th>share</th></tr>\n";
+  for (const auto& line : tests.ranking.slowest) {
+    out += fmt::format(
+        "<tr><td><code>{}</code></td><td class=\"num\">{}</td><td class=\"num\">{:.0f} ms</td>"
+        "<td class=\"num\">{:.0f} %</td></tr>\n",
+        escape(line.name), line.builds, line.ms, line.share * 100.0);
+  }
+  out += fmt::format("</table>\n<p class=\"notes\">{} of {} tests that built anything.</p>\n",
+                     tests.ranking.slowest.size(), tests.ranking.tests);
+}
+
 void branch_verdicts_section(std::string& out, const std::vector<history::BranchVerdict>& verdicts) {
   if (verdicts.empty()) return;
   out += "<section class=\"branches\">\n<h2>Latest verdict per branch</h2>\n";
@@ -155,10 +170,14 @@ void branch_verdicts_section(std::string& out, const std::vector<history::Branch
 }  // namespace
 
 std::string render_history_html(const std::vector<history::Series>& series, const std::string& source_path,
-                                const std::vector<history::BranchVerdict>& branch_verdicts) {
+                                const std::vector<history::BranchVerdict>& branch_verdicts,
+                                const std::vector<std::optional<history::SeriesTests>>& slowest_tests) {
   std::string body = fmt::format("<p>history: <code>{}</code></p>\n", escape(source_path));
   if (series.empty()) body += "<p class=\"unavailable\">The history holds no results.</p>\n";
-  for (const auto& one : series) series_section(body, one);
+  for (std::size_t index = 0; index < series.size(); ++index) {
+    series_section(body, series[index]);
+    if (index < slowest_tests.size() && slowest_tests[index]) slowest_tests_section(body, *slowest_tests[index]);
+  }
   branch_verdicts_section(body, branch_verdicts);
   return markup::html_page("Compile-time history", kHistoryStyle, body);
 }

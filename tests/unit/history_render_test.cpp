@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "codec/report_json.h"
+#include "history/series_tests.h"
 #include "history/trend.h"
 #include "render/history_html.h"
 #include "render/history_json.h"
@@ -287,6 +289,31 @@ TEST(HistoryRenderNotes, ASeriesWithoutEditsHasNoNotes) {
   EXPECT_EQ(text.str().find("kernel code changed in"), std::string::npos) << text.str();
   EXPECT_TRUE(tags_of_class(history_clock_svg(series), "note").empty());
   EXPECT_EQ(render_history_html({series}, "h.sqlite").find("<p class=\"notes\">"), std::string::npos);
+}
+
+TEST(HistoryRenderHtml, ListsTheSlowestTestsOfTheNewestRunAndEachBranchsVerdict) {
+  // The newest run stored its report, with what two tests built.
+  Report report;
+  report.samples = 1;
+  report.cold_module_ms = Summary{900.0, 0.0, {900.0}, 1};
+  report.tests = std::vector<TestCompileCost>{{"tests/test_a.py::test_slow", std::nullopt, 2, 700.0, {}, {}},
+                                              {"tests/test_a.py::test_fast", std::nullopt, 1, 200.0, {}, {}}};
+  std::vector<Result> results{result_at(1), result_at(2)};
+  results[1].report_json = report_to_json_text(report);
+  results[0].branch = "main";
+  results[1].branch = "pr-3";
+  results[1].id = 2;
+  results[0].id = 1;
+  const auto series = history::build_series(results);
+  const auto tests = history::slowest_tests_per_series(series, 5);
+  ASSERT_EQ(tests.size(), 1u);
+  ASSERT_TRUE(tests[0].has_value());
+  EXPECT_EQ(tests[0]->ranking.slowest.front().name, "tests/test_a.py::test_slow");
+  const std::string html = render_history_html(series, "h.sqlite", history::latest_branch_verdicts(results, 10), tests);
+  EXPECT_NE(html.find("Slowest tests at <code>" + sha_of(2).substr(0, 7)), std::string::npos) << html;
+  EXPECT_LT(html.find("test_slow"), html.find("test_fast"));
+  EXPECT_NE(html.find("<tr data-branch=\"pr-3\">"), std::string::npos);
+  EXPECT_LT(html.find("data-branch=\"pr-3\""), html.find("data-branch=\"main\""));  // newest first
 }
 
 }  // namespace
