@@ -81,19 +81,15 @@ class PostgresHistoryStore final : public HistoryStore {
   std::vector<std::int64_t> append_all(const std::vector<Result>& results) override {
     std::vector<std::int64_t> ids;
     guarded("the result could not be stored", [&] {
-      // A connection the server closed since the store was opened (a restart) is opened again
-      // once: the transaction had not begun, so nothing is stored twice.
-      if (!connection_->is_open()) connect();
-      ids.clear();
-      pqxx::work transaction(*connection_);
-      for (const auto& result : results) {
-        std::string values;
-        for (const auto& cell : cells_of(result)) values += (values.empty() ? "" : ", ") + literal(transaction, cell);
-        const auto row = transaction.exec1(
-            fmt::format("INSERT INTO results({}) VALUES ({}) RETURNING id", insert_column_list(), values));
-        ids.push_back(row[0].as<std::int64_t>());
+      try {
+        ids = insert_all(results);
+      } catch (const pqxx::broken_connection&) {
+        // The server closed the connection since the store was opened (a restart, a failover):
+        // connect once more and try again. The transaction never committed, so nothing is
+        // stored twice; a server that is still down fails the new connection, with its reason.
+        connect();
+        ids = insert_all(results);
       }
-      transaction.commit();
     });
     return ids;
   }
@@ -125,6 +121,21 @@ class PostgresHistoryStore final : public HistoryStore {
 
  private:
   void connect() const { connection_ = std::make_unique<pqxx::connection>(url_); }
+
+  // In one transaction: all stored, or none (a failure before the commit rolls it back).
+  std::vector<std::int64_t> insert_all(const std::vector<Result>& results) {
+    std::vector<std::int64_t> ids;
+    pqxx::work transaction(*connection_);
+    for (const auto& result : results) {
+      std::string values;
+      for (const auto& cell : cells_of(result)) values += (values.empty() ? "" : ", ") + literal(transaction, cell);
+      const auto row = transaction.exec1(
+          fmt::format("INSERT INTO results({}) VALUES ({}) RETURNING id", insert_column_list(), values));
+      ids.push_back(row[0].as<std::int64_t>());
+    }
+    transaction.commit();
+    return ids;
+  }
 
   // What the database holds: 0 when it has no history yet. Refuses another program's `results`
   // table and a newer layout.
