@@ -95,11 +95,7 @@ BranchQuery branch_query_for(const Report& report, const Machine& machine, std::
   BranchQuery query;
   query.branch = std::move(branch);
   query.name = std::move(name);
-  query.machine = machine;
-  Machine from_report;
-  fill_from_report(from_report, report);
-  if (query.machine.warp_version.empty()) query.machine.warp_version = from_report.warp_version;
-  if (query.machine.cuda_toolkit.empty()) query.machine.cuda_toolkit = from_report.cuda_toolkit;
+  query.machine = machine_as_recorded(machine, report);
   query.tool_version = report.tool_version;
   query.window = window;
   return query;

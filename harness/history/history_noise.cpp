@@ -68,12 +68,7 @@ NoiseQuery noise_query_for(const Report& report, const Machine& machine) {
   NoiseQuery query;
   query.argv = report.command;
   query.cwd = report.cwd;
-  query.machine = machine;
-  // The machine as the recorder stores it: what the report knows fills what the host does not.
-  Machine from_report;
-  fill_from_report(from_report, report);
-  if (query.machine.warp_version.empty()) query.machine.warp_version = from_report.warp_version;
-  if (query.machine.cuda_toolkit.empty()) query.machine.cuda_toolkit = from_report.cuda_toolkit;
+  query.machine = machine_as_recorded(machine, report);
   query.tool_version = report.tool_version;
   return query;
 }

@@ -29,6 +29,14 @@ void fill_from_report(Machine& machine, const Report& report) {
   machine.cuda_toolkit = report.instrumentation.cuda_toolkit_version;
 }
 
+Machine machine_as_recorded(Machine machine, const Report& report) {
+  Machine from_report;
+  fill_from_report(from_report, report);
+  if (machine.warp_version.empty()) machine.warp_version = from_report.warp_version;
+  if (machine.cuda_toolkit.empty()) machine.cuda_toolkit = from_report.cuda_toolkit;
+  return machine;
+}
+
 Result result_from_report(const Report& report, const ResultContext& context) {
   Result result;
   result.recorded_at = context.recorded_at;

@@ -31,5 +31,8 @@ std::string command_name(const std::vector<std::string>& argv);
 // The machine fields a report itself knows (Warp version, CUDA toolkit); host, CPU and GPU
 // come from the machine that ran it.
 void fill_from_report(Machine& machine, const Report& report);
+// `machine` as the recorder would store a result of `report` with it: what the report knows
+// fills what the host does not (a query for results like it: noise, a branch's baseline).
+Machine machine_as_recorded(Machine machine, const Report& report);
 
 }  // namespace wcp::history
