@@ -67,6 +67,18 @@ std::string without_password(std::string_view url) {
   return shown;
 }
 
+std::string password_in(std::string_view url) {
+  const auto scheme_end = url.find("://");
+  if (scheme_end == std::string_view::npos) return "";
+  const auto authority_start = scheme_end + 3;
+  const auto authority = url.substr(authority_start, url.find_first_of("/?", authority_start) - authority_start);
+  const auto at = authority.rfind('@');
+  if (at == std::string_view::npos) return "";
+  const auto userinfo = authority.substr(0, at);
+  const auto colon = userinfo.find(':');
+  return colon == std::string_view::npos ? "" : std::string(userinfo.substr(colon + 1));
+}
+
 std::string HistoryLocation::shown() const {
   return backend == Backend::sqlite ? file.string() : without_password(url);
 }

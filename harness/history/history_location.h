@@ -33,5 +33,8 @@ std::optional<HistoryLocation> history_location(const std::string& option, const
 // A connection URL with its password removed, from the userinfo ("user:secret@") and from a
 // `password=` query parameter.
 std::string without_password(std::string_view url);
+// The password of a connection URL's userinfo ("user:secret@"), "" when it has none: what a
+// message must be scrubbed of.
+std::string password_in(std::string_view url);
 
 }  // namespace wcp::history

@@ -73,8 +73,7 @@ void Recorder::raise_if_failed() const {
 
 std::optional<double> Recorder::earlier_pass_ms(const std::vector<std::string>& argv,
                                                 const std::filesystem::path& cwd) const {
-  if (store_->schema_version() == 0) return std::nullopt;  // nothing recorded yet
-  return history::earlier_pass_ms(store_->results(), argv, cwd.string(), calibrate::current_hostname());
+  return history::earlier_pass_ms(results(), argv, cwd.string(), calibrate::current_hostname());
 }
 
 }  // namespace wcp::history

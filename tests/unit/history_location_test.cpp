@@ -52,6 +52,8 @@ TEST(HistoryLocation, ThePasswordIsNeverShown) {
             "postgresql://ci@db/wcp?sslmode=require&application_name=x");
   EXPECT_EQ(without_password("postgresql:///wcp?password=x"), "postgresql:///wcp");
   EXPECT_EQ(without_password("postgresql://db/wcp"), "postgresql://db/wcp");
+  EXPECT_EQ(password_in("postgresql://ci:p@ss@db/wcp"), "p@ss");
+  EXPECT_EQ(password_in("postgresql://ci@db/wcp"), "");
   const auto location = parse_history_location("postgresql://ci:s3cret@db/wcp");
   EXPECT_EQ(location.shown().find("s3cret"), std::string::npos);
 }

@@ -23,20 +23,6 @@ std::string with_connect_timeout(const std::string& url) {
          fmt::format("connect_timeout={}", kConnectTimeoutSeconds);
 }
 
-// The password of the URL's userinfo, to scrub from a server's message (libpq does not echo it,
-// but a message is never trusted to leave it out).
-std::string password_in(std::string_view url) {
-  const auto scheme_end = url.find("://");
-  if (scheme_end == std::string_view::npos) return "";
-  const auto authority_start = scheme_end + 3;
-  const auto authority = url.substr(authority_start, url.find_first_of("/?", authority_start) - authority_start);
-  const auto at = authority.rfind('@');
-  if (at == std::string_view::npos) return "";
-  const auto userinfo = authority.substr(0, at);
-  const auto colon = userinfo.find(':');
-  return colon == std::string_view::npos ? "" : std::string(userinfo.substr(colon + 1));
-}
-
 std::string scrubbed(std::string message, const std::string& password) {
   if (password.size() >= 1) {
     for (auto at = message.find(password); at != std::string::npos; at = message.find(password, at)) {
@@ -195,14 +181,10 @@ class PostgresHistoryStore final : public HistoryStore {
           fmt::format("history {}: {}: the connection was lost while committing, so whether it was "
                       "stored is unknown ({})",
                       shown_, what, scrubbed(failure.what(), password_)));
-    } catch (const pqxx::failure& failure) {
-      throw HistoryError(fmt::format("history {}: {} ({})", shown_, what, scrubbed(failure.what(), password_)));
-    } catch (const pqxx::usage_error& failure) {
-      throw HistoryError(fmt::format("history {}: {} ({})", shown_, what, scrubbed(failure.what(), password_)));
-    } catch (const pqxx::conversion_error& failure) {
-      throw HistoryError(fmt::format("history {}: {} ({})", shown_, what, scrubbed(failure.what(), password_)));
     } catch (const nlohmann::json::exception& failure) {
       throw HistoryError(fmt::format("history {}: a stored result is not valid ({})", shown_, failure.what()));
+    } catch (const std::exception& failure) {  // pqxx's failure, usage_error, conversion_error
+      throw HistoryError(fmt::format("history {}: {} ({})", shown_, what, scrubbed(failure.what(), password_)));
     }
   }
 
