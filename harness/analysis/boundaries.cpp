@@ -67,9 +67,9 @@ std::map<std::pair<std::string, std::string>, std::set<Variant>> launched_varian
       int block_dim = 0;
       if (launch.device.starts_with("cuda")) {
         const auto options = module_options.find(launch.module);
-        block_dim = launch.block_dim != 0 ? launch.block_dim
-                                          : (options != module_options.end() ? module_block_dim(options->second)
-                                                                             : kCudaDefaultBlockDim);
+        block_dim = launch.block_dim != 0
+                        ? launch.block_dim
+                        : (options != module_options.end() ? module_block_dim(options->second) : kCudaDefaultBlockDim);
       }
       variants[{launch.module, launch.kernel}].insert({launch.device, block_dim});
     }
@@ -156,13 +156,15 @@ std::optional<double> BoundaryProposal::ms_removed() const {
   return current_ms - *proposed_ms;
 }
 
-BoundaryProposal propose_boundaries(const Report& report, const std::vector<ModuleUse>& usage,
-                                    const std::optional<FixedCostReference>& fixed_cost) {
-  BoundaryProposal proposal;
+namespace {
+
+// The modules the proposal may regroup (the user's own, defined by the code this run shows
+// whole), with their options; the others are listed as unmovable, with why.
+std::set<std::string> movable_modules(const Report& report, const std::vector<ModuleUse>& usage,
+                                      BoundaryProposal& proposal, std::map<std::string, Options>& module_options) {
   const CodeOwnership ownership(report);
   const TestSession session(report);
   std::set<std::string> movable;
-  std::map<std::string, Options> module_options;
   for (const auto& module : usage) {
     const ModuleOwnership owner = ownership.of_module(module.name);
     if (!owner.users_to_change()) {
@@ -189,9 +191,15 @@ BoundaryProposal propose_boundaries(const Report& report, const std::vector<Modu
     if (movable.insert(module.name).second) proposal.current_modules.push_back(module.name);
     if (const LoadDetail* detail = last_detail(report, module.name)) module_options[module.name] = detail->options;
   }
-  const auto variants = launched_variants(report, module_options);
+  return movable;
+}
 
-  // One entry per (module, kernel key), merged over the devices the module was built for.
+// One entry per (module, kernel key) of the movable modules, merged over the devices the module
+// was built for.
+std::vector<KernelFacts> kernel_facts(const Report& report, const std::vector<ModuleUse>& usage,
+                                      const std::set<std::string>& movable,
+                                      std::map<std::string, Options>& module_options, BoundaryProposal& proposal) {
+  const auto variants = launched_variants(report, module_options);
   std::vector<KernelFacts> kernels;
   std::map<std::pair<std::string, std::string>, std::size_t> index;
   for (const auto& module : usage) {
@@ -215,6 +223,85 @@ BoundaryProposal propose_boundaries(const Report& report, const std::vector<Modu
       if (kernel.forward_bytes) facts.bytes = std::max(facts.bytes.value_or(0), kernel.bytes());
     }
   }
+  return kernels;
+}
+
+// One proposed module from a group of kernels; `sized` is false when a kernel has no size.
+ProposedModule proposed_module(const std::vector<const KernelFacts*>& members, const Options& usual, std::string name,
+                               double& bytes, bool& sized) {
+  ProposedModule group;
+  group.name = std::move(name);
+  group.launched = members.front()->launched;
+  group.distinct_options = difference(members.front()->options, usual);
+  std::set<Variant> variants_of_group;
+  std::set<std::string> from;
+  bytes = 0.0;
+  sized = true;
+  for (const KernelFacts* kernel : members) {
+    group.kernels.push_back(fmt::format("{} ({})", kernel->key, kernel->location));
+    from.insert(kernel->module);
+    variants_of_group.insert(kernel->variants.begin(), kernel->variants.end());
+    if (kernel->bytes)
+      bytes += static_cast<double>(*kernel->bytes);
+    else
+      sized = false;
+  }
+  group.from_modules.assign(from.begin(), from.end());
+  std::set<std::string> devices;
+  std::set<int> cuda_dims;
+  for (const auto& [device, block_dim] : variants_of_group) {
+    devices.insert(device);
+    if (device.starts_with("cuda")) cuda_dims.insert(block_dim);
+  }
+  group.devices.assign(devices.begin(), devices.end());
+  if (cuda_dims.size() == 1) group.block_dim = *cuda_dims.begin();
+  group.varying_block_dim = cuda_dims.size() > 1;
+  group.builds = group.launched ? static_cast<int>(variants_of_group.size()) : 0;
+  return group;
+}
+
+// What the current builds cost; a build that also made the precompiled header is counted at
+// the model's estimate, since the header is paid by some first build either way.
+void current_cost(const Report& report, const std::set<std::string>& movable, const std::optional<CostModel>& model,
+                  BoundaryProposal& proposal) {
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    if (!movable.contains(event->name)) continue;
+    const ModuleSource* source = source_of(report, event->name, event->hash);
+    if (event->built_pch && model && source != nullptr) {
+      proposal.current_ms += model->fixed_ms + model->ms_per_byte * static_cast<double>(source->source_bytes);
+    } else {
+      proposal.current_ms += event->ms;
+      if (event->built_pch) {
+        proposal.notes.push_back(fmt::format("{} also built the precompiled header: its {} is counted whole",
+                                             event->name, milliseconds_text(event->ms)));
+      }
+    }
+  }
+}
+
+// Whether the groups partition the kernels differently from their modules today.
+bool partition_moves(const std::vector<KernelFacts>& kernels,
+                     const std::map<std::string, std::vector<const KernelFacts*>>& groups) {
+  std::set<std::set<std::string>> now, proposed;
+  std::map<std::string, std::set<std::string>> by_module;
+  for (const auto& kernel : kernels) by_module[kernel.module].insert(kernel.module + "." + kernel.key);
+  for (auto& [module, members] : by_module) now.insert(members);
+  for (const auto& [key, members] : groups) {
+    std::set<std::string> ids;
+    for (const KernelFacts* kernel : members) ids.insert(kernel->module + "." + kernel->key);
+    proposed.insert(ids);
+  }
+  return now != proposed;
+}
+
+}  // namespace
+
+BoundaryProposal propose_boundaries(const Report& report, const std::vector<ModuleUse>& usage,
+                                    const std::optional<FixedCostReference>& fixed_cost) {
+  BoundaryProposal proposal;
+  std::map<std::string, Options> module_options;
+  const std::set<std::string> movable = movable_modules(report, usage, proposal, module_options);
+  const std::vector<KernelFacts> kernels = kernel_facts(report, usage, movable, module_options, proposal);
   if (kernels.empty()) return proposal;
 
   // Group, launched groups first (largest first), then the never-launched.
@@ -234,32 +321,11 @@ BoundaryProposal propose_boundaries(const Report& report, const std::vector<Modu
   double proposed_ms = 0.0;
   char label = 'A';
   for (const auto& members : ordered) {
-    ProposedModule group;
-    group.name = label <= 'Z' ? std::string(1, label++) : std::to_string(proposal.modules.size() + 1);
-    group.launched = members.front()->launched;
-    group.distinct_options = difference(members.front()->options, usual);
-    std::set<Variant> variants_of_group;
-    std::set<std::string> from;
     double bytes = 0.0;
     bool sized = true;
-    for (const KernelFacts* kernel : members) {
-      group.kernels.push_back(fmt::format("{} ({})", kernel->key, kernel->location));
-      from.insert(kernel->module);
-      variants_of_group.insert(kernel->variants.begin(), kernel->variants.end());
-      if (kernel->bytes) bytes += static_cast<double>(*kernel->bytes);
-      else sized = false;
-    }
-    group.from_modules.assign(from.begin(), from.end());
-    std::set<std::string> devices;
-    std::set<int> cuda_dims;
-    for (const auto& [device, block_dim] : variants_of_group) {
-      devices.insert(device);
-      if (device.starts_with("cuda")) cuda_dims.insert(block_dim);
-    }
-    group.devices.assign(devices.begin(), devices.end());
-    if (cuda_dims.size() == 1) group.block_dim = *cuda_dims.begin();
-    group.varying_block_dim = cuda_dims.size() > 1;
-    group.builds = group.launched ? static_cast<int>(variants_of_group.size()) : 0;
+    ProposedModule group = proposed_module(
+        members, usual, label <= 'Z' ? std::string(1, label++) : std::to_string(proposal.modules.size() + 1), bytes,
+        sized);
     if (model && sized) {
       group.estimated_ms = group.builds * model->of(bytes);
       proposed_ms += *group.estimated_ms;
@@ -269,22 +335,7 @@ BoundaryProposal propose_boundaries(const Report& report, const std::vector<Modu
     proposal.proposed_builds += group.builds;
     proposal.modules.push_back(std::move(group));
   }
-
-  // What the current builds cost; a build that also made the precompiled header is counted at
-  // the model's estimate, since the header is paid by some first build either way.
-  for (const ModuleEvent* event : cold_compiled_events(report)) {
-    if (!movable.contains(event->name)) continue;
-    const ModuleSource* source = source_of(report, event->name, event->hash);
-    if (event->built_pch && model && source != nullptr) {
-      proposal.current_ms += model->fixed_ms + model->ms_per_byte * static_cast<double>(source->source_bytes);
-    } else {
-      proposal.current_ms += event->ms;
-      if (event->built_pch) {
-        proposal.notes.push_back(fmt::format("{} also built the precompiled header: its {} is counted whole",
-                                             event->name, milliseconds_text(event->ms)));
-      }
-    }
-  }
+  current_cost(report, movable, model, proposal);
   if (model && all_sized) {
     proposal.proposed_ms = proposed_ms;
     proposal.basis = basis;
@@ -292,18 +343,7 @@ BoundaryProposal propose_boundaries(const Report& report, const std::vector<Modu
     proposal.basis = model ? "no estimate in ms: some kernels have no per-kernel split of their generated source"
                            : "no estimate in ms: no fixed per-module cost (calibrate) or no generated source to fit on";
   }
-
-  // Whether anything moves: compare the partitions of kernels.
-  std::set<std::set<std::string>> now, proposed;
-  std::map<std::string, std::set<std::string>> by_module;
-  for (const auto& kernel : kernels) by_module[kernel.module].insert(kernel.module + "." + kernel.key);
-  for (auto& [module, members] : by_module) now.insert(members);
-  for (const auto& [key, members] : groups) {
-    std::set<std::string> ids;
-    for (const KernelFacts* kernel : members) ids.insert(kernel->module + "." + kernel->key);
-    proposed.insert(ids);
-  }
-  proposal.changes = now != proposed || proposal.builds_removed() > 0;
+  proposal.changes = partition_moves(kernels, groups) || proposal.builds_removed() > 0;
   proposal.notes.push_back(
       "Assumes every kernel of a group is defined before the group's first launch (import its Python module at "
       "start-up); kernels added later rebuild it (CS-1).");

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -190,178 +191,218 @@ void add_cost(Finding& finding, double ms) {
   finding.cost_basis = "the rebuilds' own load time; a later load never includes the precompiled header";
 }
 
-void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, Diagnosis& out) {
-  const std::string where_module =
-      fmt::format("module {} on {}{}", module.name, module.device,
-                  module.block_dim && module.device != "cpu" ? fmt::format(" at block_dim {}", *module.block_dim) : "");
-  const auto factories = factory_sites(module);
-  Finding closure = make_finding(Mechanism::closure_churn), late_kernel = make_finding(Mechanism::late_kernel),
-          late_option = make_finding(Mechanism::late_option), late_generic = make_finding(Mechanism::late_generic),
-          changed = make_finding(Mechanism::changed_reference);
-  const ModuleOwnership owner = ownership.of_module(module.name);
-  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic, &changed}) {
-    finding->module = module.name;
-    assign_owner(*finding, owner);
-    finding->evidence.push_back(fmt::format("{}: {} builds with {} hashes", where_module, module.transitions.size() + 1,
-                                            module.transitions.size() + 1));
+// The rebuilds of one module, each attributed to its causes: one finding per cause, one method
+// per cause. A rebuild's cost is counted once, under the first cause it shows.
+class ModuleRebuilds {
+ public:
+  ModuleRebuilds(const ModuleChurn& module, const CodeOwnership& ownership)
+      : ownership_(ownership),
+        where_(fmt::format(
+            "module {} on {}{}", module.name, module.device,
+            module.block_dim && module.device != "cpu" ? fmt::format(" at block_dim {}", *module.block_dim) : "")),
+        factories_(factory_sites(module)) {
+    const ModuleOwnership owner = ownership.of_module(module.name);
+    for (Finding* finding : all()) {
+      finding->module = module.name;
+      assign_owner(*finding, owner);
+      finding->evidence.push_back(fmt::format("{}: {} builds with {} hashes", where_, module.transitions.size() + 1,
+                                              module.transitions.size() + 1));
+    }
   }
-  std::map<KernelSite, std::vector<std::string>> factory_keys;
-  for (const auto& change : module.transitions) {
-    std::vector<std::string> causes;
+
+  void explain(const Transition& change) {
+    cost_owner_ = nullptr;
     std::vector<std::string> closure_kernels, late_kernels;
     for (const auto& kernel : change.added) {
       const std::string text = fmt::format("{} ({}:{})", kernel.key, short_path(kernel.file), kernel.line);
-      if (factories.contains({kernel.file, kernel.line})) {
+      if (factories_.contains({kernel.file, kernel.line})) {
         closure_kernels.push_back(text);
-        factory_keys[{kernel.file, kernel.line}].push_back(kernel.key);
+        factory_keys_[{kernel.file, kernel.line}].push_back(kernel.key);
       } else {
         late_kernels.push_back(text);
       }
     }
-    Finding* owner = nullptr;  // the rebuild's cost is counted once, under its first cause
-    // `fact`: what changed, as the evidence line says it; `headline`: the same for a reader who
-    // sees no rebuild line, the finding's headline when this is its first rebuild.
-    const auto attribute = [&](Finding& finding, const std::string& fact, const std::string& headline) {
-      const std::string line = fmt::format("{}; {}", rebuild_line(change, ownership), fact);
-      if (finding.trigger.empty()) {
-        finding.trigger = fmt::format(
-            "the instrumentation's load snapshots of {} differ between two builds at one "
-            "device and block_dim: {}",
-            where_module, line);
-      }
-      if (finding.headline.empty()) finding.headline = headline;
-      finding.evidence.push_back(line);
-      if (owner == nullptr) {
-        owner = &finding;
-        add_cost(finding, change.after->ms);
-      }
-    };
-    if (!closure_kernels.empty()) {
-      const std::string kernels = fmt::format("{}", fmt::join(closure_kernels, ", "));
-      attribute(closure, "kernel re-created: " + kernels, "kernel re-created after load: " + kernels);
-      if (closure.short_fix.empty()) {
-        const auto& first = *std::find_if(change.added.begin(), change.added.end(), [&](const KernelInfo& kernel) {
-          return factories.contains({kernel.file, kernel.line});
-        });
-        closure.short_fix = fmt::format(
-            "Create the kernels {}:{} makes before the first launch, or pass the varying value as a kernel "
-            "parameter.",
-            short_path(first.file), first.line);
-      }
+    if (!closure_kernels.empty()) kernels_re_created(change, closure_kernels);
+    if (!late_kernels.empty()) kernels_added(change, late_kernels);
+    if (!change.options.empty()) options_changed(change);
+    if (!change.instances_added.empty()) instances_added(change);
+    if (!change.changed.empty()) kernel_content_changed(change);
+    if (cost_owner_ == nullptr) nothing_in_the_snapshot(change);
+  }
+
+  void finish(Diagnosis& out) {
+    // A headline names the first rebuild; the count says there are more (the evidence lists them).
+    for (Finding* finding : all()) {
+      const std::size_t rebuilds = finding->evidence.size() - 1;  // after the "N builds with N hashes" line
+      if (rebuilds > 1) finding->headline += fmt::format(" (and {} more rebuild(s))", rebuilds - 1);
     }
-    if (!late_kernels.empty()) {
-      const std::string fact = fmt::format("kernel added after load: {}", fmt::join(late_kernels, ", "));
-      attribute(late_kernel, fact, fact);
-      if (late_kernel.short_fix.empty()) {
-        late_kernel.short_fix =
-            fmt::format("Define (import) {} before the module's first launch.", fmt::join(late_kernels, ", "));
-      }
+    for (const auto& [site, keys] : factory_keys_) {
+      closure_.evidence.insert(closure_.evidence.begin() + 1,
+                               fmt::format("{}:{} made {} kernel(s) ({}) after the module first loaded; each one "
+                                           "changed the module hash",
+                                           short_path(site.first), site.second, keys.size(), keys.front()));
     }
-    if (!change.options.empty()) {
-      std::vector<std::string> changes, keys;
-      for (const auto& [key, old_value, new_value] : change.options) {
-        changes.push_back(fmt::format("{}: {} -> {}", key, old_value, new_value));
-        keys.push_back(key);
-        // Moving the write before the first launch gives the early launches the new value.
-        const FixBehaviour moved = setting_option(key);
-        if (moved.effect == FixEffect::changes_behaviour &&
-            late_option.behaviour.find(moved.what) == std::string::npos) {
-          late_option.behaviour +=
-              fmt::format("; {} was {} for the launches before the write: {}", key, old_value, moved.what);
-        }
-      }
-      const std::string changed = fmt::format("{}", fmt::join(changes, ", "));
-      attribute(late_option, "option changed: " + changed, "option changed after load: " + changed);
-      if (late_option.short_fix.empty()) {
-        late_option.short_fix =
-            fmt::format("Set {} with wp.set_module_options at the top of the Python module, before the first launch.",
-                        fmt::join(keys, ", "));
-      }
-    }
-    if (!change.instances_added.empty()) {
-      std::vector<std::string> added;
-      for (const auto& [kernel, overload] : change.instances_added)
-        added.push_back(kernel + "[" + readable_overload(overload) + "]");
-      const std::string instances = fmt::format("{}", fmt::join(added, ", "));
-      attribute(late_generic, "generic instance added: " + instances,
-                "generic instance added after load: " + instances);
-      if (late_generic.short_fix.empty()) {
-        late_generic.short_fix =
-            fmt::format("Declare {} with wp.overload before the first launch.", fmt::join(added, ", "));
-      }
-    }
-    if (!change.changed.empty()) {
-      // One kernel object, two content hashes: name what its code names that changed (its
-      // values, the functions Warp hashed), never the kernel as if it were new.
-      std::vector<std::string> facts;
-      for (const auto& kernel : change.changed) facts.push_back(kernel_change_text(kernel));
-      for (const auto& function : change.functions) facts.push_back(function_change_text(function));
-      const bool named = std::any_of(change.changed.begin(), change.changed.end(),
-                                     [](const KernelChange& kernel) { return !kernel.constants.empty(); }) ||
-                         !change.functions.empty();
-      const bool recorded = std::all_of(change.changed.begin(), change.changed.end(),
-                                        [](const KernelChange& kernel) { return kernel.constants_recorded; }) &&
-                            change.before->detail->functions && change.after->detail->functions;
-      if (!named) {
-        facts.push_back(recorded ? "no value or function it names changed: its source, a type or an attribute it "
-                                   "reads did"
-                                 : "what its code names was not recorded (a report before schema 10)");
-      }
-      // The kernels whose content did not change were built again only because they share the
-      // module: a module of their own for the changed ones would spare them.
-      std::vector<std::string> bystanders;
-      for (const auto& kernel : change.after->detail->kernels) {
-        const bool moved = std::any_of(change.changed.begin(), change.changed.end(),
-                                       [&](const KernelChange& c) { return c.kernel.key == kernel.key; }) ||
-                           std::any_of(change.added.begin(), change.added.end(),
-                                       [&](const KernelInfo& k) { return k.key == kernel.key; });
-        if (!moved) bystanders.push_back(kernel.key);
-      }
-      std::string fact = fmt::format("{}", fmt::join(facts, "; "));
-      if (!bystanders.empty()) {
-        fact += fmt::format(
-            "; rebuilt with it, unchanged: {}{}",
-            fmt::join(bystanders.begin(), bystanders.begin() + std::min<std::size_t>(bystanders.size(), 3), ", "),
-            bystanders.size() > 3 ? fmt::format(" and {} more", bystanders.size() - 3) : "");
-      }
-      attribute(changed, fact, fact);
-      if (changed.short_fix.empty()) {
-        // No "a module of its own" here: a kernel moved out of the module its functions are
-        // registered in is not rebuilt when they change (Warp 1.19 ran fixtures/generated_function
-        // that way with the first radius twice), so that advice could change results.
-        changed.short_fix = changed_reference_fix(change);
-        changed.fix = changed.short_fix;
-      }
-    }
-    if (owner == nullptr) {
-      // The hash changed but no kernel, overload or option did: something outside the snapshot
-      // (a kernel's code or a referenced constant/function). Say so instead of guessing.
-      std::string fact =
-          "no kernel, overload or option changed in the snapshot: a kernel's source, a referenced @wp.func or a "
-          "captured constant changed";
-      if (!change.removed.empty()) {
-        std::vector<std::string> removed;
-        for (const auto& kernel : change.removed)
-          removed.push_back(fmt::format("{} ({})", kernel.key, site_text(kernel.file, kernel.line)));
-        fact = fmt::format("kernel(s) gone since the earlier build: {}", fmt::join(removed, ", "));
-      }
-      attribute(late_kernel, fact, "rebuilt with a new hash, but " + fact);
+    for (Finding* finding : all()) {
+      if (finding->evidence.size() > 1) out.findings.push_back(std::move(*finding));
     }
   }
-  // A headline names the first rebuild; the count says there are more (the evidence lists them).
-  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic, &changed}) {
-    const std::size_t rebuilds = finding->evidence.size() - 1;  // after the "N builds with N hashes" line
-    if (rebuilds > 1) finding->headline += fmt::format(" (and {} more rebuild(s))", rebuilds - 1);
+
+ private:
+  std::array<Finding*, 5> all() { return {&closure_, &late_kernel_, &late_option_, &late_generic_, &changed_}; }
+
+  // `fact`: what changed, as the evidence line says it; `headline`: the same for a reader who
+  // sees no rebuild line, the finding's headline when this is its first rebuild.
+  void attribute(Finding& finding, const Transition& change, const std::string& fact, const std::string& headline) {
+    const std::string line = fmt::format("{}; {}", rebuild_line(change, ownership_), fact);
+    if (finding.trigger.empty()) {
+      finding.trigger = fmt::format(
+          "the instrumentation's load snapshots of {} differ between two builds at one device and block_dim: {}",
+          where_, line);
+    }
+    if (finding.headline.empty()) finding.headline = headline;
+    finding.evidence.push_back(line);
+    if (cost_owner_ == nullptr) {
+      cost_owner_ = &finding;
+      add_cost(finding, change.after->ms);
+    }
   }
-  for (const auto& [site, keys] : factory_keys) {
-    closure.evidence.insert(closure.evidence.begin() + 1,
-                            fmt::format("{}:{} made {} kernel(s) ({}) after the module first loaded; each one "
-                                        "changed the module hash",
-                                        short_path(site.first), site.second, keys.size(), keys.front()));
+
+  void kernels_re_created(const Transition& change, const std::vector<std::string>& kernels_text) {
+    const std::string kernels = fmt::format("{}", fmt::join(kernels_text, ", "));
+    attribute(closure_, change, "kernel re-created: " + kernels, "kernel re-created after load: " + kernels);
+    if (!closure_.short_fix.empty()) return;
+    const auto& first = *std::find_if(change.added.begin(), change.added.end(), [&](const KernelInfo& kernel) {
+      return factories_.contains({kernel.file, kernel.line});
+    });
+    closure_.short_fix = fmt::format(
+        "Create the kernels {}:{} makes before the first launch, or pass the varying value as a kernel parameter.",
+        short_path(first.file), first.line);
   }
-  for (Finding* finding : {&closure, &late_kernel, &late_option, &late_generic, &changed}) {
-    if (finding->evidence.size() > 1) out.findings.push_back(std::move(*finding));
+
+  void kernels_added(const Transition& change, const std::vector<std::string>& kernels) {
+    const std::string fact = fmt::format("kernel added after load: {}", fmt::join(kernels, ", "));
+    attribute(late_kernel_, change, fact, fact);
+    if (late_kernel_.short_fix.empty()) {
+      late_kernel_.short_fix =
+          fmt::format("Define (import) {} before the module's first launch.", fmt::join(kernels, ", "));
+    }
   }
+
+  void options_changed(const Transition& change) {
+    std::vector<std::string> changes, keys;
+    for (const auto& [key, old_value, new_value] : change.options) {
+      changes.push_back(fmt::format("{}: {} -> {}", key, old_value, new_value));
+      keys.push_back(key);
+      // Moving the write before the first launch gives the early launches the new value.
+      const FixBehaviour moved = setting_option(key);
+      if (moved.effect == FixEffect::changes_behaviour &&
+          late_option_.behaviour.find(moved.what) == std::string::npos) {
+        late_option_.behaviour +=
+            fmt::format("; {} was {} for the launches before the write: {}", key, old_value, moved.what);
+      }
+    }
+    const std::string changed = fmt::format("{}", fmt::join(changes, ", "));
+    attribute(late_option_, change, "option changed: " + changed, "option changed after load: " + changed);
+    if (late_option_.short_fix.empty()) {
+      late_option_.short_fix =
+          fmt::format("Set {} with wp.set_module_options at the top of the Python module, before the first launch.",
+                      fmt::join(keys, ", "));
+    }
+  }
+
+  void instances_added(const Transition& change) {
+    std::vector<std::string> added;
+    for (const auto& [kernel, overload] : change.instances_added)
+      added.push_back(kernel + "[" + readable_overload(overload) + "]");
+    const std::string instances = fmt::format("{}", fmt::join(added, ", "));
+    attribute(late_generic_, change, "generic instance added: " + instances,
+              "generic instance added after load: " + instances);
+    if (late_generic_.short_fix.empty()) {
+      late_generic_.short_fix =
+          fmt::format("Declare {} with wp.overload before the first launch.", fmt::join(added, ", "));
+    }
+  }
+
+  // One kernel object, two content hashes: name what its code names that changed (its values,
+  // the functions Warp hashed), never the kernel as if it were new.
+  void kernel_content_changed(const Transition& change) {
+    std::vector<std::string> facts;
+    for (const auto& kernel : change.changed) facts.push_back(kernel_change_text(kernel));
+    for (const auto& function : change.functions) facts.push_back(function_change_text(function));
+    const bool named = std::any_of(change.changed.begin(), change.changed.end(),
+                                   [](const KernelChange& kernel) { return !kernel.constants.empty(); }) ||
+                       !change.functions.empty();
+    const bool recorded = std::all_of(change.changed.begin(), change.changed.end(),
+                                      [](const KernelChange& kernel) { return kernel.constants_recorded; }) &&
+                          change.before->detail->functions && change.after->detail->functions;
+    if (!named) {
+      facts.push_back(recorded ? "no value or function it names changed: its source, a type or an attribute it "
+                                 "reads did"
+                               : "what its code names was not recorded (a report before schema 10)");
+    }
+    std::string fact = fmt::format("{}", fmt::join(facts, "; "));
+    // The kernels whose content did not change were built again only because they share the
+    // module: a module of their own for the changed ones would spare them.
+    const std::vector<std::string> bystanders = unchanged_kernels(change);
+    if (!bystanders.empty()) {
+      fact += fmt::format(
+          "; rebuilt with it, unchanged: {}{}",
+          fmt::join(bystanders.begin(), bystanders.begin() + std::min<std::size_t>(bystanders.size(), 3), ", "),
+          bystanders.size() > 3 ? fmt::format(" and {} more", bystanders.size() - 3) : "");
+    }
+    attribute(changed_, change, fact, fact);
+    if (changed_.short_fix.empty()) {
+      // No "a module of its own" here: a kernel moved out of the module its functions are
+      // registered in is not rebuilt when they change (Warp 1.19 ran fixtures/generated_function
+      // that way with the first radius twice), so that advice could change results.
+      changed_.short_fix = changed_reference_fix(change);
+      changed_.fix = changed_.short_fix;
+    }
+  }
+
+  static std::vector<std::string> unchanged_kernels(const Transition& change) {
+    std::vector<std::string> bystanders;
+    for (const auto& kernel : change.after->detail->kernels) {
+      const bool moved = std::any_of(change.changed.begin(), change.changed.end(),
+                                     [&](const KernelChange& c) { return c.kernel.key == kernel.key; }) ||
+                         std::any_of(change.added.begin(), change.added.end(),
+                                     [&](const KernelInfo& k) { return k.key == kernel.key; });
+      if (!moved) bystanders.push_back(kernel.key);
+    }
+    return bystanders;
+  }
+
+  // The hash changed but no kernel, overload or option did: something outside the snapshot (a
+  // kernel's code or a referenced constant/function). Say so instead of guessing.
+  void nothing_in_the_snapshot(const Transition& change) {
+    std::string fact =
+        "no kernel, overload or option changed in the snapshot: a kernel's source, a referenced @wp.func or a "
+        "captured constant changed";
+    if (!change.removed.empty()) {
+      std::vector<std::string> removed;
+      for (const auto& kernel : change.removed)
+        removed.push_back(fmt::format("{} ({})", kernel.key, site_text(kernel.file, kernel.line)));
+      fact = fmt::format("kernel(s) gone since the earlier build: {}", fmt::join(removed, ", "));
+    }
+    attribute(late_kernel_, change, fact, "rebuilt with a new hash, but " + fact);
+  }
+
+  const CodeOwnership& ownership_;
+  const std::string where_;
+  const std::set<KernelSite> factories_;
+  Finding closure_ = make_finding(Mechanism::closure_churn);
+  Finding late_kernel_ = make_finding(Mechanism::late_kernel);
+  Finding late_option_ = make_finding(Mechanism::late_option);
+  Finding late_generic_ = make_finding(Mechanism::late_generic);
+  Finding changed_ = make_finding(Mechanism::changed_reference);
+  std::map<KernelSite, std::vector<std::string>> factory_keys_;
+  Finding* cost_owner_ = nullptr;  // the finding this transition's cost went to
+};
+
+void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, Diagnosis& out) {
+  ModuleRebuilds rebuilds(module, ownership);
+  for (const auto& change : module.transitions) rebuilds.explain(change);
+  rebuilds.finish(out);
 }
 
 }  // namespace

@@ -74,19 +74,14 @@ struct GranularGroup {
   std::vector<const ModuleEvent*> events;
 };
 
-}  // namespace
+using GranularGroups = std::map<std::tuple<std::string, std::string, std::string>, GranularGroup>;
 
-void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
-  const CodeOwnership ownership(report);
-  const TestSession session(report);
+// (owner, feature, build settings) -> its launched modules built once, with each owner.
+GranularGroups granular_groups(const Report& report, const CodeOwnership& ownership,
+                               std::map<std::string, ModuleOwnership>& owners) {
   const bool know_launches = has_launch_record(report);
-  std::set<std::string> launched;
-  for (const auto& process : report.processes) {
-    for (const auto& launch : process.launches.signatures) launched.insert(launch.module);
-  }
-  // (owner, feature, build settings) -> its modules built once
-  std::map<std::tuple<std::string, std::string, std::string>, GranularGroup> groups;
-  std::map<std::string, ModuleOwnership> owners;
+  const std::set<std::string> launched = launched_modules(report);
+  GranularGroups groups;
   for (const auto& [name, event] : built_once(report)) {
     if (unique_module_kernel(name)) continue;  // module="unique" modules are CS-9's
     // A module loaded but never launched in this run lives another life than its launched
@@ -101,6 +96,45 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
     group.feature = feature;
     group.events.push_back(event);
   }
+  return groups;
+}
+
+Finding granular_finding(const Report& report, const GranularGroup& group, const std::vector<std::string>& names,
+                         double saving_ms, double cold_ms, const std::optional<FixedCost>& fixed,
+                         const ModuleOwnership& owner) {
+  const auto& events = group.events;
+  Finding finding = make_finding(Mechanism::granular_modules);
+  finding.module = names.front();
+  finding.trigger = fmt::format(
+      "Warp's log: {} modules of {} each built once, at one device, block_dim and option set; (modules − 1) × the "
+      "fixed per-module cost is {:.0f} % of their cold time (threshold {:.0f} %)",
+      events.size(), group.feature, 100.0 * saving_ms / cold_ms, 100.0 * kGranularActShare);
+  finding.evidence.push_back(fmt::format(
+      "{}: {} modules, each a separate build, {} in all{}", group.feature, events.size(), milliseconds_text(cold_ms),
+      std::any_of(events.begin(), events.end(), [](const ModuleEvent* e) { return e->built_pch; })
+          ? " (the precompiled header's build counted as a sibling's median)"
+          : ""));
+  for (const ModuleEvent* event : events) {
+    const auto kernels = kernel_count(report, *event);
+    finding.evidence.push_back(fmt::format("module {} ({}): {} kernel(s), built once, {}{}", event->name, event->hash,
+                                           kernels ? std::to_string(*kernels) : "?", milliseconds_text(event->ms),
+                                           event->built_pch ? " (includes the precompiled header)" : ""));
+  }
+  add_merge_saving(finding, events.size(), fixed);
+  finding.fix = fmt::format(
+      "Put the kernels of {} ({}) in one Python module (or fewer), so Warp builds one module instead of {}.",
+      group.feature, fmt::join(names, ", "), events.size());
+  assign_owner(finding, owner);
+  return finding;
+}
+
+}  // namespace
+
+void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, Diagnosis& out) {
+  const CodeOwnership ownership(report);
+  const TestSession session(report);
+  std::map<std::string, ModuleOwnership> owners;
+  const GranularGroups groups = granular_groups(report, ownership, owners);
   const auto fixed = fixed_module_cost(report, inputs.fixed_cost);
   std::vector<Finding> found;
   std::vector<std::string> below_share;
@@ -153,29 +187,7 @@ void check_granular_modules(const Report& report, const DiagnoseInputs& inputs, 
           group.feature, owner.describe(), events.size(), fmt::join(names, ", "), milliseconds_text(saving_ms)));
       continue;
     }
-    Finding finding = make_finding(Mechanism::granular_modules);
-    finding.module = names.front();
-    finding.trigger = fmt::format(
-        "Warp's log: {} modules of {} each built once, at one device, block_dim and option set; (modules − 1) × the "
-        "fixed per-module cost is {:.0f} % of their cold time (threshold {:.0f} %)",
-        events.size(), group.feature, 100.0 * saving_ms / cold_ms, 100.0 * kGranularActShare);
-    finding.evidence.push_back(fmt::format(
-        "{}: {} modules, each a separate build, {} in all{}", group.feature, events.size(), milliseconds_text(cold_ms),
-        std::any_of(events.begin(), events.end(), [](const ModuleEvent* e) { return e->built_pch; })
-            ? " (the precompiled header's build counted as a sibling's median)"
-            : ""));
-    for (const ModuleEvent* event : events) {
-      const auto kernels = kernel_count(report, *event);
-      finding.evidence.push_back(fmt::format("module {} ({}): {} kernel(s), built once, {}{}", event->name, event->hash,
-                                             kernels ? std::to_string(*kernels) : "?", milliseconds_text(event->ms),
-                                             event->built_pch ? " (includes the precompiled header)" : ""));
-    }
-    add_merge_saving(finding, events.size(), fixed);
-    finding.fix = fmt::format(
-        "Put the kernels of {} ({}) in one Python module (or fewer), so Warp builds one module instead of {}.",
-        group.feature, fmt::join(names, ", "), events.size());
-    assign_owner(finding, owners.at(group.owner_key));
-    found.push_back(std::move(finding));
+    found.push_back(granular_finding(report, group, names, saving_ms, cold_ms, fixed, owners.at(group.owner_key)));
   }
   std::stable_partition(found.begin(), found.end(), [](const Finding& finding) { return finding.yours(); });
   for (auto& finding : found) out.findings.push_back(std::move(finding));

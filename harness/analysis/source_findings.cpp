@@ -127,6 +127,20 @@ std::optional<std::string> named_explicitly(const ModuleEvent& event) {
   return python_module;
 }
 
+// A module already explained by a late enable_backward setting is config-deadline's, not
+// unused-backward's: the receipts say which modules the application's setting missed for that reason.
+std::set<std::string> missed_by_late_backward_setting(const Diagnosis& so_far) {
+  std::set<std::string> explained;
+  for (const auto& receipt : so_far.option_receipts.value_or(std::vector<OptionReceipt>{})) {
+    if (receipt.write.by_warp || receipt.write.api != OptionApi::config || receipt.write.key != "enable_backward")
+      continue;
+    for (const auto& miss : receipt.missed) {
+      if (miss.reason == MissReason::set_after_module_created) explained.insert(miss.module);
+    }
+  }
+  return explained;
+}
+
 void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& out) {
   if (!report.instrumentation.attached) {
     not_checked(out, Mechanism::unused_backward, "the instrumentation did not attach: launches are unknown");
@@ -142,21 +156,9 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
                 "another cache, or modules were prebuilt)");
     return;
   }
-  // A module already explained by a late enable_backward setting is config-deadline's, not this
-  // one's: the receipts say which modules the application's setting missed for that reason.
-  std::set<std::string> explained;
-  for (const auto& receipt : so_far.option_receipts.value_or(std::vector<OptionReceipt>{})) {
-    if (receipt.write.by_warp || receipt.write.api != OptionApi::config || receipt.write.key != "enable_backward")
-      continue;
-    for (const auto& miss : receipt.missed) {
-      if (miss.reason == MissReason::set_after_module_created) explained.insert(miss.module);
-    }
-  }
+  const std::set<std::string> explained = missed_by_late_backward_setting(so_far);
   const std::vector<std::string> differentiated = differentiated_modules(report);
-  std::set<std::string> launched;
-  for (const auto& process : report.processes) {
-    for (const auto& launch : process.launches.signatures) launched.insert(launch.module);
-  }
+  const std::set<std::string> launched = launched_modules(report);
   const CodeOwnership ownership(report);
   FindingsByOwner findings(Mechanism::unused_backward, ownership);
   bool any_backward = false;

@@ -21,7 +21,7 @@ struct EvaluateOptions {
   // This command's noise when its own samples are too few to measure it: a history's, else the
   // calibration's (stats/noise.h; cli resolves it per entry). Timing budgets weigh against it.
   std::optional<Noise> prior_noise;
-  // The same on the CPU clock, from a history's CPU values only (cli/prior_noise.h).
+  // The same on the CPU clock, from a history's CPU values only (history/prior_noise.h).
   std::optional<Noise> prior_cpu_noise;
   // `check --against-branch`: the baseline comes from a branch's recent runs in the history
   // (history/branch_baseline.h), for every entry, with or without a `baseline:` file. The

@@ -185,7 +185,8 @@ std::optional<int> schema_major(const json& json_object) {
 std::filesystem::path home_dir() {
   if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return home;
   if (const passwd* entry = ::getpwuid(::getuid()); entry != nullptr && entry->pw_dir != nullptr) return entry->pw_dir;
-  throw UsageError("cannot tell where to keep the calibration: neither XDG_CACHE_HOME nor HOME is set (pass --json OUT)");
+  throw UsageError(
+      "cannot tell where to keep the calibration: neither XDG_CACHE_HOME nor HOME is set (pass --json OUT)");
 }
 
 }  // namespace
@@ -201,15 +202,15 @@ const StoredReference* Calibration::reference_for(ReferenceKind kind) const {
 }
 
 void to_json(json& out, const Calibration& calibration) {
-  out = json{{"schema_version", calibration.schema_version},
-             {"tool_version", calibration.tool_version},
-             {"created_at", calibration.created_at},
-             {"machine",
-              {{"hostname", calibration.machine.hostname},
-               {"cpu_model", calibration.machine.cpu_model},
-               {"cpu_cores", calibration.machine.cpu_cores}}},
-             {"wall_ms", calibration.wall_ms},
-             {"cuda", cuda_to_json(calibration.cuda)}};
+  out = as_document(DocumentKind::calibration, json{{"schema_version", calibration.schema_version},
+                                                    {"tool_version", calibration.tool_version},
+                                                    {"created_at", calibration.created_at},
+                                                    {"machine",
+                                                     {{"hostname", calibration.machine.hostname},
+                                                      {"cpu_model", calibration.machine.cpu_model},
+                                                      {"cpu_cores", calibration.machine.cpu_cores}}},
+                                                    {"wall_ms", calibration.wall_ms},
+                                                    {"cuda", cuda_to_json(calibration.cuda)}});
   put_optional(out, "load_average", calibration.load_average);
   if (calibration.warp_cpu) out["warp_cpu"] = warp_cpu_to_json(*calibration.warp_cpu);
 }
@@ -254,9 +255,17 @@ std::optional<Calibration> load_calibration(const std::filesystem::path& path) {
                      "); rerun `warp-compile-probe calibrate`");
   }
   if (!parsed.is_object()) throw UsageError("calibration file " + path.string() + " is not a JSON object");
+  // Another document given as the calibration is refused by name; an unnamed object is checked
+  // field by field below, as before.
+  if (const DocumentKind kind = identify_document(parsed);
+      kind != DocumentKind::calibration && kind != DocumentKind::other_object) {
+    throw UsageError("calibration file " + path.string() + ": " + std::string(describe(kind)) +
+                     ", not a calibration file");
+  }
   const auto major = schema_major(parsed);
   if (!major) {
-    throw UsageError("calibration file " + path.string() + " has no schema_version; rerun `warp-compile-probe calibrate`");
+    throw UsageError("calibration file " + path.string() +
+                     " has no schema_version; rerun `warp-compile-probe calibrate`");
   }
   if (*major != kCalibrationSchemaVersion) {
     throw UsageError("calibration file " + path.string() + " has unsupported schema version " +
@@ -271,7 +280,9 @@ std::optional<Calibration> load_calibration(const std::filesystem::path& path) {
   }
 }
 
-std::optional<Calibration> load_default_calibration() { return load_calibration(default_calibration_path()); }
+std::optional<Calibration> load_default_calibration() {
+  return load_calibration(default_calibration_path());
+}
 
 void write_calibration(const Calibration& calibration, const std::filesystem::path& path) {
   const auto target = std::filesystem::absolute(path);

@@ -12,13 +12,14 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "calibrate/machine_info.h"
+#include "codec/document_kind.h"
 #include "model/reference.h"
 #include "stats/summary.h"
 
 namespace wcp::calibrate {
 
-// The major version of the file format; a reader refuses any other.
-inline constexpr int kCalibrationSchemaVersion = 1;
+// The major version of the file format; a reader refuses any other. One home: the document table.
+inline constexpr int kCalibrationSchemaVersion = document_version(DocumentKind::calibration);
 
 inline constexpr double kNoisyRelativeMad = 0.03;
 
@@ -62,7 +63,7 @@ struct CudaCalibration {
   std::string arch;           // "sm_90"
   std::string output;         // "cubin" or "ptx"
   int samples = 0;
-  bool no_cache = false;      // whether NVRTC's in-process cache could be switched off
+  bool no_cache = false;  // whether NVRTC's in-process cache could be switched off
   bool phase_timing = false;
   bool precompiled_headers = false;  // whether this NVRTC supports automatic PCH
   CostModel without_pch;
@@ -78,8 +79,8 @@ struct CudaCalibration {
 
 // The same model for Warp's CPU backend (clang), filled by `calibrate --warp-cpu`.
 struct WarpCpuCalibration {
-  CostModel without_pch;               // use_precompiled_headers=False
-  std::optional<CostModel> with_pch;   // use_precompiled_headers=True
+  CostModel without_pch;              // use_precompiled_headers=False
+  std::optional<CostModel> with_pch;  // use_precompiled_headers=True
   std::optional<double> pch_build_ms;
   std::optional<StoredReference> reference;  // the Warp CPU reference
 };
@@ -89,7 +90,7 @@ struct Calibration {
   std::string tool_version;
   std::string created_at;  // UTC, ISO 8601
   MachineInfo machine;
-  double wall_ms = 0.0;    // how long the calibration itself took
+  double wall_ms = 0.0;                // how long the calibration itself took
   std::optional<double> load_average;  // 1-minute load average when it started
   CudaCalibration cuda;
   std::optional<WarpCpuCalibration> warp_cpu;

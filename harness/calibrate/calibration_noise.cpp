@@ -11,15 +11,9 @@ std::optional<Noise> calibration_noise(const Calibration& calibration, Reference
   const StoredReference* reference = calibration.reference_for(kind);
   if (!reference) return std::nullopt;
   const Summary& cost = reference->cost_ms;
-  const auto spread = measured_spread(cost);
-  if (!spread) return std::nullopt;
-  Noise noise;
-  noise.source = NoiseSource::calibration;
-  noise.relative_mad = spread;
-  noise.runs = cost.count;
-  noise.detail = fmt::format("the {} reference build's spread over {} samples, calibration {} ({})", to_string(kind),
-                             cost.count, source.string(), calibration.created_at);
-  return noise;
+  return noise_of_summary(cost, NoiseSource::calibration,
+                          fmt::format("the {} reference build's spread over {} samples, calibration {} ({})",
+                                      to_string(kind), cost.count, source.string(), calibration.created_at));
 }
 
 }  // namespace wcp::calibrate

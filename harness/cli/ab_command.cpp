@@ -12,6 +12,7 @@
 #include "cli/command_progress.h"
 #include "cli/commands.h"
 #include "cli/common_options.h"
+#include "codec/ab_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "history/recorder.h"
@@ -107,16 +108,10 @@ int run_ab(const AbArguments& arguments, CliContext& context) {
   if (!arguments.candidate_json.empty())
     write_file_atomically(arguments.candidate_json, report_to_json_text(reports.candidate));
   if (!arguments.json_path.empty()) {
-    nlohmann::json order = nlohmann::json::array();
-    for (int pair = 0; pair < pairs_taken; ++pair) {
-      order.push_back(measure::baseline_first(pair) ? "AB" : "BA");
-    }
-    const nlohmann::json document{{"schema_version", kReportSchemaVersion},
-                                  {"kind", "ab"},
-                                  {"order", order},
-                                  {"baseline", report_to_json(reports.baseline)},
-                                  {"candidate", report_to_json(reports.candidate)},
-                                  {"comparison", render::judgement_to_json(judgement)}};
+    std::vector<std::string> order;
+    for (int pair = 0; pair < pairs_taken; ++pair) order.push_back(measure::baseline_first(pair) ? "AB" : "BA");
+    const nlohmann::json document =
+        ab_to_json(reports.baseline, reports.candidate, order, render::judgement_to_json(judgement));
     write_file_atomically(arguments.json_path, document.dump(2) + "\n");
   }
   // Each arm is its own command's result (its label "A"/"B" is not a name a history can follow);

@@ -10,6 +10,7 @@
 
 #include "bisect/bisection.h"
 #include "cli/commands.h"
+#include "cli/outputs.h"
 #include "io/file_io.h"
 #include "render/format.h"
 
@@ -43,11 +44,7 @@ int run_bisect(const BisectArguments& arguments, CliContext& context) {
   const auto result = bisect::run_bisection(request, context.err, context.interrupts);
   if (result.ending == bisect::BisectEnding::aborted) return report_abort(result, context);
   render::write(result, render::Format::text, context.out);
-  if (!arguments.json_path.empty()) {
-    std::ostringstream json;
-    render::write(result, render::Format::json, json);
-    write_file_atomically(arguments.json_path, json.str());
-  }
+  write_outputs(result, {{arguments.json_path, render::Format::json}});
   return result.ending == bisect::BisectEnding::first_bad ? kOk : kFailed;
 }
 

@@ -4,8 +4,9 @@
 
 #include "cli/commands.h"
 #include "cli/common_options.h"
-#include "cli/prior_noise.h"
+#include "cli/outputs.h"
 #include "codec/report_json.h"
+#include "history/prior_noise.h"
 #include "io/environment.h"
 #include "io/file_io.h"
 #include "render/format.h"
@@ -34,7 +35,7 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   // Reports of one or two samples measured no noise of their own: a history of this command
   // (or the calibration) may have, else only a gross change is judged. A history also widens
   // the band of samples that read less noise than runs at other times show.
-  PriorNoise prior(arguments.history, process_environment(), context.interrupts);
+  history::PriorNoise prior(arguments.history, process_environment(), context.interrupts);
   options.prior_noise = prior.for_report(candidate);
   options.prior_cpu_noise = prior.cpu_for_report(candidate);
   const verdict::Judgement judgement = verdict::judge_normalised(baseline, candidate, options);
@@ -43,11 +44,7 @@ int run_compare(const CompareArguments& arguments, CliContext& context) {
   } else {
     render::render_judgement_summary_text(judgement, context.out);
   }
-  if (!arguments.json_path.empty()) {
-    std::ostringstream json;
-    render::write(judgement, render::Format::json, json);
-    write_file_atomically(arguments.json_path, json.str());
-  }
+  write_outputs(judgement, {{arguments.json_path, render::Format::json}});
   return judgement.exit_code;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
+#include "cli/outputs.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "io/file_io.h"
@@ -58,11 +59,7 @@ int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
                      "record)\n";
     }
   }
-  if (!arguments.json_path.empty()) {
-    std::ostringstream json;
-    render::write(diagnosis, render::Format::json, json);
-    write_file_atomically(arguments.json_path, json.str());
-  }
+  write_outputs(diagnosis, {{arguments.json_path, render::Format::json}});
   return kOk;
 }
 

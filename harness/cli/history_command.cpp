@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/outputs.h"
 #include "codec/report_json.h"
 #include "errors.h"
 #include "history/branch_verdicts.h"
@@ -59,14 +60,9 @@ int run_show(const ShowArguments& arguments, CliContext& context) {
       series, store->shown(), history::latest_branch_verdicts(results, kBranchVerdictsShown),
       arguments.html_path.empty() ? std::vector<std::optional<history::SeriesTests>>{}
                                   : history::slowest_tests_per_series(series, render::kSlowestTestsShown)};
-  for (const auto& [destination, format] : {std::pair{arguments.json_path, render::Format::json},
-                                            std::pair{arguments.markdown_path, render::Format::markdown},
-                                            std::pair{arguments.html_path, render::Format::html}}) {
-    if (destination.empty()) continue;
-    std::ostringstream rendered;
-    render::write(shown, format, rendered);
-    write_file_atomically(destination, rendered.str());
-  }
+  write_outputs(shown, {{arguments.json_path, render::Format::json},
+                        {arguments.markdown_path, render::Format::markdown},
+                        {arguments.html_path, render::Format::html}});
   if (!arguments.svg_path.empty()) {
     // One file holds one chart: the clock of the first series (choose it with --command/--host).
     if (series.empty()) throw UsageError("--svg: the history holds no results for this selection");

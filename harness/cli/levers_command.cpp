@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "cli/outputs.h"
 #include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
@@ -235,13 +236,8 @@ int run_levers(const LeversArguments& arguments, CliContext& context) {
   ledger.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   if (!arguments.json_path.empty()) write_file_atomically(arguments.json_path, lever_ledger_to_json_text(ledger));
-  for (const auto& [path, format] : {std::pair{arguments.markdown_path, render::Format::markdown},
-                                     std::pair{arguments.html_path, render::Format::html}}) {
-    if (path.empty()) continue;
-    std::ostringstream document;
-    render::write(ledger, format, document);
-    write_file_atomically(path, document.str());
-  }
+  write_outputs(ledger,
+                {{arguments.markdown_path, render::Format::markdown}, {arguments.html_path, render::Format::html}});
   if (!arguments.ledger_path.empty()) write_file_atomically(arguments.ledger_path, results::lever_ledger_yaml(ledger));
   context.out << "\n";
   render::write(render::LeverLedgerView{ledger, arguments.verbose}, render::Format::text, context.out);

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "cli/outputs.h"
 #include "errors.h"
 #include "facts/rebuilds.h"
 #include "facts/test_attribution.h"
@@ -113,11 +114,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   const Report& report = measurement.report;
 
   // The report is kept before anything else can fail.
-  if (!arguments.json_path.empty()) {
-    std::ostringstream json;
-    render::write(report, render::Format::json, json);
-    write_file_atomically(arguments.json_path, json.str());
-  }
+  write_outputs(report, {{arguments.json_path, render::Format::json}});
   if (!arguments.trace_path.empty()) {
     write_file_atomically(arguments.trace_path, render::trace_to_json(measurement.trace).dump() + "\n");
   }

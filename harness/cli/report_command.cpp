@@ -5,13 +5,12 @@
 // `compare` (1 for INVALID and REGRESSION), since the verdict is part of the result.
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
-#include "codec/document_kind.h"
+#include "cli/outputs.h"
+#include "codec/ab_json.h"
 #include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
@@ -44,14 +43,11 @@ int run_report(const ReportArguments& arguments, CliContext& context) {
   Report baseline, candidate;
   verdict::JudgeOptions options;
   if (arguments.candidate_path.empty()) {
-    const auto document =
-        parse_json_document(read_text_file(arguments.baseline_path, "report"), arguments.baseline_path);
-    if (const DocumentKind kind = identify_document(document); kind != DocumentKind::ab) {
-      throw UsageError(fmt::format("{}: {}, not an `ab --json` document: give BASELINE.json CANDIDATE.json",
-                                   arguments.baseline_path, describe(kind)));
-    }
-    baseline = report_from_json(document.at("baseline"), arguments.baseline_path + " (baseline)");
-    candidate = report_from_json(document.at("candidate"), arguments.baseline_path + " (candidate)");
+    AbArms arms = ab_arms_from_json(
+        parse_json_document(read_text_file(arguments.baseline_path, "report"), arguments.baseline_path),
+        arguments.baseline_path);
+    baseline = std::move(arms.baseline);
+    candidate = std::move(arms.candidate);
     options.paired = true;
   } else {
     baseline = load_report(arguments.baseline_path);
@@ -69,13 +65,8 @@ int run_report(const ReportArguments& arguments, CliContext& context) {
       results::build_results_report(baseline, candidate, judgement, analysis::diagnose(baseline, before_inputs),
                                     analysis::diagnose(candidate, after_inputs), std::move(ledger));
   results.levers = std::move(levers);
-  for (const auto& [path, format] : {std::pair{arguments.markdown_path, render::Format::markdown},
-                                     std::pair{arguments.html_path, render::Format::html}}) {
-    if (path.empty()) continue;
-    std::ostringstream text;
-    render::write(results, format, text);
-    write_file_atomically(path, text.str());
-  }
+  write_outputs(results,
+                {{arguments.markdown_path, render::Format::markdown}, {arguments.html_path, render::Format::html}});
   if (arguments.verbose) {
     render::write(results, render::Format::text, context.out);
   } else {

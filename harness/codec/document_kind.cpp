@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -40,6 +41,32 @@ bool looks_like_asv_machine(const json& document) {
   });
 }
 
+constexpr DocumentType kDocumentTypes[] = {
+    {DocumentKind::report, "report", document_version(DocumentKind::report), "measure --json"},
+    {DocumentKind::diagnosis, "diagnosis", document_version(DocumentKind::diagnosis), "diagnose --json"},
+    {DocumentKind::judgement, "judgement", document_version(DocumentKind::judgement), "compare --json"},
+    {DocumentKind::check_result, "check-result", document_version(DocumentKind::check_result), "check --json"},
+    {DocumentKind::ab, "ab", document_version(DocumentKind::ab), "ab --json"},
+    {DocumentKind::levers, "levers", document_version(DocumentKind::levers), "levers --json"},
+    {DocumentKind::history, "history", document_version(DocumentKind::history), "history show --json"},
+    {DocumentKind::bisect, "bisect", document_version(DocumentKind::bisect), "bisect --json"},
+    {DocumentKind::calibration, "calibration", document_version(DocumentKind::calibration), "calibrate"},
+};
+
+// A `document` field naming one of ours, with a whole-number `version` beside it: another
+// tool's file that happens to use the word is not taken for ours.
+std::optional<DocumentKind> kind_by_document_field(const json& document) {
+  const auto name = document.find("document");
+  const auto version = document.find("version");
+  if (name == document.end() || !name->is_string() || version == document.end() || !version->is_number_integer())
+    return std::nullopt;
+  for (const DocumentType& type : kDocumentTypes) {
+    if (type.name == name->get_ref<const std::string&>()) return type.kind;
+  }
+  return std::nullopt;
+}
+
+// Before `document` existed (schema 13 and earlier), ab, levers and history named themselves so.
 std::optional<DocumentKind> kind_by_name(const json& document) {
   const auto kind = document.find("kind");
   if (kind == document.end() || !kind->is_string()) return std::nullopt;
@@ -83,10 +110,30 @@ std::string without_python_non_numbers(std::string_view text) {
 
 }  // namespace
 
+std::span<const DocumentType> document_types() {
+  return kDocumentTypes;
+}
+
+const DocumentType* document_type(DocumentKind kind) {
+  for (const DocumentType& type : kDocumentTypes) {
+    if (type.kind == kind) return &type;
+  }
+  return nullptr;
+}
+
+json as_document(DocumentKind kind, json body) {
+  const DocumentType* type = document_type(kind);
+  if (type == nullptr) throw std::logic_error("as_document: not a document of this tool");
+  body["document"] = type->name;
+  body["version"] = type->version;
+  return body;
+}
+
 DocumentKind identify_document(const json& document) {
   if (document.is_array()) return DocumentKind::array;
   if (!document.is_object()) return DocumentKind::scalar;
   if (document.empty()) return DocumentKind::empty_object;
+  if (const auto named = kind_by_document_field(document)) return *named;
   if (const auto named = kind_by_name(document)) return *named;
   // Ours first: each of our documents has fields no neighbour's has.
   if (has_all(document, {"schema_version", "findings", "bottleneck"})) return DocumentKind::diagnosis;
@@ -163,6 +210,18 @@ void require_report(const json& document, std::string_view source) {
   const DocumentKind kind = identify_document(document);
   if (kind == DocumentKind::report || kind == DocumentKind::probe_report) return;
   throw UsageError(fmt::format("{}: {}, not a warp-compile-probe report", source, describe(kind)));
+}
+
+void require_document(const json& document, DocumentKind wanted, std::string_view source) {
+  const DocumentKind kind = identify_document(document);
+  if (kind != wanted) throw UsageError(fmt::format("{}: {}, not {}", source, describe(kind), describe(wanted)));
+  const DocumentType* type = document_type(wanted);
+  const auto version = document.find("version");
+  if (type == nullptr || version == document.end() || !version->is_number_integer()) return;
+  if (const auto found = version->get<std::int64_t>(); found > type->version) {
+    throw UsageError(
+        fmt::format("{}: {} version {}: this tool reads up to {}", source, describe(kind), found, type->version));
+  }
 }
 
 json parse_json_document(std::string_view text, std::string_view source) {

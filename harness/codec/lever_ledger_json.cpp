@@ -172,11 +172,19 @@ void read_ledger_document(const json& document, LeverLedger& ledger) {
   if (const DocumentKind kind = identify_document(document); kind != DocumentKind::levers) {
     throw FieldError(fmt::format("{}, not a `levers --json` document", describe(kind)));
   }
-  // Levers are written from schema 7 on; a later schema may mean fields changed meaning.
-  const auto schema = get_optional<int>(document, "schema_version");
-  if (!schema || *schema < 1 || *schema > kReportSchemaVersion) {
-    throw FieldError("unsupported schema_version " + (schema ? std::to_string(*schema) : std::string("(none)")) +
-                     " (this tool reads up to " + std::to_string(kReportSchemaVersion) + ")");
+  // A ledger names its own version since the report's schema 14; before, it carried only the
+  // report schema it was written with (7 to 13), and a later one may mean changed fields.
+  if (const auto version = get_optional<int>(document, "version")) {
+    if (*version < 1 || *version > document_version(DocumentKind::levers)) {
+      throw FieldError(fmt::format("unsupported levers version {} (this tool reads up to {})", *version,
+                                   document_version(DocumentKind::levers)));
+    }
+  } else {
+    const auto schema = get_optional<int>(document, "schema_version");
+    if (!schema || *schema < 1 || *schema > kReportSchemaVersion) {
+      throw FieldError("unsupported schema_version " + (schema ? std::to_string(*schema) : std::string("(none)")) +
+                       " (this tool reads up to " + std::to_string(kReportSchemaVersion) + ")");
+    }
   }
   ledger.command = get<std::vector<std::string>>(document, "command", {});
   ledger.cwd = get<std::string>(document, "cwd", "");
@@ -196,18 +204,20 @@ void read_ledger_document(const json& document, LeverLedger& ledger) {
 json lever_ledger_to_json(const LeverLedger& ledger) {
   json outcomes = json::array();
   for (const auto& outcome : ledger.outcomes) outcomes.push_back(ledger_outcome_to_json(outcome));
-  return {{"schema_version", kReportSchemaVersion},
-          {"kind", "levers"},
-          {"command", ledger.command},
-          {"cwd", ledger.cwd},
-          {"warp_version", ledger_text_or_null(ledger.warp_version)},
-          {"device", ledger_text_or_null(ledger.device)},
-          {"pairs", ledger.pairs},
-          {"pairs_mode", ledger.pairs_automatic ? "auto" : "fixed"},
-          {"baseline_source", ledger_text_or_null(ledger.baseline_source)},
-          {"runs_planned", ledger.runs_planned},
-          {"wall_s", ledger.wall_s},
-          {"outcomes", outcomes}};
+  // `schema_version` is the report schema of this tool that wrote it (a reader of schema 13 and
+  // earlier checked it); the ledger's own version is `version`.
+  return as_document(DocumentKind::levers, {{"schema_version", kReportSchemaVersion},
+                                            {"kind", "levers"},
+                                            {"command", ledger.command},
+                                            {"cwd", ledger.cwd},
+                                            {"warp_version", ledger_text_or_null(ledger.warp_version)},
+                                            {"device", ledger_text_or_null(ledger.device)},
+                                            {"pairs", ledger.pairs},
+                                            {"pairs_mode", ledger.pairs_automatic ? "auto" : "fixed"},
+                                            {"baseline_source", ledger_text_or_null(ledger.baseline_source)},
+                                            {"runs_planned", ledger.runs_planned},
+                                            {"wall_s", ledger.wall_s},
+                                            {"outcomes", outcomes}});
 }
 
 std::string lever_ledger_to_json_text(const LeverLedger& ledger) {

@@ -520,13 +520,19 @@ CacheClear cache_clear_from_json(const json& item) {
   return {get<std::string>(item, "what", ""), get_optional<SourceLocation>(item, "site")};
 }
 
-void read_document(const json& document, Report& report) {
-  const auto schema = get_optional<int>(document, "schema_version");
-  if (schema && (*schema < 1 || *schema > kReportSchemaVersion)) {
-    throw FieldError("unsupported schema_version " + std::to_string(*schema) + " (this tool reads 1 to " +
-                     std::to_string(kReportSchemaVersion) + ", and reports of the original probe)");
+// Reads the object at `key` with `read` when it is one; an error inside names the section.
+template <typename Read>
+void read_section(const json& document, const char* key, Read read) {
+  const auto found = document.find(key);
+  if (found == document.end() || !found->is_object()) return;
+  try {
+    read(*found);
+  } catch (const FieldError& error) {
+    throw FieldError(std::string(key) + ": " + error.what());
   }
-  report.schema_version = schema.value_or(0);
+}
+
+void read_identity(const json& document, Report& report) {
   report.tool_version = get<std::string>(document, "tool_version", "");
   report.warp_version = get<std::string>(document, "warp_version", "");
   if (const auto command = document.find("command"); command != document.end() && command->is_string()) {
@@ -541,6 +547,9 @@ void read_document(const json& document, Report& report) {
                                                                     : get<int>(document, "samples", 0);
   report.failed_samples = get<int>(document, "failed_samples", 0);
   report.timed_out_samples = get<int>(document, "timed_out_samples", 0);
+}
+
+void read_clocks(const json& document, std::optional<int> schema, Report& report) {
   const auto successful = static_cast<std::size_t>(std::max(0, report.samples - report.failed_samples));
   report.cold_module_ms = read_summary(document, "cold_module_ms", successful);
   report.native_compile_ms = read_summary(document, "native_compile_ms", successful);
@@ -562,6 +571,9 @@ void read_document(const json& document, Report& report) {
   report.warm_wall_ms = read_summary(document, "warm_wall_ms", 0);
   report.compile_elapsed_ms = read_summary(document, "compile_elapsed_ms", 0);
   report.overlap_factor = get_optional<double>(document, "overlap_factor");
+}
+
+void read_counts_and_cache(const json& document, Report& report) {
   // Schema 6; earlier reports always counted what they saw.
   report.loads_observed = get<bool>(document, "loads_observed", true);
   report.loads_unobserved = get<std::string>(document, "loads_unobserved", "");
@@ -590,8 +602,9 @@ void read_document(const json& document, Report& report) {
     });
     report.cache.modules.push_back(std::move(module));
   });
-  json_fields::each(document, "module_events",
-                    [&](const json& item, std::size_t) { report.module_events.push_back(item.get<ModuleEvent>()); });
+}
+
+void read_processes(const json& document, Report& report) {
   if (document.contains("processes")) {
     json_fields::each(document, "processes",
                       [&](const json& item, std::size_t) { report.processes.push_back(process_from_json(item)); });
@@ -603,66 +616,69 @@ void read_document(const json& document, Report& report) {
                         [&](const json& item, std::size_t) { launches.push_back(interop_launch_from_json(item)); });
       report.interop_launches = std::move(launches);
     }
-  } else {
-    // The original probe's and schema 1's one flat list: the main process's.
-    ProcessRecord main;
-    main.program = report.command.empty() ? "" : report.command.back();
-    if (const auto flat = document.find("launches"); flat != document.end() && !flat->is_null()) {
-      main.launches = record_from_flat_list(*flat);
-    }
-    report.processes.push_back(std::move(main));
+    return;
   }
+  // The original probe's and schema 1's one flat list: the main process's.
+  ProcessRecord main;
+  main.program = report.command.empty() ? "" : report.command.back();
+  if (const auto flat = document.find("launches"); flat != document.end() && !flat->is_null()) {
+    main.launches = record_from_flat_list(*flat);
+  }
+  report.processes.push_back(std::move(main));
+}
+
+InstrumentationStatus instrumentation_from_json(const json& found) {
+  InstrumentationStatus status;
+  status.attached = get<bool>(found, "attached", false);
+  status.warp_api = get<std::string>(found, "warp_api", "");
+  status.warp_dir = get<std::string>(found, "warp_dir", "");
+  status.timers = get<std::string>(found, "timers", "");
+  status.cuda_cache_disabled = get_optional<bool>(found, "cuda_cache_disabled");
+  status.missing = get<std::vector<std::string>>(found, "missing", {});
+  status.cache_kernels_disabled = get<bool>(found, "cache_kernels_disabled", false);
+  json_fields::each(found, "cache_clears",
+                    [&](const json& item, std::size_t) { status.cache_clears.push_back(cache_clear_from_json(item)); });
+  // null (schema 3) or "" (earlier) when the toolkit was not known.
+  if (const auto toolkit = found.find("cuda_toolkit_version"); toolkit != found.end() && toolkit->is_string()) {
+    status.cuda_toolkit_version = toolkit->get<std::string>();
+  }
+  status.app_kernel_cache_dir = get_optional<std::string>(found, "app_kernel_cache_dir");
+  status.use_precompiled_headers = get_optional<bool>(found, "use_precompiled_headers");
+  return status;
+}
+
+void read_document(const json& document, Report& report) {
+  const auto schema = get_optional<int>(document, "schema_version");
+  if (schema && (*schema < 1 || *schema > kReportSchemaVersion)) {
+    throw FieldError("unsupported schema_version " + std::to_string(*schema) + " (this tool reads 1 to " +
+                     std::to_string(kReportSchemaVersion) + ", and reports of the original probe)");
+  }
+  report.schema_version = schema.value_or(0);
+  read_identity(document, report);
+  read_clocks(document, schema, report);
+  read_counts_and_cache(document, report);
+  json_fields::each(document, "module_events",
+                    [&](const json& item, std::size_t) { report.module_events.push_back(item.get<ModuleEvent>()); });
+  read_processes(document, report);
   // Absent (older reports) or null: not recorded, which is not the same as "no writes".
-  if (const auto record = document.find("option_record"); record != document.end() && record->is_object()) {
-    try {
-      report.option_record = option_record_from_json(*record);
-    } catch (const FieldError& error) {
-      throw FieldError(std::string("option_record: ") + error.what());
-    }
-  }
+  read_section(document, "option_record",
+               [&](const json& found) { report.option_record = option_record_from_json(found); });
   json_fields::each(document, "sample_results",
                     [&](const json& item, std::size_t) { report.sample_results.push_back(item.get<SampleResult>()); });
   json_fields::each(document, "hash_changes",
                     [&](const json& item, std::size_t) { report.hash_changes.push_back(hash_change_from_json(item)); });
   report.find_failures = get<std::vector<std::string>>(document, "find_failures", {});
   if (const auto found = document.find("instrumentation"); found != document.end() && found->is_object()) {
-    auto& status = report.instrumentation;
-    status.attached = get<bool>(*found, "attached", false);
-    status.warp_api = get<std::string>(*found, "warp_api", "");
-    status.warp_dir = get<std::string>(*found, "warp_dir", "");
-    status.timers = get<std::string>(*found, "timers", "");
-    status.cuda_cache_disabled = get_optional<bool>(*found, "cuda_cache_disabled");
-    status.missing = get<std::vector<std::string>>(*found, "missing", {});
-    status.cache_kernels_disabled = get<bool>(*found, "cache_kernels_disabled", false);
-    json_fields::each(*found, "cache_clears", [&](const json& item, std::size_t) {
-      status.cache_clears.push_back(cache_clear_from_json(item));
-    });
-    // null (schema 3) or "" (earlier) when the toolkit was not known.
-    if (const auto toolkit = found->find("cuda_toolkit_version"); toolkit != found->end() && toolkit->is_string()) {
-      status.cuda_toolkit_version = toolkit->get<std::string>();
-    }
-    status.app_kernel_cache_dir = get_optional<std::string>(*found, "app_kernel_cache_dir");
-    status.use_precompiled_headers = get_optional<bool>(*found, "use_precompiled_headers");
+    report.instrumentation = instrumentation_from_json(*found);
   }
   report.notes = get<std::vector<std::string>>(document, "notes", {});
   if (const auto found = document.find("reference"); found != document.end() && !found->is_null()) {
     report.reference = reference_from_json(*found);
   }
-  if (const auto found = document.find("output_check"); found != document.end() && found->is_object()) {
-    try {
-      report.output_check = output_check_from_json(*found);
-    } catch (const FieldError& error) {
-      throw FieldError(std::string("output_check: ") + error.what());
-    }
-  }
-  if (const auto found = document.find("hash_stability"); found != document.end() && found->is_object()) {
-    try {
-      report.hash_stability = hash_stability_from_json(*found);
-    } catch (const FieldError& error) {
-      throw FieldError(std::string("hash_stability: ") + error.what());
-    }
-  }
-
+  read_section(document, "output_check",
+               [&](const json& found) { report.output_check = output_check_from_json(found); });
+  read_section(document, "hash_stability",
+               [&](const json& found) { report.hash_stability = hash_stability_from_json(found); });
   // Schema 7; earlier reports asked for no levers. modules_replaced: schema 8.
   json_fields::each(document, "lever_arrivals", [&](const json& item, std::size_t) {
     report.lever_arrivals.push_back(
@@ -670,20 +686,12 @@ void read_document(const json& document, Report& report) {
          get<std::vector<std::string>>(item, "modules_reached", {}), get<int>(item, "calls_intercepted", 0),
          get<std::vector<std::string>>(item, "modules_replaced", {})});
   });
-  if (const auto found = document.find("cache_audit"); found != document.end() && found->is_object()) {
-    try {
-      report.cache_audit = cache_audit_from_json(*found);
-    } catch (const FieldError& error) {
-      throw FieldError(std::string("cache_audit: ") + error.what());
-    }
-  }
-
+  read_section(document, "cache_audit", [&](const json& found) { report.cache_audit = cache_audit_from_json(found); });
   try {
     report.tests = test_attribution_from_json(document);  // schema 11
   } catch (const FieldError& error) {
     throw FieldError(std::string("tests: ") + error.what());
   }
-
   if (!schema) {
     apply_original_probe_conventions(report);
   } else if (*schema == 1) {
@@ -694,7 +702,7 @@ void read_document(const json& document, Report& report) {
 }  // namespace
 
 json report_to_json(const Report& report) {
-  json out;
+  json out = as_document(DocumentKind::report, json::object());
   out["schema_version"] = kReportSchemaVersion;
   out["tool_version"] = report.tool_version;
   out["warp_version"] = report.warp_version;

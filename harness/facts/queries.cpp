@@ -90,9 +90,8 @@ WarmCompileEvidence warm_compile_evidence(const Report& report) {
   if (evidence.counted_compiles && *evidence.counted_compiles > 0) {
     evidence.compiled = true;
     evidence.source = WarmEvidenceSource::warm_counts;
-    evidence.observation =
-        fmt::format("a warm run compiled {} module load(s) (sample_results[].warm_compiled_events)",
-                    *evidence.counted_compiles);
+    evidence.observation = fmt::format("a warm run compiled {} module load(s) (sample_results[].warm_compiled_events)",
+                                       *evidence.counted_compiles);
     return evidence;
   }
   if (warm_loads_recorded || evidence.counted_compiles) {
@@ -171,9 +170,10 @@ std::vector<std::string> elapsed_left_out(const Report& report) {
   if (non_positive > 0) {
     reasons.push_back(fmt::format("{} sample(s) whose warm wall was not below the cold wall", non_positive));
   } else if (elapsed.values.empty() && elapsed.median <= 0.0) {
-    reasons.push_back(fmt::format("the median compile elapsed, {:+.0f} ms, is not positive (warm wall not below cold "
-                                  "wall)",
-                                  elapsed.median));
+    reasons.push_back(
+        fmt::format("the median compile elapsed, {:+.0f} ms, is not positive (warm wall not below cold "
+                    "wall)",
+                    elapsed.median));
   }
   return reasons;
 }
@@ -207,6 +207,14 @@ std::uint64_t total_launches(const Report& report) {
   std::uint64_t total = 0;
   for (const auto& process : report.processes) total += total_launches(process.launches);
   return total;
+}
+
+std::set<std::string> launched_modules(const Report& report) {
+  std::set<std::string> launched;
+  for (const auto& process : report.processes) {
+    for (const auto& launch : process.launches.signatures) launched.insert(launch.module);
+  }
+  return launched;
 }
 
 const ProcessRecord* main_process(const Report& report) {

@@ -46,9 +46,9 @@ struct WarmCompileEvidence {
   // true: the warm pass compiled; false: it compiled nothing; nullopt: not decidable.
   std::optional<bool> compiled;
   WarmEvidenceSource source = WarmEvidenceSource::none;
-  std::uint64_t compiled_loads = 0;  // warm module_events with status compiled
-  std::uint64_t cached_loads = 0;    // warm module_events with status cached
-  std::optional<std::uint64_t> counted_compiles;  // warm_compiles(): most any warm run compiled
+  std::uint64_t compiled_loads = 0;                 // warm module_events with status compiled
+  std::uint64_t cached_loads = 0;                   // warm module_events with status cached
+  std::optional<std::uint64_t> counted_compiles;    // warm_compiles(): most any warm run compiled
   std::vector<const ModuleEvent*> compiled_events;  // the warm loads logged "(compiled)"
   // What was seen, in plain words ("the warm pass logged 1 load as (compiled): ..."), or why
   // nothing could be decided.
@@ -106,6 +106,8 @@ bool compiled_nothing(const Report& report);
 bool has_launch_record(const Report& report);
 // Launches of every process of the cold run.
 std::uint64_t total_launches(const Report& report);
+// The modules any process of the cold run launched a kernel of.
+std::set<std::string> launched_modules(const Report& report);
 // The main process, when the report has one.
 const ProcessRecord* main_process(const Report& report);
 // The process with this pid; null when the report does not know it.

@@ -54,8 +54,10 @@ namespace wcp {
 // the CPU clock of module work (issue 49): each load's `cpu_ms` and `children_cpu_s`, each
 // sample's `cold_module_cpu_ms` and `warm_module_cpu_ms`, their summaries, and
 // `module_cpu_unavailable`; every earlier field keeps its meaning, and reports without them are
-// judged on the wall clock, as before.
-inline constexpr int kReportSchemaVersion = 13;
+// judged on the wall clock, as before. Version 14 adds `document` ("report") and `version` (the
+// same number as `schema_version`), which every JSON document of this tool now carries
+// (docs/documents.md); nothing else changed.
+inline constexpr int kReportSchemaVersion = 14;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.

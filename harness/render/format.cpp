@@ -1,5 +1,6 @@
 #include "render/format.h"
 
+#include "codec/document_kind.h"
 #include "codec/report_json.h"
 #include "render/bisect_json.h"
 #include "render/bisect_text.h"
@@ -69,7 +70,7 @@ void write(const analysis::Diagnosis& diagnosis, Format format, std::ostream& ou
       render_diagnosis_text(diagnosis, out);
       return;
     case Format::json:
-      out << diagnosis_to_json(diagnosis).dump(2) << '\n';
+      out << as_document(DocumentKind::diagnosis, diagnosis_to_json(diagnosis)).dump(2) << '\n';
       return;
     default:
       unsupported("a diagnosis", format);
@@ -82,7 +83,7 @@ void write(const verdict::Judgement& judgement, Format format, std::ostream& out
       render_judgement_text(judgement, out);
       return;
     case Format::json:
-      out << judgement_to_json(judgement).dump(2) << '\n';
+      out << as_document(DocumentKind::judgement, judgement_to_json(judgement)).dump(2) << '\n';
       return;
     default:
       unsupported("a comparison", format);
@@ -97,7 +98,7 @@ void write(const budget::CheckResult& result, Format format, std::ostream& out) 
       render_budget_summary(result, out);
       return;
     case Format::json:
-      out << budget_result_to_json(result).dump(2) << '\n';
+      out << as_document(DocumentKind::check_result, budget_result_to_json(result)).dump(2) << '\n';
       return;
     case Format::markdown:
       out << render_budget_markdown(result);
@@ -127,7 +128,7 @@ void write(const HistoryView& history, Format format, std::ostream& out) {
       render_history_text(history.series, out);
       return;
     case Format::json:
-      out << history_to_json(history.series).dump(2) << '\n';
+      out << as_document(DocumentKind::history, history_to_json(history.series)).dump(2) << '\n';
       return;
     case Format::markdown:
       render_history_markdown(history.series, out);
@@ -144,7 +145,7 @@ void write(const bisect::BisectResult& result, Format format, std::ostream& out)
       render_bisect_text(result, out);
       return;
     case Format::json:
-      out << bisect_to_json(result).dump(2) << '\n';
+      out << as_document(DocumentKind::bisect, bisect_to_json(result)).dump(2) << '\n';
       return;
     default:
       unsupported("a bisection", format);

@@ -2,8 +2,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/prctl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -48,7 +48,8 @@ class OwnedFd {
 // run (return, exception, interrupt), nothing started by it stays alive.
 class ProcessGroup {
  public:
-  explicit ProcessGroup(pid_t leader) : leader_(leader), exit_watch_(static_cast<int>(::syscall(SYS_pidfd_open, leader, 0))) {}
+  explicit ProcessGroup(pid_t leader)
+      : leader_(leader), exit_watch_(static_cast<int>(::syscall(SYS_pidfd_open, leader, 0))) {}
   ~ProcessGroup() {
     if (!reaped_) {
       ::killpg(leader_, SIGKILL);
@@ -168,22 +169,45 @@ void kill_stray_children(bool orphans_may_follow) {
   }
 }
 
+// The child's environment as execve wants it, built before the fork and handed to the executor
+// right before exec. (Not bp::environment: its operator[] reads past the end of shorter entries
+// in Boost <= 1.8x, which AddressSanitizer reports as a heap-buffer-overflow.)
+class ExecEnvironment {
+ public:
+  template <typename Variables>
+  explicit ExecEnvironment(const Variables& variables) {
+    entries_.reserve(variables.size());
+    for (const auto& [name, value] : variables) entries_.push_back(name + "=" + value);
+    block_.reserve(entries_.size() + 1);
+    for (auto& entry : entries_) block_.push_back(entry.data());
+    block_.push_back(nullptr);
+  }
+  ExecEnvironment(const ExecEnvironment&) = delete;  // block_ points into entries_
+  ExecEnvironment& operator=(const ExecEnvironment&) = delete;
+  char** data() { return block_.data(); }
+
+ private:
+  std::vector<std::string> entries_;
+  std::vector<char*> block_;
+};
+
+// A wait status as the shell reports it: the exit code, or 128 + the signal that ended it.
+void set_exit_status(int status, RunOutcome& outcome) {
+  if (WIFSIGNALED(status)) {
+    outcome.signal = WTERMSIG(status);
+    outcome.exit_code = 128 + WTERMSIG(status);
+  } else if (WIFEXITED(status)) {
+    outcome.exit_code = WEXITSTATUS(status);
+  }
+}
+
 }  // namespace
 
 RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, InterruptWatch& interrupts) {
   if (request.argv.empty()) throw UsageError("no command given");
   const auto executable = resolve_executable(request.argv.front(), request.environment, request.cwd);
 
-  // The child's environment as execve wants it, built here and handed to the executor right
-  // before exec. (Not bp::environment: its operator[] reads past the end of shorter entries in
-  // Boost <= 1.8x, which AddressSanitizer reports as a heap-buffer-overflow.)
-  std::vector<std::string> environment_entries;
-  environment_entries.reserve(request.environment.size());
-  for (const auto& [name, value] : request.environment) environment_entries.push_back(name + "=" + value);
-  std::vector<char*> environment_block;
-  environment_block.reserve(environment_entries.size() + 1);
-  for (auto& entry : environment_entries) environment_block.push_back(entry.data());
-  environment_block.push_back(nullptr);
+  ExecEnvironment environment_block(request.environment);
   const std::vector<std::string> arguments(request.argv.begin() + 1, request.argv.end());
 
   // Orphans of the run (a grandchild that left the process group) are reparented to us, not
@@ -192,9 +216,8 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   bp::pipe out_pipe, err_pipe;
   const auto started = Clock::now();
   std::error_code spawn_error;
-  bp::child child(bp::exe = executable.string(), bp::args = arguments,
-                  bp::start_dir = request.cwd.string(), bp::std_out > out_pipe, bp::std_err > err_pipe,
-                  bp::std_in < bp::null,
+  bp::child child(bp::exe = executable.string(), bp::args = arguments, bp::start_dir = request.cwd.string(),
+                  bp::std_out > out_pipe, bp::std_err > err_pipe, bp::std_in < bp::null,
                   bp::extend::on_exec_setup([&environment_block](auto& executor) {
                     executor.env = environment_block.data();
                     // Own process group, so a timeout can stop grandchildren too; and the
@@ -285,13 +308,7 @@ RunOutcome run_process(const RunRequest& request, const OutputSink& on_output, I
   }
 
   kill_stray_children(group.had_leftovers() || outcome.timed_out);
-  const int status = group.status();
-  if (WIFSIGNALED(status)) {
-    outcome.signal = WTERMSIG(status);
-    outcome.exit_code = 128 + WTERMSIG(status);
-  } else if (WIFEXITED(status)) {
-    outcome.exit_code = WEXITSTATUS(status);
-  }
+  set_exit_status(group.status(), outcome);
   outcome.output_tail = tail.text();
   return outcome;
 }

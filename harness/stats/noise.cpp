@@ -41,6 +41,17 @@ std::optional<double> measured_spread(const Summary& summary) {
   return *summary.mad / std::fabs(summary.median);
 }
 
+std::optional<Noise> noise_of_summary(const Summary& summary, NoiseSource source, std::string detail) {
+  const auto spread = measured_spread(summary);
+  if (!spread) return std::nullopt;
+  Noise noise;
+  noise.source = source;
+  noise.relative_mad = spread;
+  noise.runs = summary.count;
+  noise.detail = std::move(detail);
+  return noise;
+}
+
 double band_quantile(std::size_t spread_values) {
   // Student's t, two-sided 1 % (0.995 one-sided), by degrees of freedom; beyond the table the
   // normal quantile is within 4 % of it.

@@ -48,6 +48,9 @@ struct Noise {
 std::optional<double> relative_spread(const std::vector<double>& values);
 // The same of a summary that kept its MAD: nullopt when it has none, fewer values, or a zero median.
 std::optional<double> measured_spread(const Summary& summary);
+// The noise a summary's own values measured, from `source`, said in `detail`; nullopt when they
+// measured none (measured_spread).
+std::optional<Noise> noise_of_summary(const Summary& summary, NoiseSource source, std::string detail);
 
 // The standard deviation a MAD stands for, were the values normal (MAD × 1.4826).
 inline constexpr double kMadToSigma = 1.4826;

@@ -225,14 +225,7 @@ namespace {
 
 // The noise a summary's own samples measured; nullopt when they measured none.
 std::optional<Noise> noise_of_samples(const Summary& summary, std::string_view side) {
-  const auto spread = measured_spread(summary);
-  if (!spread) return std::nullopt;
-  Noise noise;
-  noise.source = NoiseSource::samples;
-  noise.relative_mad = spread;
-  noise.runs = summary.count;
-  noise.detail = fmt::format("the {}'s {} samples", side, summary.count);
-  return noise;
+  return noise_of_summary(summary, NoiseSource::samples, fmt::format("the {}'s {} samples", side, summary.count));
 }
 
 Noise no_noise(std::size_t baseline_runs, std::size_t candidate_runs) {

@@ -81,6 +81,7 @@ class BisectTest(unittest.TestCase):
 
         with open(json_path, encoding="utf-8") as handle:
             report = json.load(handle)
+        self.assertEqual((report["document"], report["version"]), ("bisect", 1))  # docs/documents.md
         self.assertEqual(report["result"], "first_bad")
         self.assertEqual(report["first_bad"]["sha"], self.shas[4])
         self.assertEqual(report["parent"]["sha"], self.shas[3])

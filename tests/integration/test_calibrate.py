@@ -33,6 +33,7 @@ class Calibrate(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stderr)
             with open(out, encoding="utf-8") as handle:
                 calibration = json.load(handle)
+            self.assertEqual((calibration["document"], calibration["version"]), ("calibration", 1))
             self.assertEqual(calibration["schema_version"], 1)
             cuda = calibration["cuda"]
             self.assertGreater(cuda["without_pch"]["fixed_ms"], 0.0)

@@ -30,6 +30,7 @@ def levers(python, fixture, only, extra=(), pairs="1"):
 
 def outcome(test, ledger, lever_id):
     test.assertIsNotNone(ledger, "levers wrote no JSON")
+    test.assertEqual((ledger["document"], ledger["version"]), ("levers", 1))  # docs/documents.md
     for row in ledger["outcomes"]:
         if row["lever"]["id"] == lever_id:
             return row

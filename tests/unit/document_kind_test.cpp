@@ -2,6 +2,7 @@
 // documents, and what a reader says when given the wrong one.
 #include "codec/document_kind.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "codec/report_json.h"
@@ -73,6 +74,51 @@ TEST(DocumentKind, ParsingNamesTruncationNonNumbersAndDatabases) {
   // parse_error; it is a usage error too, never an exception escaping the reader.
   EXPECT_EQ(refusal(R"({"schema_version": 13, "samples": 1, "ms": 2e308})"),
             "f.json: not valid JSON (number overflow parsing '2e308')");
+}
+
+// Every document of ours carries its name and version, is told by them before any field
+// guess, and each reader refuses the others by name.
+TEST(DocumentKind, EachOfOurDocumentsIsToldByItsNameAndVersion) {
+  ASSERT_FALSE(document_types().empty());
+  for (const DocumentType& type : document_types()) {
+    SCOPED_TRACE(std::string(type.name));
+    const json document = as_document(type.kind, json{{"anything", 1}});
+    EXPECT_EQ(document.at("document"), type.name);
+    EXPECT_EQ(document.at("version"), type.version);
+    EXPECT_EQ(document_type(type.kind), &type);
+    EXPECT_EQ(identify_document(document), type.kind);
+    EXPECT_NO_THROW(require_document(document, type.kind, "f.json"));
+    for (const DocumentType& other : document_types()) {
+      if (other.kind == type.kind) continue;
+      try {
+        require_document(document, other.kind, "f.json");
+        ADD_FAILURE() << "read as " << other.name;
+      } catch (const UsageError& error) {
+        EXPECT_EQ(std::string(error.what()),
+                  fmt::format("f.json: {}, not {}", describe(type.kind), describe(other.kind)));
+      }
+    }
+    json later = document;
+    later["version"] = type.version + 1;
+    EXPECT_THROW(require_document(later, type.kind, "f.json"), UsageError);
+  }
+  EXPECT_EQ(document_version(DocumentKind::report), kReportSchemaVersion);
+  EXPECT_EQ(document_type(DocumentKind::hyperfine), nullptr);
+  EXPECT_THROW(as_document(DocumentKind::hyperfine, json::object()), std::logic_error);
+}
+
+TEST(DocumentKind, AForeignDocumentFieldWithoutAVersionIsNotOurs) {
+  EXPECT_EQ(kind_of(R"({"document": "report", "title": "Q3"})"), DocumentKind::other_object);
+  EXPECT_EQ(kind_of(R"({"document": "report", "version": "1.0"})"), DocumentKind::other_object);
+  EXPECT_EQ(kind_of(R"({"document": "minutes", "version": 3})"), DocumentKind::other_object);
+}
+
+TEST(DocumentKind, AReportCarriesItsDocumentHeader) {
+  const json document = report_to_json(Report{});
+  EXPECT_EQ(document.at("document"), "report");
+  EXPECT_EQ(document.at("version"), kReportSchemaVersion);
+  EXPECT_EQ(document.at("schema_version"), kReportSchemaVersion);
+  EXPECT_NO_THROW(require_report(document, "r.json"));
 }
 
 }  // namespace

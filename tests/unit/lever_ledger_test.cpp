@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "codec/document_kind.h"
 #include "codec/lever_ledger_json.h"
 #include "errors.h"
 #include "render/format.h"
@@ -326,12 +327,26 @@ TEST(LeverLedgerJson, PairsAutoAndHowEachLeverWasDecidedReadBack) {
 
 TEST(LeverLedgerJson, RefusesOtherDocumentsAndUnknownNamesNamingTheField) {
   auto document = lever_ledger_to_json(sample_ledger());
+  EXPECT_EQ(document.at("document"), "levers");
+  EXPECT_EQ(document.at("version"), document_version(DocumentKind::levers));
   auto ab = document;
-  ab["kind"] = "ab";
+  ab["document"] = "ab";
   EXPECT_THROW(lever_ledger_from_json(ab, "ab.json"), UsageError);
   auto future = document;
-  future["schema_version"] = kReportSchemaVersion + 1;
+  future["version"] = document_version(DocumentKind::levers) + 1;
   EXPECT_THROW(lever_ledger_from_json(future, "future.json"), UsageError);
+  // A ledger from before `document` (report schema 13 and earlier) names itself by `kind` and
+  // is checked on its schema_version.
+  auto older = document;
+  older.erase("document");
+  older.erase("version");
+  older["schema_version"] = 13;
+  EXPECT_EQ(lever_ledger_from_json(older, "older.json"), sample_ledger());
+  older["kind"] = "ab";
+  EXPECT_THROW(lever_ledger_from_json(older, "older-ab.json"), UsageError);
+  older["kind"] = "levers";
+  older["schema_version"] = kReportSchemaVersion + 1;
+  EXPECT_THROW(lever_ledger_from_json(older, "older-future.json"), UsageError);
   auto status = document;
   status["outcomes"][1]["status"] = "saved";
   try {

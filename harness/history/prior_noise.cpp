@@ -1,4 +1,4 @@
-#include "cli/prior_noise.h"
+#include "history/prior_noise.h"
 
 #include "calibrate/calibration_noise.h"
 #include "facts/reference_units.h"
@@ -6,12 +6,11 @@
 #include "history/machine.h"
 #include "history/recorder.h"
 
-namespace wcp::cli {
+namespace wcp::history {
 
-PriorNoise::PriorNoise(const history::HistoryChoice& history, const EnvironmentLookup& environment,
-                       InterruptWatch& interrupts, std::optional<calibrate::Calibration> calibration,
-                       std::filesystem::path calibration_source)
-    : history_(history::history_location(history.location, environment)),
+PriorNoise::PriorNoise(const HistoryChoice& history, const EnvironmentLookup& environment, InterruptWatch& interrupts,
+                       std::optional<calibrate::Calibration> calibration, std::filesystem::path calibration_source)
+    : history_(history_location(history.location, environment)),
       machine_class_(history.machine_class),
       interrupts_(interrupts),
       calibration_(std::move(calibration)),
@@ -43,9 +42,9 @@ std::optional<Noise> PriorNoise::noise_of(Remembered& remembered, const Report& 
   remembered.command = key;
   remembered.answer.reset();
   if (history_) {
-    auto query = history::noise_query_for(report, history::current_machine(interrupts_, machine_class_));
+    auto query = noise_query_for(report, current_machine(interrupts_, machine_class_));
     query.cpu_clock = cpu_clock;
-    remembered.answer = history::noise_from_history_at(*history_, query);
+    remembered.answer = noise_from_history_at(*history_, query);
   }
   // The calibration's references are timed on the wall: they speak for the wall clock only.
   if (!remembered.answer && !cpu_clock && calibration_) {
@@ -63,4 +62,4 @@ std::optional<Noise> PriorNoise::cpu_for_report(const Report& report) {
   return noise_of(cpu_, report, true);
 }
 
-}  // namespace wcp::cli
+}  // namespace wcp::history

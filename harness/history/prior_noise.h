@@ -18,12 +18,12 @@ namespace wcp {
 class InterruptWatch;
 }
 
-namespace wcp::cli {
+namespace wcp::history {
 
 class PriorNoise {
  public:
   // `calibration`: an already loaded one (check's); without it the default file is read if it exists.
-  PriorNoise(const history::HistoryChoice& history, const EnvironmentLookup& environment, InterruptWatch& interrupts,
+  PriorNoise(const HistoryChoice& history, const EnvironmentLookup& environment, InterruptWatch& interrupts,
              std::optional<calibrate::Calibration> calibration = std::nullopt,
              std::filesystem::path calibration_source = {});
 
@@ -34,7 +34,7 @@ class PriorNoise {
   std::optional<Noise> cpu_for_report(const Report& report);
 
  private:
-  std::optional<history::HistoryLocation> history_;
+  std::optional<HistoryLocation> history_;
   std::string machine_class_;  // --machine-class; "" for the default
   InterruptWatch& interrupts_;
   std::optional<calibrate::Calibration> calibration_;
@@ -49,4 +49,4 @@ class PriorNoise {
   Remembered cpu_;
 };
 
-}  // namespace wcp::cli
+}  // namespace wcp::history
