@@ -31,10 +31,15 @@ def is_mp_child_by_argv(frame=None):
     return False
 
 
-def install(probe):
-    """Exit records, os._exit, fork children and multiprocessing workers."""
+class ExitRecords:
+    """The final records (the launch record's last snapshot, the exit record), written once: at
+    normal exit (atexit), at os._exit and, where asked for, at SIGTERM."""
 
-    def final(how):
+    def __init__(self, probe):
+        self.probe = probe
+
+    def final(self, how):
+        probe = self.probe
         if probe.final_done:
             return
         probe.final_done = True
@@ -66,7 +71,14 @@ def install(probe):
             if acquired:
                 probe.lock.release()
 
-    def hook_os_exit():
+    def hook_atexit(self):
+        import atexit
+
+        atexit.register(self.final, "atexit")
+        self.probe.hooks.append("atexit")
+
+    def hook_os_exit(self):
+        probe, final = self.probe, self.final
         original = os._exit
 
         def _exit(*args, **kwargs):
@@ -80,29 +92,27 @@ def install(probe):
         os._exit = wrap_like(_exit, original)
         probe.hooks.append("os._exit")
 
-    def mp_child_hooks():
-        # Pool.terminate() (and `with Pool(...)`) ends workers with SIGTERM, which loses
-        # whatever the worker recorded since its last snapshot. A Python SIGTERM handler would
-        # write it, but it is not safe: Python runs the handler only when the main thread runs
-        # bytecode, and a worker blocked on the task queue's semaphore when the signal arrives
-        # (the race the tests caught) or whose signal lands on another thread (OpenBLAS starts
-        # some) then never dies, and the pool hangs in join(). So, by default, a worker writes
-        # its snapshot each time it goes back to wait for a task instead: nothing is lost when
-        # it is terminated while idle. The handler stays available with WCP_MP_SIGTERM=1.
+
+class WorkerSnapshots:
+    """A multiprocessing worker's records, kept safe from its terminate().
+
+    Pool.terminate() (and `with Pool(...)`) ends workers with SIGTERM, which loses whatever the
+    worker recorded since its last snapshot. A Python SIGTERM handler would write it, but it is
+    not safe: Python runs the handler only when the main thread runs bytecode, and a worker
+    blocked on the task queue's semaphore when the signal arrives (the race the tests caught) or
+    whose signal lands on another thread (OpenBLAS starts some) then never dies, and the pool
+    hangs in join(). So, by default, a worker writes its snapshot each time it goes back to wait
+    for a task instead: nothing is lost when it is terminated while idle. The handler stays
+    available with WCP_MP_SIGTERM=1."""
+
+    def __init__(self, probe, exits):
+        self.probe = probe
+        self.exits = exits
+
+    def install(self):
+        probe = self.probe
         try:
             import multiprocessing.queues as queues
-
-            def before(original):
-                def method(self, *args, **kwargs):
-                    try:
-                        probe.drain()
-                        probe.snapshot()
-                    except Exception:
-                        pass
-                    return original(self, *args, **kwargs)
-
-                method._wcp_idle = True
-                return wrap_like(method, original)
 
             # A pool worker puts each result (the parent may terminate it as soon as it has
             # them all) and then gets the next task: snapshot before both.
@@ -110,16 +120,32 @@ def install(probe):
                 for queue_class in (queues.SimpleQueue, queues.Queue):
                     original = queue_class.__dict__.get(name)
                     if original is not None and not getattr(original, "_wcp_idle", False):
-                        setattr(queue_class, name, before(original))
+                        setattr(queue_class, name, self.before(original))
             if "multiprocessing idle snapshots" not in probe.hooks:
                 probe.hooks.append("multiprocessing idle snapshots")
         except Exception as e:
             probe.fail("multiprocessing idle snapshots", e)
         if os.environ.get("WCP_MP_SIGTERM") == "1":
-            install_sigterm()
+            self.install_sigterm()
 
-    def install_sigterm():
-        # Opt-in (see mp_child_hooks): write the final snapshot on SIGTERM, then die of SIGTERM.
+    def before(self, original):
+        """A queue method that snapshots first, marked so that it is never wrapped twice."""
+        probe = self.probe
+
+        def method(queue, *args, **kwargs):
+            try:
+                probe.drain()
+                probe.snapshot()
+            except Exception:
+                pass
+            return original(queue, *args, **kwargs)
+
+        method._wcp_idle = True
+        return wrap_like(method, original)
+
+    def install_sigterm(self):
+        # Opt-in (see the class): write the final snapshot on SIGTERM, then die of SIGTERM.
+        probe, final = self.probe, self.exits.final
         try:
             import signal
 
@@ -140,8 +166,20 @@ def install(probe):
         except Exception as e:
             probe.fail("SIGTERM in multiprocessing children", e)
 
-    def after_fork_child():
-        # A fork child is a new process: its own file, an empty launch record.
+
+class ForkChildren:
+    """A fork child is a new process: its own file, an empty launch record."""
+
+    def __init__(self, probe, workers):
+        self.probe = probe
+        self.workers = workers
+
+    def hook_fork(self):
+        os.register_at_fork(after_in_child=self.after_fork_child)
+        self.probe.hooks.append("fork")
+
+    def after_fork_child(self):
+        probe = self.probe
         try:
             frame = sys._getframe(1)
             mp_child = False
@@ -152,26 +190,21 @@ def install(probe):
                 frame = frame.f_back
             probe.after_fork(mp_child or is_mp_child_by_argv())
             if probe.info["mp_child"]:
-                mp_child_hooks()
+                self.workers.install()
             probe.emit_attach()
         except Exception:
             pass
 
-    try:
-        import atexit
 
-        atexit.register(final, "atexit")
-        probe.hooks.append("atexit")
-    except Exception as e:
-        probe.fail("exit record at normal exit", e)
-    try:
-        hook_os_exit()
-    except Exception as e:
-        probe.fail("os._exit", e)
-    try:
-        os.register_at_fork(after_in_child=after_fork_child)
-        probe.hooks.append("fork")
-    except Exception as e:
-        probe.fail("fork children", e)
+def install(probe):
+    """Exit records, os._exit, fork children and multiprocessing workers."""
+    exits = ExitRecords(probe)
+    workers = WorkerSnapshots(probe, exits)
+    for step, what in ((exits.hook_atexit, "exit record at normal exit"), (exits.hook_os_exit, "os._exit"),
+                       (ForkChildren(probe, workers).hook_fork, "fork children")):
+        try:
+            step()
+        except Exception as e:
+            probe.fail(what, e)
     if probe.info["mp_child"]:
-        mp_child_hooks()
+        workers.install()
