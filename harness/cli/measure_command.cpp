@@ -13,6 +13,7 @@
 #include "cli/fixed_cost_input.h"
 #include "cli/outputs.h"
 #include "errors.h"
+#include "facts/clock_facts.h"
 #include "facts/rebuilds.h"
 #include "facts/test_attribution.h"
 #include "history/recorder.h"
@@ -121,7 +122,8 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (history) history->record_kept(report, {history::Source::measure, options.cwd, "", ""});
   std::optional<TestCostRanking> tests;
   if (report.tests) tests = rank_tests(*report.tests, render::kSlowestTestsShown);
-  const render::ReportView view{report, compiled_identities(report), rebuilt_modules(report), std::move(tests)};
+  const render::ReportView view{report, compiled_identities(report), rebuilt_modules(report), std::move(tests),
+                                clock_facts(report)};
   if (arguments.verbose) {
     render::write(view, render::Format::text, context.out);
   } else {

@@ -9,48 +9,38 @@
 #include "codec/json_codec.h"
 #include "errors.h"
 #include "io/file_io.h"
+#include "io/name_table.h"
 #include "model/report.h"
 
 namespace wcp {
 namespace {
 
 // The names the document uses for each enum, in one table each so writing and reading agree.
-constexpr std::array<std::pair<LeverKind, std::string_view>, 4> kLedgerKinds{
-    {{LeverKind::config, "config"},
-     {LeverKind::module_option, "module_option"},
-     {LeverKind::drop_unique, "drop_unique"},
-     {LeverKind::noop_call, "noop_call"}}};
-constexpr std::array<std::pair<LeverStatus, std::string_view>, 5> kLedgerStatuses{
-    {{LeverStatus::measured, "measured"},
-     {LeverStatus::needed_by_program, "needed_by_program"},
-     {LeverStatus::did_not_arrive, "did_not_arrive"},
-     {LeverStatus::not_applicable, "not_applicable"},
-     {LeverStatus::skipped, "skipped"}}};
-constexpr std::array<std::pair<LeverWorkload, std::string_view>, 4> kLedgerWorkloads{
-    {{LeverWorkload::same, "same"},
-     {LeverWorkload::changed, "changed"},
-     {LeverWorkload::program_failed, "program_failed"},
-     {LeverWorkload::not_run, "not_run"}}};
+constexpr NameTable<LeverKind, 4> kLedgerKinds{{{LeverKind::config, "config"},
+                                                {LeverKind::module_option, "module_option"},
+                                                {LeverKind::drop_unique, "drop_unique"},
+                                                {LeverKind::noop_call, "noop_call"}}};
+constexpr NameTable<LeverStatus, 5> kLedgerStatuses{{{LeverStatus::measured, "measured"},
+                                                     {LeverStatus::needed_by_program, "needed_by_program"},
+                                                     {LeverStatus::did_not_arrive, "did_not_arrive"},
+                                                     {LeverStatus::not_applicable, "not_applicable"},
+                                                     {LeverStatus::skipped, "skipped"}}};
+constexpr NameTable<LeverWorkload, 4> kLedgerWorkloads{{{LeverWorkload::same, "same"},
+                                                        {LeverWorkload::changed, "changed"},
+                                                        {LeverWorkload::program_failed, "program_failed"},
+                                                        {LeverWorkload::not_run, "not_run"}}};
 
 template <typename Enum, std::size_t N>
-std::string ledger_name_of(const std::array<std::pair<Enum, std::string_view>, N>& table, Enum value) {
-  for (const auto& [entry, name] : table) {
-    if (entry == value) return std::string(name);
-  }
-  return "";
+std::string ledger_name_of(const NameTable<Enum, N>& table, Enum value) {
+  return std::string(name_of(table, value));
 }
 
 template <typename Enum, std::size_t N>
-Enum ledger_read_name(const std::array<std::pair<Enum, std::string_view>, N>& table, const json& in,
-                      std::string_view key, Enum fallback) {
+Enum ledger_read_name(const NameTable<Enum, N>& table, const json& in, std::string_view key, Enum fallback) {
   const auto text = get_optional<std::string>(in, key);
   if (!text) return fallback;
-  for (const auto& [entry, name] : table) {
-    if (name == *text) return entry;
-  }
-  std::string known;
-  for (const auto& [entry, name] : table) known += (known.empty() ? "" : ", ") + std::string(name);
-  throw FieldError("field '" + std::string(key) + "' is '" + *text + "' (known: " + known + ")");
+  if (const auto value = value_named(table, *text)) return *value;
+  throw FieldError("field '" + std::string(key) + "' is '" + *text + "' (known: " + known_names(table) + ")");
 }
 
 // A string that only says "none" when empty is written as null, so a reader never mistakes it for a value.

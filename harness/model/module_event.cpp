@@ -4,75 +4,58 @@
 #include <regex>
 #include <utility>
 
+#include "io/name_table.h"
+
 namespace wcp {
 
+namespace {
+
+constexpr NameTable<LoadStatus, 3> kLoadStatusNames{
+    {{LoadStatus::compiled, "compiled"}, {LoadStatus::cached, "cached"}, {LoadStatus::error, "error"}}};
+constexpr NameTable<LoadTimer, 2> kLoadTimerNames{{{LoadTimer::warp, "warp"}, {LoadTimer::probe, "probe"}}};
+constexpr NameTable<ClosureKind, 4> kClosureKindNames{{{ClosureKind::none, "none"},
+                                                       {ClosureKind::literals, "literals"},
+                                                       {ClosureKind::arguments, "arguments"},
+                                                       {ClosureKind::values, "values"}}};
+constexpr NameTable<TestPhase, 6> kTestPhaseNames{{{TestPhase::collection, "collection"},
+                                                   {TestPhase::import, "import"},
+                                                   {TestPhase::setup, "setup"},
+                                                   {TestPhase::call, "call"},
+                                                   {TestPhase::teardown, "teardown"},
+                                                   {TestPhase::session, "session"}}};
+
+}  // namespace
+
 std::string to_string(LoadStatus status) {
-  switch (status) {
-    case LoadStatus::compiled:
-      return "compiled";
-    case LoadStatus::cached:
-      return "cached";
-    case LoadStatus::error:
-      return "error";
-  }
-  return "compiled";
+  return std::string(name_of(kLoadStatusNames, status));
 }
 
 std::optional<LoadStatus> load_status_from_string(std::string_view text) {
-  if (text == "compiled") return LoadStatus::compiled;
-  if (text == "cached") return LoadStatus::cached;
-  if (text == "error") return LoadStatus::error;
-  return std::nullopt;
+  return value_named(kLoadStatusNames, text);
 }
 
 std::string to_string(LoadTimer timer) {
-  return timer == LoadTimer::warp ? "warp" : "probe";
+  return std::string(name_of(kLoadTimerNames, timer));
 }
 
 std::optional<LoadTimer> load_timer_from_string(std::string_view text) {
-  if (text == "warp") return LoadTimer::warp;
-  if (text == "probe") return LoadTimer::probe;
-  return std::nullopt;
+  return value_named(kLoadTimerNames, text);
 }
 
 std::string to_string(ClosureKind kind) {
-  switch (kind) {
-    case ClosureKind::none:
-      return "none";
-    case ClosureKind::literals:
-      return "literals";
-    case ClosureKind::arguments:
-      return "arguments";
-    case ClosureKind::values:
-      return "values";
-  }
-  return "none";
+  return std::string(name_of(kClosureKindNames, kind));
 }
 
 std::optional<ClosureKind> closure_kind_from_string(std::string_view text) {
-  if (text == "none") return ClosureKind::none;
-  if (text == "literals") return ClosureKind::literals;
-  if (text == "arguments") return ClosureKind::arguments;
-  if (text == "values") return ClosureKind::values;
-  return std::nullopt;
+  return value_named(kClosureKindNames, text);
 }
 
 std::string to_string(TestPhase phase) {
-  switch (phase) {
-    case TestPhase::collection:
-      return "collection";
-    case TestPhase::import:
-      return "import";
-    case TestPhase::setup:
-      return "setup";
-    case TestPhase::call:
-      return "call";
-    case TestPhase::teardown:
-      return "teardown";
-    case TestPhase::session:
-      return "session";
-  }
-  return "call";
+  return std::string(name_of(kTestPhaseNames, phase));
+}
+
+std::optional<TestPhase> test_phase_from_string(std::string_view text) {
+  return value_named(kTestPhaseNames, text);
 }
 
 std::string test_label(const TestContext& test) {
@@ -81,14 +64,6 @@ std::string test_label(const TestContext& test) {
     label += " (" + to_string(test.phase) + ")";
   if (!test.worker.empty()) label += " [" + test.worker + "]";
   return label;
-}
-
-std::optional<TestPhase> test_phase_from_string(std::string_view text) {
-  for (TestPhase phase : {TestPhase::collection, TestPhase::import, TestPhase::setup, TestPhase::call,
-                          TestPhase::teardown, TestPhase::session}) {
-    if (text == to_string(phase)) return phase;
-  }
-  return std::nullopt;
 }
 
 ModuleEvent loaded_module(ModuleIdentity identity, double ms, LoadStatus status, std::optional<double> native_ms,

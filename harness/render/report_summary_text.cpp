@@ -26,7 +26,7 @@ void render_title(const Report& report, std::ostream& out) {
   }
 }
 
-void render_warnings(const Report& report, std::ostream& out) {
+void render_warnings(const Report& report, const ClockFacts& clocks, std::ostream& out) {
   if (report.output_check) {
     out << (report.output_check->same() ? "Output check: the same with and without the probe\n"
                                         : "OUTPUT CHANGED UNDER THE PROBE: see --verbose for each difference\n");
@@ -44,14 +44,14 @@ void render_warnings(const Report& report, std::ostream& out) {
     print_wrapped(fmt::format("{} ({} passes, {:.1f} s)", answer, hashes.passes.size(), hashes.cost_ms / 1000.0),
                   "Hash stability: ", "  ", out);
   }
-  if (builds_overlapped(report)) {
+  if (clocks.builds_overlapped) {
     print_wrapped(fmt::format("BUILDS OVERLAPPED: summed module timers are {:.2f}x the elapsed compile time; judge "
                               "changes on compile elapsed.",
                               *report.overlap_factor),
                   "", "  ", out);
   }
   if (!report.loads_observed) print_wrapped(report.loads_unobserved, "MODULE LOADS NOT OBSERVED: ", "  ", out);
-  if (compiled_nothing(report)) {
+  if (clocks.compiled_nothing) {
     out << "NO MODULES COMPILED: the command did not reach Warp, or a cache it should not have seen served it\n";
   }
 }
@@ -101,11 +101,11 @@ void render_report_summary_text(const ReportView& view, std::ostream& out) {
     row("Cold module CPU", report.cold_module_cpu_ms,
         report.module_cpu_unavailable.empty() ? std::string_view(no_loads)
                                               : std::string_view(report.module_cpu_unavailable));
-    row("Compile elapsed", credited_compile_elapsed(report),
+    row("Compile elapsed", view.clocks.compile_elapsed,
         report.compile_elapsed_ms || report.warm_wall_ms ? "no warm wall below its cold wall" : no_warm);
     row("Warm module work", report.warm_module_ms,
         report.warm_wall_ms ? "the warm run's loads were not observed" : no_warm);
-    render_warnings(report, out);
+    render_warnings(report, view.clocks, out);
     render_builds(view, out);
     if (view.tests) render_slowest_tests(*view.tests, out);
   }

@@ -53,7 +53,7 @@ void render_reference(const Report& report, std::ostream& out) {
   }
 }
 
-void render_headline(const Report& report, std::ostream& out) {
+void render_headline(const Report& report, const ClockFacts& clocks, std::ostream& out) {
   constexpr std::string_view no_warm = "no successful warm run";
   const std::string no_loads = report.loads_observed ? "a sample's loads were not observed" : report.loads_unobserved;
   out << fmt::format("Cold module work  {}\n", median_mad(report.cold_module_ms, no_loads));
@@ -70,18 +70,18 @@ void render_headline(const Report& report, std::ostream& out) {
       median_mad(report.warm_module_ms, report.warm_wall_ms ? "the warm run's loads were not observed" : no_warm));
   out << fmt::format("Cold wall         {}\n", median_mad(report.cold_wall_ms, "no successful run"));
   out << fmt::format("Warm wall         {}\n", median_mad(report.warm_wall_ms, no_warm));
-  const auto elapsed = credited_compile_elapsed(report);
+  const auto& elapsed = clocks.compile_elapsed;
   out << fmt::format(
       "Compile elapsed   {}  (cold wall − warm wall)\n",
       median_mad(elapsed,
                  report.compile_elapsed_ms || report.warm_wall_ms ? "no warm wall below its cold wall" : no_warm));
-  for (const auto& left_out : elapsed_left_out(report)) out << "                  left out: " << left_out << '\n';
-  if (report.overlap_factor && warm_near_zero(report) == false) {
+  for (const auto& left_out : clocks.elapsed_left_out) out << "                  left out: " << left_out << '\n';
+  if (report.overlap_factor && clocks.warm_near_zero == false) {
     out << fmt::format(
         "Overlap factor    {:>10.2f}     (not a sign of overlap here: the warm run compiled too, so compile\n"
         "                                  elapsed leaves out the compiling both runs did)\n",
         *report.overlap_factor);
-  } else if (report.overlap_factor && !warm_near_zero(report)) {
+  } else if (report.overlap_factor && !clocks.warm_near_zero) {
     out << fmt::format(
         "Overlap factor    {:>10.2f}     (whether the warm run compiled is not recorded, so compile elapsed may\n"
         "                                  not be the compile time)\n",
@@ -98,7 +98,7 @@ void render_headline(const Report& report, std::ostream& out) {
                        "unavailable");
   }
   render_reference(report, out);
-  if (builds_overlapped(report)) {
+  if (clocks.builds_overlapped) {
     out << fmt::format(
         "\nBUILDS OVERLAPPED: summed module timers are {:.2f}x the elapsed compile time, so modules were built\n"
         "concurrently and each timer absorbed the others' contention. Judge changes on compile elapsed.\n",
@@ -314,7 +314,7 @@ void render_report_text(const ReportView& view, std::ostream& out) {
     render_failures(report, out);
     return;
   }
-  render_headline(report, out);
+  render_headline(report, view.clocks, out);
   render_processes(report, out);
   render_overlapping_loads(report, out);
   render_identities(view, out);

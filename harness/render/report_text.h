@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "facts/clock_facts.h"
 #include "facts/rebuilds.h"
 #include "facts/test_attribution.h"
 #include "model/report.h"
@@ -18,6 +19,7 @@ struct ReportView {
   std::vector<RebuiltModule> rebuilt;
   // "Slowest tests by compile": absent when the report has no `tests` (no test runner).
   std::optional<TestCostRanking> tests;
+  ClockFacts clocks;  // facts/clock_facts.h
 };
 
 // How many tests "Slowest tests by compile" names.

@@ -8,6 +8,7 @@
 
 #include <sstream>
 
+#include "facts/clock_facts.h"
 #include "facts/rebuilds.h"
 #include "render/report_summary_text.h"
 #include "render/report_text.h"
@@ -20,8 +21,8 @@ using ::testing::Not;
 
 std::string summary(const Report& report) {
   std::ostringstream out;
-  render_report_summary_text(ReportView{report, compiled_identities(report), rebuilt_modules(report), std::nullopt},
-                             out);
+  render_report_summary_text(
+      ReportView{report, compiled_identities(report), rebuilt_modules(report), std::nullopt, clock_facts(report)}, out);
   return out.str();
 }
 
