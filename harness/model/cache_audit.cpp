@@ -3,25 +3,23 @@
 #include <algorithm>
 #include <map>
 
+#include "io/name_table.h"
+
 namespace wcp {
 
+namespace {
+
+constexpr NameTable<ServedBy, 3> kServedByNames{
+    {{ServedBy::dir, "dir"}, {ServedBy::compiled, "compiled"}, {ServedBy::error, "error"}}};
+
+}  // namespace
+
 std::string to_string(ServedBy served) {
-  switch (served) {
-    case ServedBy::dir:
-      return "dir";
-    case ServedBy::compiled:
-      return "compiled";
-    case ServedBy::error:
-      return "error";
-  }
-  return "compiled";
+  return std::string(name_of(kServedByNames, served));
 }
 
 std::optional<ServedBy> served_by_from_string(std::string_view text) {
-  for (const auto served : {ServedBy::dir, ServedBy::compiled, ServedBy::error}) {
-    if (text == to_string(served)) return served;
-  }
-  return std::nullopt;
+  return value_named(kServedByNames, text);
 }
 
 CacheAuditTotals totals_of(const CacheAudit& audit) {

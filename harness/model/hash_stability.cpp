@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "io/name_table.h"
+
 namespace wcp {
 namespace {
 
@@ -21,26 +23,21 @@ std::string module_group(const std::string& name) {
   return name.substr(0, cut) + "_*";
 }
 
+namespace {
+
+constexpr NameTable<HashCause, 4> kHashCauseNames{{{HashCause::stable, "stable"},
+                                                   {HashCause::python_hash_seed, "python_hash_seed"},
+                                                   {HashCause::checkout_path, "checkout_path"},
+                                                   {HashCause::per_run, "per_run"}}};
+
+}  // namespace
+
 std::string to_string(HashCause cause) {
-  switch (cause) {
-    case HashCause::stable:
-      return "stable";
-    case HashCause::python_hash_seed:
-      return "python_hash_seed";
-    case HashCause::checkout_path:
-      return "checkout_path";
-    case HashCause::per_run:
-      return "per_run";
-  }
-  return "stable";
+  return std::string(name_of(kHashCauseNames, cause));
 }
 
 std::optional<HashCause> hash_cause_from_string(std::string_view text) {
-  for (const HashCause cause :
-       {HashCause::stable, HashCause::python_hash_seed, HashCause::checkout_path, HashCause::per_run}) {
-    if (to_string(cause) == text) return cause;
-  }
-  return std::nullopt;
+  return value_named(kHashCauseNames, text);
 }
 
 }  // namespace wcp

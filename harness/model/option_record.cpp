@@ -2,20 +2,19 @@
 
 #include <fmt/format.h>
 
-#include <array>
-#include <utility>
+#include "io/name_table.h"
 
 namespace wcp {
 namespace {
 
-constexpr std::array<std::pair<OptionApi, std::string_view>, 4> kApis{{
+constexpr NameTable<OptionApi, 4> kApis{{
     {OptionApi::set_module_options, "set_module_options"},
     {OptionApi::module_options, "module.options"},
     {OptionApi::kernel, "kernel"},
     {OptionApi::config, "config"},
 }};
 
-constexpr std::array<std::pair<OptionScope, std::string_view>, 3> kScopes{{
+constexpr NameTable<OptionScope, 3> kScopes{{
     {OptionScope::none, ""},
     {OptionScope::kernel, "kernel"},
     {OptionScope::module, "module"},
@@ -24,31 +23,19 @@ constexpr std::array<std::pair<OptionScope, std::string_view>, 3> kScopes{{
 }  // namespace
 
 std::string_view to_string(OptionApi api) {
-  for (const auto& [id, text] : kApis) {
-    if (id == api) return text;
-  }
-  return "";
+  return name_of(kApis, api);
 }
 
 std::optional<OptionApi> option_api_from_string(std::string_view text) {
-  for (const auto& [id, spelling] : kApis) {
-    if (spelling == text) return id;
-  }
-  return std::nullopt;
+  return value_named(kApis, text);
 }
 
 std::string_view to_string(OptionScope scope) {
-  for (const auto& [id, text] : kScopes) {
-    if (id == scope) return text;
-  }
-  return "";
+  return name_of(kScopes, scope);
 }
 
 std::optional<OptionScope> option_scope_from_string(std::string_view text) {
-  for (const auto& [id, spelling] : kScopes) {
-    if (spelling == text) return id;
-  }
-  return std::nullopt;
+  return value_named(kScopes, text);
 }
 
 std::string spelled(const OptionWrite& write) {
@@ -68,7 +55,8 @@ std::string spelled(const OptionWrite& write) {
       }
       return fmt::format("@wp.kernel(module_options={{\"{}\": {}}}) on {} (module {})", write.key, write.value,
                          write.kernel, write.target);
-    case OptionApi::config: return fmt::format("wp.config.{} = {}", write.key, write.value);
+    case OptionApi::config:
+      return fmt::format("wp.config.{} = {}", write.key, write.value);
   }
   return "";
 }

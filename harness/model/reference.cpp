@@ -2,20 +2,23 @@
 
 #include <cmath>
 
+#include "io/name_table.h"
+
 namespace wcp {
 
+namespace {
+
+constexpr NameTable<ReferenceKind, 2> kReferenceKindNames{
+    {{ReferenceKind::warp_cpu, "warp_cpu"}, {ReferenceKind::nvrtc, "nvrtc"}}};
+
+}  // namespace
+
 std::string_view to_string(ReferenceKind kind) {
-  switch (kind) {
-    case ReferenceKind::warp_cpu: return "warp_cpu";
-    case ReferenceKind::nvrtc: return "nvrtc";
-  }
-  return "";
+  return name_of(kReferenceKindNames, kind);
 }
 
 std::optional<ReferenceKind> reference_kind_from_string(std::string_view text) {
-  if (text == "warp_cpu") return ReferenceKind::warp_cpu;
-  if (text == "nvrtc") return ReferenceKind::nvrtc;
-  return std::nullopt;
+  return value_named(kReferenceKindNames, text);
 }
 
 std::optional<double> sample_cost(const ReferenceSample& sample) {
@@ -33,8 +36,12 @@ std::optional<Summary> reference_cost(const std::vector<ReferenceSample>& sample
   return summarize(std::move(costs));
 }
 
-double reference_drift(double run_ms, double stored_ms) { return run_ms / stored_ms - 1.0; }
+double reference_drift(double run_ms, double stored_ms) {
+  return run_ms / stored_ms - 1.0;
+}
 
-bool drift_worth_a_warning(double drift) { return std::fabs(drift) >= kReferenceDriftWarning; }
+bool drift_worth_a_warning(double drift) {
+  return std::fabs(drift) >= kReferenceDriftWarning;
+}
 
 }  // namespace wcp

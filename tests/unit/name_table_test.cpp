@@ -6,7 +6,13 @@
 
 #include <set>
 
+#include "model/cache_audit.h"
+#include "model/cache_miss.h"
+#include "model/hash_stability.h"
 #include "model/module_event.h"
+#include "model/option_record.h"
+#include "model/process.h"
+#include "model/reference.h"
 
 namespace wcp {
 namespace {
@@ -47,6 +53,36 @@ TEST(NameTable, ALoadsWordsRoundTrip) {
       {TestPhase::collection, TestPhase::import, TestPhase::setup, TestPhase::call, TestPhase::teardown,
        TestPhase::session},
       [](TestPhase value) { return to_string(value); }, test_phase_from_string);
+}
+
+TEST(NameTable, OptionProcessAndReferenceWordsRoundTrip) {
+  expect_round_trip(
+      {OptionApi::set_module_options, OptionApi::module_options, OptionApi::kernel, OptionApi::config},
+      [](OptionApi value) { return std::string(to_string(value)); }, option_api_from_string);
+  expect_round_trip(
+      {ProcessRole::main, ProcessRole::worker, ProcessRole::child},
+      [](ProcessRole value) { return std::string(to_string(value)); }, process_role_from_string);
+  expect_round_trip(
+      {ReferenceKind::warp_cpu, ReferenceKind::nvrtc},
+      [](ReferenceKind value) { return std::string(to_string(value)); }, reference_kind_from_string);
+  // An option's scope is "" for none: the one name that may be empty.
+  EXPECT_EQ(to_string(OptionScope::none), "");
+  EXPECT_EQ(option_scope_from_string("module"), OptionScope::module);
+  EXPECT_EQ(option_scope_from_string(to_string(OptionScope::kernel)), OptionScope::kernel);
+}
+
+TEST(NameTable, CacheAndHashWordsRoundTrip) {
+  using wcp::to_string;
+  expect_round_trip(
+      {MissCause::no_entry, MissCause::kernels_differ, MissCause::options_differ, MissCause::functions_differ,
+       MissCause::compiler_only, MissCause::no_device_build, MissCause::unexplained},
+      [](MissCause value) { return to_string(value); }, miss_cause_from_string);
+  expect_round_trip(
+      {ServedBy::dir, ServedBy::compiled, ServedBy::error}, [](ServedBy value) { return to_string(value); },
+      served_by_from_string);
+  expect_round_trip(
+      {HashCause::stable, HashCause::python_hash_seed, HashCause::checkout_path, HashCause::per_run},
+      [](HashCause value) { return to_string(value); }, hash_cause_from_string);
 }
 
 }  // namespace
