@@ -4,6 +4,7 @@
 #include <map>
 
 #include "facts/queries.h"
+#include "io/name_table.h"
 
 namespace wcp {
 namespace {
@@ -408,48 +409,31 @@ bool same_misses(const OptionReceipt& a, const OptionReceipt& b) {
   return true;
 }
 
+constexpr NameTable<ReceiptOutcome, 6> kOutcomeNames{{{ReceiptOutcome::reached, "reached"},
+                                                      {ReceiptOutcome::partly_reached, "partly_reached"},
+                                                      {ReceiptOutcome::reached_nothing, "reached_nothing"},
+                                                      {ReceiptOutcome::target_not_built, "target_not_built"},
+                                                      {ReceiptOutcome::no_change, "no_change"},
+                                                      {ReceiptOutcome::not_a_module_option, "not_a_module_option"}}};
+constexpr NameTable<MissReason, 9> kMissReasonNames{
+    {{MissReason::target_never_loaded, "target_never_loaded"},
+     {MissReason::kernels_in_unique_modules, "kernels_in_unique_modules"},
+     {MissReason::kernels_in_named_modules, "kernels_in_named_modules"},
+     {MissReason::set_after_last_load, "set_after_last_load"},
+     {MissReason::set_after_module_created, "set_after_module_created"},
+     {MissReason::module_holds_own_value, "module_holds_own_value"},
+     {MissReason::overridden, "overridden"},
+     {MissReason::no_build_after, "no_build_after"},
+     {MissReason::value_differs, "value_differs"}}};
+
 }  // namespace
 
 std::string_view to_string(ReceiptOutcome outcome) {
-  switch (outcome) {
-    case ReceiptOutcome::reached:
-      return "reached";
-    case ReceiptOutcome::partly_reached:
-      return "partly_reached";
-    case ReceiptOutcome::reached_nothing:
-      return "reached_nothing";
-    case ReceiptOutcome::target_not_built:
-      return "target_not_built";
-    case ReceiptOutcome::no_change:
-      return "no_change";
-    case ReceiptOutcome::not_a_module_option:
-      return "not_a_module_option";
-  }
-  return "";
+  return name_of(kOutcomeNames, outcome);
 }
 
 std::string_view to_string(MissReason reason) {
-  switch (reason) {
-    case MissReason::target_never_loaded:
-      return "target_never_loaded";
-    case MissReason::kernels_in_unique_modules:
-      return "kernels_in_unique_modules";
-    case MissReason::kernels_in_named_modules:
-      return "kernels_in_named_modules";
-    case MissReason::set_after_last_load:
-      return "set_after_last_load";
-    case MissReason::set_after_module_created:
-      return "set_after_module_created";
-    case MissReason::module_holds_own_value:
-      return "module_holds_own_value";
-    case MissReason::overridden:
-      return "overridden";
-    case MissReason::no_build_after:
-      return "no_build_after";
-    case MissReason::value_differs:
-      return "value_differs";
-  }
-  return "";
+  return name_of(kMissReasonNames, reason);
 }
 
 std::set<std::string> copied_config_options(const OptionRecord& record) {

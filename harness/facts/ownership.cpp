@@ -7,6 +7,7 @@
 
 #include "facts/queries.h"
 #include "facts/test_session.h"
+#include "io/name_table.h"
 
 namespace wcp {
 namespace {
@@ -71,20 +72,13 @@ std::string package_text(const std::optional<Package>& package) {
   return package->version.empty() ? package->name : package->name + " " + package->version;
 }
 
+constexpr NameTable<Owner, 4> kOwnerNames{
+    {{Owner::user, "user"}, {Owner::dependency, "dependency"}, {Owner::warp, "warp"}, {Owner::python, "python"}}};
+
 }  // namespace
 
 std::string_view to_string(Owner owner) {
-  switch (owner) {
-    case Owner::user:
-      return "user";
-    case Owner::dependency:
-      return "dependency";
-    case Owner::warp:
-      return "warp";
-    case Owner::python:
-      return "python";
-  }
-  return "user";
+  return name_of(kOwnerNames, owner);
 }
 
 std::string ModuleOwnership::describe() const {

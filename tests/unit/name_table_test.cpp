@@ -6,6 +6,8 @@
 
 #include <set>
 
+#include "facts/option_receipts.h"
+#include "facts/ownership.h"
 #include "model/cache_audit.h"
 #include "model/cache_miss.h"
 #include "model/hash_stability.h"
@@ -83,6 +85,28 @@ TEST(NameTable, CacheAndHashWordsRoundTrip) {
   expect_round_trip(
       {HashCause::stable, HashCause::python_hash_seed, HashCause::checkout_path, HashCause::per_run},
       [](HashCause value) { return to_string(value); }, hash_cause_from_string);
+}
+
+// Written only (reports and diagnoses carry them; nothing reads them back): each name is its own.
+template <typename Enum>
+void expect_distinct_names(std::initializer_list<Enum> values) {
+  std::set<std::string> names;
+  for (Enum value : values) {
+    const std::string name(to_string(value));
+    EXPECT_FALSE(name.empty());
+    EXPECT_TRUE(names.insert(name).second) << name << " names two values";
+  }
+}
+
+TEST(NameTable, OwnersAndOptionReceiptWordsAreDistinct) {
+  expect_distinct_names({Owner::user, Owner::dependency, Owner::warp, Owner::python});
+  expect_distinct_names({ReceiptOutcome::reached, ReceiptOutcome::partly_reached, ReceiptOutcome::reached_nothing,
+                         ReceiptOutcome::target_not_built, ReceiptOutcome::no_change,
+                         ReceiptOutcome::not_a_module_option});
+  expect_distinct_names({MissReason::target_never_loaded, MissReason::kernels_in_unique_modules,
+                         MissReason::kernels_in_named_modules, MissReason::set_after_last_load,
+                         MissReason::set_after_module_created, MissReason::module_holds_own_value,
+                         MissReason::overridden, MissReason::no_build_after, MissReason::value_differs});
 }
 
 }  // namespace
