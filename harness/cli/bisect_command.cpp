@@ -6,7 +6,6 @@
 // Exit codes: 0 first bad commit named; 1 none could be named (only skipped commits left, BAD
 // is not bad, GOOD is not good); 2 usage; 3 internal; check's own 2, 3 or 77 when it aborted
 // the bisection.
-#include <sstream>
 
 #include "bisect/bisection.h"
 #include "cli/commands.h"

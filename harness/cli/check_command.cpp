@@ -2,12 +2,10 @@
 // Exit codes: 0 all pass, 1 a budget failed, 2 configuration error, 77 (kNotRun) nothing was
 // run because every selected command needs a device this machine lacks (CTest SKIP_RETURN_CODE).
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 #include "budget/budget_parse.h"
 #include "budget/check_workflow.h"
@@ -28,8 +26,6 @@
 #include "measure/measure.h"
 #include "reference/measure_with_reference.h"
 #include "render/budget_ctest.h"
-#include "render/budget_json.h"
-#include "render/budget_markdown.h"
 #include "render/budget_summary_text.h"
 #include "render/budget_text.h"
 #include "render/format.h"

@@ -1,6 +1,5 @@
 // `compare BASELINE.json CANDIDATE.json [--verbose] [--json OUT]`: did the change help, for the same work?
 // Exit 1 for INVALID and REGRESSION (docs/cli.md), 0 otherwise.
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/common_options.h"

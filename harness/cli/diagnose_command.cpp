@@ -3,7 +3,6 @@
 #include <fmt/ranges.h>
 
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 

@@ -4,7 +4,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/outputs.h"

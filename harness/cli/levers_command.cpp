@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <sstream>
 #include <thread>
 
 #include "analysis/diagnose.h"

@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <sstream>
 
 #include "analysis/diagnose.h"
 #include "cli/command_progress.h"

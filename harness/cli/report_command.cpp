@@ -3,7 +3,6 @@
 // the results report a reviewer needs (the seed's step 6). Prints one screen of it (the Markdown
 // with --verbose); exits like
 // `compare` (1 for INVALID and REGRESSION), since the verdict is part of the result.
-#include <sstream>
 
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
@@ -11,6 +10,7 @@
 #include "cli/fixed_cost_input.h"
 #include "cli/outputs.h"
 #include "codec/ab_json.h"
+#include "codec/document_kind.h"
 #include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
