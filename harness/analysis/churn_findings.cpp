@@ -141,49 +141,64 @@ std::string function_change_text(const FunctionChange& change) {
   return fmt::format("function {}: overload added {}", function, fmt::join(overloads, ", "));
 }
 
+KernelFact kernel_fact(const std::string& key, const std::string& file, int line) {
+  return {key, site_at(file, line)};
+}
+
 // The fix for a changed kernel, from what changed: a global sharing an argument's name, a global
-// value, a function's overloads, or (nothing recorded) the default.
-std::string changed_reference_fix(const Transition& change) {
+// value, a function's overloads, or (nothing recorded) the catalogue's.
+FixAction changed_reference_fix(const Transition& change) {
+  FixAction action;
+  action.whole = true;
   for (const auto& kernel : change.changed) {
     if (!kernel.shadowed.empty()) {
-      return fmt::format(
-          "Rename {}'s argument `{}` ({}) or the global `{}` of {} (e.g. move the code that assigns it into a "
-          "function): Warp hashes that global as a constant of the kernel.",
-          kernel.kernel.key, kernel.shadowed.front(), site_text(kernel.kernel.file, kernel.kernel.line),
-          kernel.shadowed.front(), kernel.kernel.python_module.empty() ? "its module" : kernel.kernel.python_module);
+      action.kind = FixKind::rename_shadowed_argument;
+      action.kernels = {kernel_fact(kernel.kernel.key, kernel.kernel.file, kernel.kernel.line)};
+      action.names = {kernel.shadowed.front()};
+      action.python_module = kernel.kernel.python_module;
+      return action;
     }
   }
   for (const auto& kernel : change.changed) {
     if (!kernel.constants.empty()) {
-      return fmt::format(
-          "Keep `{}` fixed once {} has launched: each value it names is compiled in, a build of its own (as a kernel "
-          "parameter it would build once, but that changes the kernel's signature, so its launches).",
-          std::get<0>(kernel.constants.front()), kernel.kernel.key);
+      action.kind = FixKind::keep_value_fixed;
+      action.kernels = {kernel_fact(kernel.kernel.key, kernel.kernel.file, kernel.kernel.line)};
+      action.names = {std::get<0>(kernel.constants.front())};
+      return action;
     }
   }
   for (const auto& function : change.functions) {
     if (!function.constants.empty()) {
-      return fmt::format(
-          "Each value of `{}` that {} ({}) captures is compiled in, a build of its own: keep it fixed once the "
-          "module has launched (as a parameter it would build once, but that changes the kernels' signatures, so "
-          "their launches).",
-          std::get<0>(function.constants.front()), function.function.key,
-          site_text(function.function.file, function.function.line));
+      action.kind = FixKind::keep_function_value_fixed;
+      action.kernels = {kernel_fact(function.function.key, function.function.file, function.function.line)};
+      action.names = {std::get<0>(function.constants.front())};
+      return action;
     }
   }
   for (const auto& function : change.functions) {
     if (!function.new_overloads.empty()) {
       const auto& overload = function.new_overloads.front();
-      return fmt::format("Add every overload of {} (one comes from {}) before the module's first launch.",
-                         function.function.key, site_text(overload.file, overload.line));
+      action.kind = FixKind::add_overloads_early;
+      action.kernels = {KernelFact{function.function.key, std::nullopt}};
+      action.site = site_at(overload.file, overload.line);
+      return action;
     }
   }
   if (!change.functions.empty()) {
     const auto& function = change.functions.front().function;
-    return fmt::format("Define {} ({}) in its final form before the module's first launch.", function.key,
-                       site_text(function.file, function.line));
+    action.kind = FixKind::define_function_early;
+    action.kernels = {kernel_fact(function.key, function.file, function.line)};
+    return action;
   }
-  return std::string(info(Mechanism::changed_reference).fix);
+  return {};  // the catalogue's fix, as written
+}
+
+// "offset (app.py:40), scale (app.py:52)": the evidence line's spelling of kernels.
+std::string kernels_text(const std::vector<KernelFact>& kernels) {
+  std::vector<std::string> texts;
+  for (const auto& kernel : kernels)
+    texts.push_back(fmt::format("{} ({}:{})", kernel.name, short_path(kernel.site->file), kernel.site->line));
+  return fmt::format("{}", fmt::join(texts, ", "));
 }
 
 void add_cost(Finding& finding, double ms) {
@@ -212,14 +227,13 @@ class ModuleRebuilds {
 
   void explain(const Transition& change) {
     cost_owner_ = nullptr;
-    std::vector<std::string> closure_kernels, late_kernels;
+    std::vector<KernelFact> closure_kernels, late_kernels;
     for (const auto& kernel : change.added) {
-      const std::string text = fmt::format("{} ({}:{})", kernel.key, short_path(kernel.file), kernel.line);
       if (factories_.contains({kernel.file, kernel.line})) {
-        closure_kernels.push_back(text);
+        closure_kernels.push_back(kernel_fact(kernel.key, kernel.file, kernel.line));
         factory_keys_[{kernel.file, kernel.line}].push_back(kernel.key);
       } else {
-        late_kernels.push_back(text);
+        late_kernels.push_back(kernel_fact(kernel.key, kernel.file, kernel.line));
       }
     }
     if (!closure_kernels.empty()) kernels_re_created(change, closure_kernels);
@@ -234,7 +248,7 @@ class ModuleRebuilds {
     // A headline names the first rebuild; the count says there are more (the evidence lists them).
     for (Finding* finding : all()) {
       const std::size_t rebuilds = finding->evidence.size() - 1;  // after the "N builds with N hashes" line
-      if (rebuilds > 1) finding->headline += fmt::format(" (and {} more rebuild(s))", rebuilds - 1);
+      if (rebuilds > 1) finding->facts.more_rebuilds = rebuilds - 1;
     }
     for (const auto& [site, keys] : factory_keys_) {
       closure_.evidence.insert(closure_.evidence.begin() + 1,
@@ -250,49 +264,47 @@ class ModuleRebuilds {
  private:
   std::array<Finding*, 5> all() { return {&closure_, &late_kernel_, &late_option_, &late_generic_, &changed_}; }
 
-  // `fact`: what changed, as the evidence line says it; `headline`: the same for a reader who
-  // sees no rebuild line, the finding's headline when this is its first rebuild.
-  void attribute(Finding& finding, const Transition& change, const std::string& fact, const std::string& headline) {
+  // `fact`: what changed, as the evidence line says it. True when this is the finding's first
+  // rebuild, whose facts its first line and its fix name.
+  bool attribute(Finding& finding, const Transition& change, const std::string& fact) {
     const std::string line = fmt::format("{}; {}", rebuild_line(change, ownership_), fact);
-    if (finding.trigger.empty()) {
+    const bool first = finding.trigger.empty();
+    if (first) {
       finding.trigger = fmt::format(
           "the instrumentation's load snapshots of {} differ between two builds at one device and block_dim: {}",
           where_, line);
     }
-    if (finding.headline.empty()) finding.headline = headline;
     finding.evidence.push_back(line);
     if (cost_owner_ == nullptr) {
       cost_owner_ = &finding;
       add_cost(finding, change.after->ms);
     }
+    return first;
   }
 
-  void kernels_re_created(const Transition& change, const std::vector<std::string>& kernels_text) {
-    const std::string kernels = fmt::format("{}", fmt::join(kernels_text, ", "));
-    attribute(closure_, change, "kernel re-created: " + kernels, "kernel re-created after load: " + kernels);
-    if (!closure_.short_fix.empty()) return;
-    const auto& first = *std::find_if(change.added.begin(), change.added.end(), [&](const KernelInfo& kernel) {
-      return factories_.contains({kernel.file, kernel.line});
-    });
-    closure_.short_fix = fmt::format(
-        "Create the kernels {}:{} makes before the first launch, or pass the varying value as a kernel parameter.",
-        short_path(first.file), first.line);
+  void kernels_re_created(const Transition& change, const std::vector<KernelFact>& kernels) {
+    if (!attribute(closure_, change, "kernel re-created: " + kernels_text(kernels))) return;
+    closure_.facts.event = EventKind::kernel_re_created_after_load;
+    closure_.facts.kernels = kernels;
+    closure_.facts.fix = fix_at(FixKind::create_before_first_launch, kernels.front().site);
   }
 
-  void kernels_added(const Transition& change, const std::vector<std::string>& kernels) {
-    const std::string fact = fmt::format("kernel added after load: {}", fmt::join(kernels, ", "));
-    attribute(late_kernel_, change, fact, fact);
-    if (late_kernel_.short_fix.empty()) {
-      late_kernel_.short_fix =
-          fmt::format("Define (import) {} before the module's first launch.", fmt::join(kernels, ", "));
+  void kernels_added(const Transition& change, const std::vector<KernelFact>& kernels) {
+    if (attribute(late_kernel_, change, "kernel added after load: " + kernels_text(kernels))) {
+      late_kernel_.facts.event = EventKind::kernel_added_after_load;
+      late_kernel_.facts.kernels = kernels;
     }
+    // The first kernels added name the fix, even after a rebuild this run could not explain.
+    if (late_kernel_.facts.fix.kind == FixKind::as_written)
+      late_kernel_.facts.fix = fix_naming(FixKind::define_before_first_launch, kernels);
   }
 
   void options_changed(const Transition& change) {
-    std::vector<std::string> changes, keys;
+    std::vector<std::string> changes;
+    std::vector<OptionChange> options;
     for (const auto& [key, old_value, new_value] : change.options) {
       changes.push_back(fmt::format("{}: {} -> {}", key, old_value, new_value));
-      keys.push_back(key);
+      options.push_back({key, old_value, new_value, std::nullopt});
       // Moving the write before the first launch gives the early launches the new value.
       const FixBehaviour moved = setting_option(key);
       if (moved.effect == FixEffect::changes_behaviour &&
@@ -301,26 +313,20 @@ class ModuleRebuilds {
             fmt::format("; {} was {} for the launches before the write: {}", key, old_value, moved.what);
       }
     }
-    const std::string changed = fmt::format("{}", fmt::join(changes, ", "));
-    attribute(late_option_, change, "option changed: " + changed, "option changed after load: " + changed);
-    if (late_option_.short_fix.empty()) {
-      late_option_.short_fix =
-          fmt::format("Set {} with wp.set_module_options at the top of the Python module, before the first launch.",
-                      fmt::join(keys, ", "));
-    }
+    if (!attribute(late_option_, change, fmt::format("option changed: {}", fmt::join(changes, ", ")))) return;
+    late_option_.facts.event = EventKind::option_changed_after_load;
+    late_option_.facts.options = options;
+    late_option_.facts.fix = fix_naming(FixKind::set_module_options_early, options);
   }
 
   void instances_added(const Transition& change) {
     std::vector<std::string> added;
     for (const auto& [kernel, overload] : change.instances_added)
       added.push_back(kernel + "[" + readable_overload(overload) + "]");
-    const std::string instances = fmt::format("{}", fmt::join(added, ", "));
-    attribute(late_generic_, change, "generic instance added: " + instances,
-              "generic instance added after load: " + instances);
-    if (late_generic_.short_fix.empty()) {
-      late_generic_.short_fix =
-          fmt::format("Declare {} with wp.overload before the first launch.", fmt::join(added, ", "));
-    }
+    if (!attribute(late_generic_, change, fmt::format("generic instance added: {}", fmt::join(added, ", ")))) return;
+    late_generic_.facts.event = EventKind::generic_instance_added;
+    late_generic_.facts.names = added;
+    late_generic_.facts.fix = fix_naming(FixKind::declare_overloads_early, added);
   }
 
   // One kernel object, two content hashes: name what its code names that changed (its values,
@@ -350,14 +356,17 @@ class ModuleRebuilds {
           fmt::join(bystanders.begin(), bystanders.begin() + std::min<std::size_t>(bystanders.size(), 3), ", "),
           bystanders.size() > 3 ? fmt::format(" and {} more", bystanders.size() - 3) : "");
     }
-    attribute(changed_, change, fact, fact);
-    if (changed_.short_fix.empty()) {
-      // No "a module of its own" here: a kernel moved out of the module its functions are
-      // registered in is not rebuilt when they change (Warp 1.19 ran fixtures/generated_function
-      // that way with the first radius twice), so that advice could change results.
-      changed_.short_fix = changed_reference_fix(change);
-      changed_.fix = changed_.short_fix;
-    }
+    if (!attribute(changed_, change, fact)) return;
+    changed_.headline = fact;
+    for (const auto& kernel : change.changed)
+      changed_.facts.kernels.push_back(kernel_fact(kernel.kernel.key, kernel.kernel.file, kernel.kernel.line));
+    for (const auto& function : change.functions)
+      changed_.facts.kernels.push_back(
+          kernel_fact(function.function.key, function.function.file, function.function.line));
+    // No "a module of its own" here: a kernel moved out of the module its functions are
+    // registered in is not rebuilt when they change (Warp 1.19 ran fixtures/generated_function
+    // that way with the first radius twice), so that advice could change results.
+    changed_.facts.fix = changed_reference_fix(change);
   }
 
   static std::vector<std::string> unchanged_kernels(const Transition& change) {
@@ -384,7 +393,7 @@ class ModuleRebuilds {
         removed.push_back(fmt::format("{} ({})", kernel.key, site_text(kernel.file, kernel.line)));
       fact = fmt::format("kernel(s) gone since the earlier build: {}", fmt::join(removed, ", "));
     }
-    attribute(late_kernel_, change, fact, "rebuilt with a new hash, but " + fact);
+    if (attribute(late_kernel_, change, fact)) late_kernel_.headline = "rebuilt with a new hash, but " + fact;
   }
 
   const CodeOwnership& ownership_;

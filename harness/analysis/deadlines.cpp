@@ -106,12 +106,6 @@ void find_session_files(const Report& report, const std::vector<std::string>& mo
   }
 }
 
-// The module is the test file's own (its first kernel is defined there): a module option set in
-// that file reaches it and nothing else, where a global setting would reach the whole run.
-bool defined_in_test_file(const SettingDeadline& deadline) {
-  return deadline.test_file && deadline.before.file == *deadline.test_file;
-}
-
 }  // namespace
 
 std::optional<SettingDeadline> setting_deadline(const Report& report, const std::vector<std::string>& modules) {
@@ -150,7 +144,7 @@ std::string config_deadline_advice(const SettingDeadline& deadline, const std::s
           deadline.module, short_file(deadline.before.file), deadline.before.line, setting, deadline.module, key,
           value);
     case SettingDeadline::Kind::runner_session:
-      if (defined_in_test_file(deadline)) {
+      if (deadline.in_test_file()) {
         return fmt::format(
             "The entry point is the test runner, and module {} is the test file's own: call "
             "wp.set_module_options({{\"{}\": {}}}) at the top of {}, which reaches that file's module only (a "
@@ -180,44 +174,6 @@ std::string config_deadline_advice(const SettingDeadline& deadline, const std::s
           setting, module_option);
   }
   return setting;
-}
-
-std::string config_deadline_short_advice(const SettingDeadline& deadline, const std::string& key,
-                                         const std::string& value) {
-  switch (deadline.kind) {
-    case SettingDeadline::Kind::entry_script_line:
-      return fmt::format("Set wp.config.{} = {} in {} before line {}.", key, value, short_file(deadline.before.file),
-                         deadline.before.line);
-    case SettingDeadline::Kind::kernel_definition:
-      if (deadline.users_code) {
-        return fmt::format("Set wp.config.{} = {} before {}:{}.", key, value, short_file(deadline.before.file),
-                           deadline.before.line);
-      }
-      return fmt::format("Set wp.get_module(\"{}\").options[\"{}\"] = {} before its first load.", deadline.module, key,
-                         value);
-    case SettingDeadline::Kind::runner_session:
-      if (defined_in_test_file(deadline)) {
-        return fmt::format("Call wp.set_module_options({{\"{}\": {}}}) at the top of {}: it reaches that file's module "
-                           "only.",
-                           key, value, short_file(*deadline.test_file));
-      }
-      // Its scope in the same sentence: this run is one part of the suite.
-      if (deadline.session_setup) {
-        return fmt::format(
-            "Set wp.config.{} = {} at the top of {} (create it if there is none) if no test of the suite needs "
-            "otherwise.",
-            key, value, *deadline.session_setup);
-      }
-      if (deadline.test_file) {
-        return fmt::format(
-            "Set wp.config.{} = {} at the top of {}, right after `import warp`, if no other test run with it "
-            "needs otherwise.",
-            key, value, short_file(*deadline.test_file));
-      }
-      return fmt::format("Set wp.config.{} = {} where the test session starts (the conftest.py in its rootdir).", key,
-                         value);
-  }
-  return "";
 }
 
 }  // namespace wcp::analysis

@@ -28,6 +28,11 @@ struct SettingDeadline {
   // runner_session only, found from the run: where this user's code can set it first.
   std::optional<std::string> session_setup;  // under pytest, the rootdir's conftest.py (it may not exist yet)
   std::optional<std::string> test_file;      // the user's test file whose test first loaded the module
+
+  // The module is the test file's own (its first kernel is defined there): a module option set in
+  // that file reaches it and nothing else, where a global setting would reach the whole run.
+  bool in_test_file() const { return test_file && before.file == *test_file; }
+  bool operator==(const SettingDeadline&) const = default;
 };
 
 // The earliest creation among `modules` in this run (all application modules when empty);
@@ -38,9 +43,7 @@ std::optional<SettingDeadline> setting_deadline(const Report& report, const std:
 // one sentence that names the line and, where no user line is early enough, the module option
 // that reaches the module instead.
 std::string config_deadline_advice(const SettingDeadline& deadline, const std::string& key, const std::string& value);
-// The same advice in one short line (Finding::short_fix): where to set it, without the module
-// option alternative. Findings whose deadlines differ in the line alone say one thing for all.
-std::string config_deadline_short_advice(const SettingDeadline& deadline, const std::string& key,
-                                         const std::string& value);
+// The same advice in one short line is a FixAction of kind set_before_deadline, phrased by
+// render/finding_text.h.
 
 }  // namespace wcp::analysis

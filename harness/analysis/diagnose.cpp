@@ -24,21 +24,14 @@ namespace {
 // Compile time below this share of the cold wall time is not worth a user's effort first.
 constexpr double kBottleneckShare = 0.10;
 
-double share_of(double part, double whole) { return whole > 0.0 ? std::max(0.0, part) / whole : 0.0; }
-
-bool any_of_warm_wall(const Report& report) { return report.warm_wall_ms.has_value(); }
-
-// The first sentence of a fix: up to the first ". " outside parentheses, so "(e.g. a path)"
-// and "wp.config" never end it.
-std::string first_sentence(const std::string& text) {
-  int depth = 0;
-  for (std::size_t at = 0; at + 1 < text.size(); ++at) {
-    if (text[at] == '(') ++depth;
-    if (text[at] == ')' && depth > 0) --depth;
-    if (text[at] == '.' && text[at + 1] == ' ' && depth == 0) return text.substr(0, at + 1);
-  }
-  return text;
+double share_of(double part, double whole) {
+  return whole > 0.0 ? std::max(0.0, part) / whole : 0.0;
 }
+
+bool any_of_warm_wall(const Report& report) {
+  return report.warm_wall_ms.has_value();
+}
+
 }  // namespace
 
 void state_bottleneck(const Report& report, Diagnosis& out) {
@@ -48,8 +41,9 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
   }
   if (compiled_nothing(report)) {
     out.compile_is_bottleneck = false;
-    out.bottleneck = "NO MODULES COMPILED: the command did not reach Warp, or everything came from a cache it should "
-                     "not have seen.";
+    out.bottleneck =
+        "NO MODULES COMPILED: the command did not reach Warp, or everything came from a cache it should "
+        "not have seen.";
     return;
   }
   const WarmCompileEvidence warm = warm_compile_evidence(report);
@@ -78,7 +72,7 @@ void state_bottleneck(const Report& report, Diagnosis& out) {
     const std::string why =
         !warm.compiled && any_of_warm_wall(report)
             ? "whether the warm run compiled is not recorded, so cold wall minus warm wall may not be compile time"
-        : !warm.compiled             ? "no successful warm run to subtract"
+        : !warm.compiled                   ? "no successful warm run to subtract"
         : elapsed_left_out(report).empty() ? "no successful warm run to subtract"
                                            : "no sample's warm wall was below its cold wall";
     out.bottleneck =
@@ -123,9 +117,6 @@ Diagnosis diagnose(const Report& report, const DiagnoseInputs& inputs) {
   // evidence line is that observation (the module, setting or log line the check looked for).
   for (auto& finding : out.findings) {
     if (finding.trigger.empty() && !finding.evidence.empty()) finding.trigger = finding.evidence.front();
-    // A family without a shorter line still gives a short screen something whole to print.
-    if (finding.headline.empty()) finding.headline = finding.trigger;
-    if (finding.short_fix.empty()) finding.short_fix = first_sentence(finding.fix);
     // Whose module it is was guessed from its name: the cause is read from names, not seen.
     if (finding.owner && !finding.owner->from_snapshot && finding.cause == CauseStatus::confirmed)
       finding.cause = CauseStatus::inferred;

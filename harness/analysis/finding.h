@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/boundaries.h"
+#include "analysis/finding_facts.h"
 #include "analysis/user_actions.h"
 #include "facts/kernel_usage.h"
 #include "facts/option_receipts.h"
@@ -35,13 +36,13 @@ struct Finding {
   std::string cost_basis;             // how cost_ms was obtained (or why it is an estimate)
   bool cost_estimated = false;        // cost_ms is an estimate (a model, a ceiling), not a measured time
   std::string fix;                    // the catalogue's fix unless this run calls for a more specific one
-  // The specific fact of this run in one short line (the kernel added after load, the option
-  // that changed, the file:line of a write that reached nothing): what a screen that has room for
-  // one line per finding prints instead of cutting the trigger. The trigger where a family has no
-  // shorter one (analysis/diagnose.cpp).
+  // What the finding is about and what to do, typed (analysis/finding_facts.h): render/ phrases
+  // the finding's first line and its short fix from these.
+  FindingFacts facts;
+  // The first line and the short fix of a family whose facts are `as_written` (its event or its
+  // fix kind): one short line each that keeps the specific name, value or file:line. Empty in a
+  // typed family; render/finding_text.h falls back to the trigger and the fix's first sentence.
   std::string headline;
-  // `fix` in one short line that keeps its specific name, value or file:line, for the same
-  // screens; the first sentence of `fix` where a family has no shorter one.
   std::string short_fix;
   // Whether applying `fix` changes what the program computes (results, precision, the kernels it
   // builds, its launches), and in words what it keeps or changes: advice never changes a
@@ -60,6 +61,8 @@ struct Finding {
 
   // The user can apply the fix to the code itself; otherwise the fix says what they can do instead.
   bool yours() const { return !owner || owner->users_to_change(); }
+  // cost_ms with how it was obtained: measured, estimated, or unavailable (never 0 for unknown).
+  CostFact cost() const;
 };
 
 struct RuledOut {
@@ -80,8 +83,6 @@ struct GroupMember {
   bool cost_estimated = false;
   // The member's own values where the group's fix says "<N>" (a line number), in order.
   std::vector<std::string> fix_values;
-  std::string headline;   // the finding's
-  std::string short_fix;  // the finding's
   // Every module the finding is about (Finding::modules, or its one `module`): a finding that
   // gathers three modules counts as three where a reader is told how many modules a group touches.
   std::vector<std::string> modules;
@@ -93,20 +94,15 @@ struct GroupMember {
 struct FindingGroup {
   Mechanism mechanism = Mechanism::late_kernel;
   CauseStatus cause = CauseStatus::confirmed;  // the least established of its members
-  std::optional<ModuleOwnership> owner;  // as the members' (absent: the whole program)
+  std::optional<ModuleOwnership> owner;        // as the members' (absent: the whole program)
   // The members' fix, once: verbatim when they agree; otherwise with "<module>" for each
   // member's module and "<N>" for each number that differs between them (GroupMember::fix_values).
   std::string fix;
   // Whether the members' fixes agree verbatim, so `fix` holds no placeholder and holds for all.
   // Text for a person never shows a `fix` with placeholders: it shows `short_fix` or each
   // member's own.
+  // A group's first line and short fix are phrased from its members' facts by render/finding_text.h.
   bool fixes_agree = true;
-  // The members' headline when they agree, else "" (a reader is shown each member's).
-  std::string headline;
-  // One short fix that holds for every member: theirs when they agree; when they differ in one
-  // number only (a line), that number listed ("stages.py:10, 30 and 21"); otherwise "" (a reader
-  // is shown each member's).
-  std::string short_fix;
   std::vector<GroupMember> members;
   std::optional<double> total_cost_ms;  // the sum of the members' known costs; absent when none is known
   std::size_t costs_unknown = 0;        // members without a cost, left out of total_cost_ms

@@ -25,6 +25,11 @@ std::string site_text(const OptionWrite& write) {
   return write.site ? where(*write.site) : "an unknown line";
 }
 
+std::optional<SourceSite> site_of(const OptionWrite& write) {
+  if (!write.site) return std::nullopt;
+  return site_at(write.site->file, write.site->line, write.site->function);
+}
+
 std::string build_text(const MissedModule& miss) {
   return miss.build ? fmt::format("{} ({})", miss.module, miss.build->hash) : miss.module;
 }
@@ -150,7 +155,8 @@ void for_its_maintainers(const OptionReceipt& receipt, const ModuleOwnership& ow
       "For the maintainers of {}: {} at {} reached no build in this program; nothing for you to change. Your "
       "own levers are at your entry point (`levers -- CMD` measures them).",
       whose, spelled(write), site_text(write));
-  finding.short_fix = fmt::format("For the maintainers of {}; nothing for you to change.", whose);
+  finding.facts.fix.kind = FixKind::for_maintainers;
+  finding.facts.fix.package = whose;
   finding.fix_effect = FixEffect::keeps_behaviour;
   finding.behaviour = "nothing to change on your side";
 }
@@ -181,8 +187,10 @@ Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::
                                                         applied.effect == FixEffect::changes_behaviour
                                                             ? " That changes behaviour: " + applied.what + "."
                                                             : ""));
-  finding.headline = fmt::format("{} = {} set at {} reached no module build", write.key, write.value, site_text(write));
-  finding.short_fix = fmt::format("Remove the {} write at {}: it reached no build.", write.key, site_text(write));
+  const OptionChange written{write.key, std::nullopt, write.value, site_of(write)};
+  finding.facts.event = EventKind::option_reached_no_build;
+  finding.facts.options = {written};
+  finding.facts.fix = fix_naming(FixKind::remove_option_write, std::vector<OptionChange>{written});
   finding.fix_effect = FixEffect::keeps_behaviour;
   finding.behaviour = fmt::format("removing the write keeps this run as it is; applying it instead: {}", applied.what);
   if (!finding.owner->users_to_change()) for_its_maintainers(receipt, *finding.owner, finding);
@@ -270,16 +278,17 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
   }
   if (!deadline.evidence.empty()) {
     // The line early enough in this program, per setting: its first module's creation.
-    std::vector<std::string> advice, short_advice, late_keys;
+    std::vector<std::string> advice, late_keys;
+    std::vector<SettingAt> settings;
     for (const auto& [key, setting] : late_settings) {
       late_keys.push_back(fmt::format("wp.config.{} = {}", key, setting.first));
       if (const auto line = setting_deadline(report, setting.second)) {
         advice.push_back(config_deadline_advice(*line, key, setting.first));
-        short_advice.push_back(config_deadline_short_advice(*line, key, setting.first));
+        settings.push_back({key, setting.first, *line});
       }
     }
     if (!advice.empty()) deadline.fix = fmt::format("{}", fmt::join(advice, " "));
-    if (!short_advice.empty()) deadline.short_fix = fmt::format("{}", fmt::join(short_advice, " "));
+    if (!settings.empty()) deadline.facts.fix = fix_setting(FixKind::set_before_deadline, settings);
     deadline.headline =
         fmt::format("{} set after module {} copied warp.config", fmt::join(late_keys, ", "), deadline.module);
     deadline.fix_effect = deadline_behaviour.effect;

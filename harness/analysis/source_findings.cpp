@@ -237,7 +237,7 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
       }
       if (const auto line = setting_deadline(report, modules)) {
         finding.fix = config_deadline_advice(*line, "enable_backward", "False");
-        finding.short_fix = config_deadline_short_advice(*line, "enable_backward", "False");
+        finding.facts.fix = fix_setting(FixKind::set_before_deadline, {{"enable_backward", "False", *line}});
       }
     }
     const auto& modules = modules_of[finding.module];

@@ -68,12 +68,12 @@ std::optional<EntryPointSetting> backward_off(const Report& report, const Diagno
   setting.setting = "wp.config.enable_backward = False";
   const auto deadline = setting_deadline(report, setting.modules);
   if (deadline && (deadline->kind != SettingDeadline::Kind::kernel_definition || deadline->users_code)) {
-    setting.advice = config_deadline_short_advice(*deadline, "enable_backward", "False");
+    setting.advice = fix_setting(FixKind::set_before_deadline, {{"enable_backward", "False", *deadline}});
   } else {
     // No line of the user's is on record before those modules are created: the import that
     // creates them is theirs, whatever it is called.
-    setting.advice = fmt::format("Set {} at your entry point, right after `import warp` and before importing {}.",
-                                 setting.setting, packages.empty() ? std::string("the package") : packages.front());
+    setting.advice = fix_setting(FixKind::set_at_entry_point, {{"enable_backward", "False", {}}});
+    setting.advice.package = packages.empty() ? std::string("the package") : packages.front();
   }
   setting.condition = "only if nothing differentiates through them";
   for (const auto& module : setting.modules) {

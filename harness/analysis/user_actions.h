@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/finding_facts.h"
+
 namespace wcp::analysis {
 
 // One setting at the program's entry point that reaches modules the user does not own, so that
@@ -18,9 +20,9 @@ namespace wcp::analysis {
 struct EntryPointSetting {
   std::string lever;    // the `levers` id that measures it: "backward-off"
   std::string setting;  // "wp.config.enable_backward = False"
-  // Where, in one short line that names the file and line ("Set wp.config.enable_backward =
-  // False in app.py before line 9."), or the test session's start under a test runner.
-  std::string advice;
+  // Where: before a line of this program (its file and line), at the test session's start under
+  // a test runner, or at the entry point before importing the package; render/ phrases it.
+  FixAction advice;
   std::vector<std::string> modules;  // the modules of the findings it answers
   // The saving on those modules: an estimate whenever it is not measured (`measure` never runs
   // the lever); absent when no module's share could be estimated. Never 0 for "unknown".

@@ -48,12 +48,15 @@ struct DocumentType {
 };
 
 // Each document's current version lives here and only here. The report's is its
-// `schema_version` too (model/report.h); the diagnosis and the calibration file kept their
-// `schema_version` 1 and add fields without a bump.
+// `schema_version` too (model/report.h). The diagnosis's is its `schema_version` as well: 2 added
+// each finding's typed `facts` (docs/report-schema.md); the calibration file kept its
+// `schema_version` 1.
 constexpr int document_version(DocumentKind kind) {
   switch (kind) {
     case DocumentKind::report:
       return kReportSchemaVersion;
+    case DocumentKind::diagnosis:
+      return 2;
     default:
       return 1;
   }

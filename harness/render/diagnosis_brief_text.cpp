@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io/units.h"
+#include "render/finding_text.h"
 #include "render/user_actions_text.h"
 #include "render/wrap.h"
 
@@ -42,7 +43,7 @@ void print_whole(std::string_view text, std::string_view first_prefix, std::ostr
   print_wrapped(text, first_prefix, "      ", out);
 }
 
-void render_group(const analysis::FindingGroup& group, std::ostream& out) {
+void render_group(const analysis::Diagnosis& diagnosis, const analysis::FindingGroup& group, std::ostream& out) {
   std::string heading = fmt::format("[{}] {}", code(group.mechanism), info(group.mechanism).title);
   if (group.owner) heading += " — " + group.owner->describe();
   print_wrapped(fmt::format("{}: {}", heading, group_extent(group)), "  ", "      ", out);
@@ -51,20 +52,22 @@ void render_group(const analysis::FindingGroup& group, std::ostream& out) {
   // the fact says so (`diagnose` names every group's status; this brief shares measure's screen).
   const bool open_cause = group.cause != analysis::CauseStatus::confirmed;
   const std::string cause = open_cause ? fmt::format("cause: {} — ", to_string(group.cause)) : "";
-  if (!group.headline.empty()) print_whole(cause + group.headline, "    ", out);
-  if (group.headline.empty() && open_cause) print_whole(fmt::format("cause: {}", to_string(group.cause)), "    ", out);
-  const bool each_member_fix = group.short_fix.empty();
-  if (group.headline.empty() || each_member_fix) {
+  const GroupText text = finding_group_text(group, diagnosis.findings);
+  if (!text.headline.empty()) print_whole(cause + text.headline, "    ", out);
+  if (text.headline.empty() && open_cause) print_whole(fmt::format("cause: {}", to_string(group.cause)), "    ", out);
+  const bool each_member_fix = text.short_fix.empty();
+  if (text.headline.empty() || each_member_fix) {
     const std::size_t shown = group.members.size() > kMembersShown ? kMembersShown - 1 : group.members.size();
     for (std::size_t index = 0; index < shown; ++index) {
-      const auto& member = group.members[index];
-      if (group.headline.empty()) print_whole(member.headline, "    - ", out);
-      if (each_member_fix) print_whole(member.short_fix, group.headline.empty() ? "      fix: " : "    fix: ", out);
+      const analysis::Finding& member = diagnosis.findings.at(group.members[index].finding);
+      if (text.headline.empty()) print_whole(headline_text(member), "    - ", out);
+      if (each_member_fix)
+        print_whole(short_fix_text(member), text.headline.empty() ? "      fix: " : "    fix: ", out);
     }
     if (shown < group.members.size())
       print_whole(fmt::format("and {} more", group.members.size() - shown), "    ", out);
   }
-  if (!each_member_fix) print_whole(group.short_fix, "    fix: ", out);
+  if (!each_member_fix) print_whole(text.short_fix, "    fix: ", out);
 }
 
 }  // namespace
@@ -83,7 +86,7 @@ void render_diagnosis_brief_text(const analysis::Diagnosis& diagnosis, std::stri
     out << "  Nothing this run found is yours to change.\n";
   }
   render_entry_points_and_cache(actions, out);
-  for (const std::size_t index : actions.own_groups) render_group(diagnosis.finding_groups.at(index), out);
+  for (const std::size_t index : actions.own_groups) render_group(diagnosis, diagnosis.finding_groups.at(index), out);
   // Findings in code the user does not own are not things to do: one line per package.
   if (!actions.packages.empty()) {
     out << "  In code you do not own:\n";

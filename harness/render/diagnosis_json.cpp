@@ -1,7 +1,10 @@
 #include "render/diagnosis_json.h"
 
+#include <array>
+
 #include "codec/report_json.h"
 #include "io/json_fields.h"
+#include "render/finding_text.h"
 
 namespace wcp::render {
 namespace {
@@ -117,7 +120,79 @@ json boundaries_to_json(const analysis::BoundaryProposal& proposal) {
           {"notes", proposal.notes}};
 }
 
-json group_to_json(const analysis::FindingGroup& group) {
+json text_or_null(const std::string& text) {
+  return text.empty() ? json(nullptr) : json(text);
+}
+
+json site_json(const std::optional<analysis::SourceSite>& site) {
+  if (!site) return nullptr;
+  return {{"file", site->file}, {"line", site->line}, {"function", text_or_null(site->function)}};
+}
+
+json kernels_json(const std::vector<analysis::KernelFact>& kernels) {
+  json out = json::array();
+  for (const auto& kernel : kernels) out.push_back({{"name", kernel.name}, {"site", site_json(kernel.site)}});
+  return out;
+}
+
+json options_json(const std::vector<analysis::OptionChange>& options) {
+  json out = json::array();
+  for (const auto& option : options) {
+    out.push_back({{"option", option.option},
+                   {"before", or_null(option.before)},
+                   {"after", or_null(option.after)},
+                   {"site", site_json(option.site)}});
+  }
+  return out;
+}
+
+json deadline_json(const analysis::SettingDeadline& deadline) {
+  static constexpr std::array<std::string_view, 3> kKinds{"entry-script-line", "kernel-definition", "runner-session"};
+  return {{"kind", kKinds.at(static_cast<std::size_t>(deadline.kind))},
+          {"before", {{"file", deadline.before.file}, {"line", deadline.before.line}}},
+          {"module", deadline.module},
+          {"users_code", deadline.users_code},
+          {"session_setup", or_null(deadline.session_setup)},
+          {"test_file", or_null(deadline.test_file)}};
+}
+
+json fix_json(const analysis::FixAction& fix) {
+  json settings = json::array();
+  for (const auto& setting : fix.settings) {
+    settings.push_back(
+        {{"key", setting.key},
+         {"value", setting.value},
+         {"deadline",
+          fix.kind == analysis::FixKind::set_before_deadline ? deadline_json(setting.deadline) : json(nullptr)}});
+  }
+  return {{"action", std::string(to_string(fix.kind))},
+          {"kernels", kernels_json(fix.kernels)},
+          {"options", options_json(fix.options)},
+          {"names", fix.names},
+          {"site", site_json(fix.site)},
+          {"python_module", text_or_null(fix.python_module)},
+          {"package", text_or_null(fix.package)},
+          {"settings", settings}};
+}
+
+// The finding's typed facts (analysis/finding_facts.h): what a program reads instead of the text.
+json facts_json(const analysis::Finding& finding) {
+  const analysis::FindingFacts& facts = finding.facts;
+  const analysis::FixAction& fix = facts.fix;
+  const analysis::CostFact cost = finding.cost();
+  return {{"event", std::string(to_string(facts.event))},
+          {"kernels", kernels_json(facts.kernels)},
+          {"options", options_json(facts.options)},
+          {"names", facts.names},
+          {"block_dims", facts.block_dims},
+          {"more_rebuilds", facts.more_rebuilds},
+          {"cause", std::string(to_string(finding.cause))},
+          {"cost", {{"kind", std::string(to_string(cost.kind))}, {"ms", or_null(cost.ms)}, {"basis", cost.basis}}},
+          {"fix", fix_json(fix)}};
+}
+
+json group_to_json(const analysis::FindingGroup& group, const std::vector<analysis::Finding>& findings) {
+  const GroupText text = finding_group_text(group, findings);
   json members = json::array();
   for (const auto& member : group.members) {
     members.push_back({{"finding", member.finding},
@@ -126,8 +201,8 @@ json group_to_json(const analysis::FindingGroup& group) {
                        {"cost_is_estimate", member.cost_estimated},
                        {"fix_values", member.fix_values},
                        {"modules", member.modules},
-                       {"headline", member.headline},
-                       {"short_fix", member.short_fix}});
+                       {"headline", headline_text(findings.at(member.finding))},
+                       {"short_fix", short_fix_text(findings.at(member.finding))}});
   }
   return {{"id", std::string(code(group.mechanism))},
           {"title", std::string(info(group.mechanism).title)},
@@ -135,8 +210,8 @@ json group_to_json(const analysis::FindingGroup& group) {
           {"yours", group.yours()},
           {"fix", group.fix},
           {"fixes_agree", group.fixes_agree},
-          {"headline", group.headline},
-          {"short_fix", group.short_fix},
+          {"headline", text.headline},
+          {"short_fix", text.short_fix},
           {"cause", std::string(to_string(group.cause))},
           {"members", members},
           {"total_cost_ms", or_null(group.total_cost_ms)},
@@ -151,7 +226,8 @@ json actions_to_json(const analysis::UserActions& actions) {
   for (const auto& setting : actions.settings) {
     settings.push_back({{"lever", setting.lever},
                         {"setting", setting.setting},
-                        {"advice", setting.advice},
+                        {"advice", fix_action_text(setting.advice)},
+                        {"advice_facts", fix_json(setting.advice)},
                         {"modules", setting.modules},
                         {"saving_ms", or_null(setting.saving_ms)},
                         {"saving_is_estimate", setting.saving_estimated},
@@ -189,9 +265,10 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
                         {"yours", finding.yours()},
                         {"trigger", finding.trigger},
                         {"evidence", finding.evidence},
-                        {"fix", finding.fix},
-                        {"headline", finding.headline},
-                        {"short_fix", finding.short_fix},
+                        {"fix", fix_text(finding)},
+                        {"headline", headline_text(finding)},
+                        {"short_fix", short_fix_text(finding)},
+                        {"facts", facts_json(finding)},
                         {"cause", std::string(to_string(finding.cause))},
                         {"fix_changes_behaviour", finding.fix_effect == FixEffect::changes_behaviour},
                         {"fix_behaviour", finding.behaviour},
@@ -202,7 +279,7 @@ nlohmann::json diagnosis_to_json(const analysis::Diagnosis& diagnosis) {
                         {"cost_is_estimate", finding.cost_estimated}});
   }
   json groups = json::array();
-  for (const auto& group : diagnosis.finding_groups) groups.push_back(group_to_json(group));
+  for (const auto& group : diagnosis.finding_groups) groups.push_back(group_to_json(group, diagnosis.findings));
   json ruled_out = json::array();
   for (const auto& entry : diagnosis.ruled_out) {
     ruled_out.push_back({{"id", std::string(code(entry.mechanism))}, {"signal", entry.signal}});

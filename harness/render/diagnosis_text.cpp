@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "io/units.h"
+#include "render/finding_text.h"
 #include "render/option_receipts_text.h"
 #include "render/user_actions_text.h"
 #include "render/wrap.h"
@@ -26,7 +27,7 @@ void render_finding(const analysis::Finding& finding, std::ostream& out) {
   } else if (!finding.cost_basis.empty()) {
     out << "    cost: " << finding.cost_basis << '\n';
   }
-  out << "    fix: " << finding.fix << '\n';
+  out << "    fix: " << fix_text(finding) << '\n';
   out << "    behaviour: " << to_string(finding.fix_effect) << " (" << finding.behaviour << ")\n";
   if (!finding.limits.empty()) out << "    limits: " << finding.limits << '\n';
   out << "    see: " << doc_link(finding.mechanism) << '\n';
@@ -77,20 +78,21 @@ void render_group_summary(const analysis::Diagnosis& diagnosis, const analysis::
   print_wrapped(fmt::format("{}{}; {}", lead, fmt::join(members, ", "), group_cost_text(group)), "  ", "    ", out);
   // The screen holds each fix and observation whole, in its short form: the full fix, the
   // behaviour and the limits are in --verbose and --explain, never cut to fit here.
-  if (!group.short_fix.empty()) {
-    print_wrapped(group.short_fix, "  fix: ", "    ", out);
+  const GroupText text = finding_group_text(group, diagnosis.findings);
+  if (!text.short_fix.empty()) {
+    print_wrapped(text.short_fix, "  fix: ", "    ", out);
   } else {
     // Nothing holds for all: each member's own, never the group's template with its blanks.
     for (const auto& member : group.members) {
-      print_wrapped(member.short_fix,
+      print_wrapped(short_fix_text(diagnosis.findings.at(member.finding)),
                     fmt::format("  fix ({}): ", member.module.empty() ? "several modules" : member.module), "    ",
                     out);
     }
   }
   // The one observation that fired the first member (or the members' shared one), and how far
   // this run establishes the cause; the rest are in --explain.
-  std::string evidence = group.headline.empty() ? first.headline : group.headline;
-  if (group.headline.empty() && group.members.size() > 1)
+  std::string evidence = text.headline.empty() ? headline_text(first) : text.headline;
+  if (text.headline.empty() && group.members.size() > 1)
     evidence += fmt::format(" (and {} more)", group.members.size() - 1);
   print_wrapped(fmt::format("{} — {} [--explain {}]", to_string(group.cause), evidence, code(group.mechanism)),
                 "  cause: ", "    ", out);

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "io/units.h"
+#include "render/finding_text.h"
 #include "render/report_text.h"
 #include "render/wrap.h"
 
@@ -30,8 +31,8 @@ std::string saving_text(const analysis::EntryPointSetting& setting) {
 
 void render_entry_points_and_cache(const analysis::UserActions& actions, std::ostream& out, bool full) {
   for (const auto& setting : actions.settings) {
-    print_wrapped(fmt::format("{} {}, {}; `{}` measures it.", setting.advice, saving_text(setting), setting.condition,
-                              format_command(actions.levers_command)),
+    print_wrapped(fmt::format("{} {}, {}; `{}` measures it.", fix_action_text(setting.advice), saving_text(setting),
+                              setting.condition, format_command(actions.levers_command)),
                   "  - ", "      ", out);
     if (full) {
       print_wrapped(fmt::format("modules: {}", fmt::join(setting.modules, ", ")), "      ", "        ", out);

@@ -138,7 +138,7 @@ class ScreenTest(unittest.TestCase):
         self.assertEqual(result.stdout, "")
 
     def test_json_has_groups_and_a_schema_version(self):
-        self.assertEqual(self.diagnosis["schema_version"], 1)
+        self.assertEqual(self.diagnosis["schema_version"], 2)
         members = [member["finding"] for group in self.diagnosis["finding_groups"] for member in group["members"]]
         self.assertEqual(sorted(members), list(range(len(self.diagnosis["findings"]))))
         for group in self.diagnosis["finding_groups"]:

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "render/finding_text.h"
 #include "report_fixtures.h"
 
 namespace wcp::analysis {
@@ -60,7 +61,7 @@ TEST(Deadlines, UnderATestRunnerTheSettingGoesWhereTheSessionStarts) {
     EXPECT_THAT(advice, HasSubstr("at the top of the conftest.py in its rootdir"));
     EXPECT_THAT(advice, ::testing::Not(HasSubstr("__main__.py")));
     EXPECT_THAT(advice, ::testing::Not(HasSubstr("before line")));
-    EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
+    EXPECT_THAT(render::config_deadline_short_advice(*deadline, "enable_backward", "False"),
                 HasSubstr("where the test session starts"));
   }
 }
@@ -98,7 +99,7 @@ TEST(Deadlines, UnderPytestTheRootdirsConftestAndTheTestFileAreNamed) {
   EXPECT_EQ(deadline->kind, SettingDeadline::Kind::runner_session);
   EXPECT_EQ(deadline->session_setup, "/home/me/proj/conftest.py");
   EXPECT_EQ(deadline->test_file, "/home/me/proj/tests/linalg/math_test.py");
-  const std::string short_advice = config_deadline_short_advice(*deadline, "enable_backward", "False");
+  const std::string short_advice = render::config_deadline_short_advice(*deadline, "enable_backward", "False");
   EXPECT_EQ(short_advice,
             "Set wp.config.enable_backward = False at the top of /home/me/proj/conftest.py (create it if there is "
             "none) if no test of the suite needs otherwise.");
@@ -115,8 +116,8 @@ TEST(Deadlines, AnIdOutsideTheRootdirNamesTheTestFileInstead) {
       setting_deadline(installed_package_under_pytest("../proj/tests/linalg/math_test.py::test_lu_solve0"), {});
   ASSERT_TRUE(deadline.has_value());
   EXPECT_FALSE(deadline->session_setup.has_value());
-  EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"), HasSubstr("at the top of "));
-  EXPECT_THAT(config_deadline_short_advice(*deadline, "enable_backward", "False"),
+  EXPECT_THAT(render::config_deadline_short_advice(*deadline, "enable_backward", "False"), HasSubstr("at the top of "));
+  EXPECT_THAT(render::config_deadline_short_advice(*deadline, "enable_backward", "False"),
               HasSubstr("math_test.py, right after `import warp`, if no other test"));
 }
 
@@ -143,7 +144,7 @@ TEST(Deadlines, UnderUnittestTheTestModuleIsNamedNotTheRunner) {
   EXPECT_EQ(deadline->test_file, test_file);
   EXPECT_FALSE(deadline->session_setup.has_value());
   // The module is the test file's own: its module option reaches it alone, not every module.
-  const std::string short_advice = config_deadline_short_advice(*deadline, "enable_backward", "False");
+  const std::string short_advice = render::config_deadline_short_advice(*deadline, "enable_backward", "False");
   EXPECT_EQ(short_advice,
             "Call wp.set_module_options({\"enable_backward\": False}) at the top of tests/test_solver.py: it "
             "reaches that file's module only.");

@@ -13,10 +13,12 @@
 
 #include "analysis/diagnose.h"
 #include "codec/report_json.h"
+#include "render/finding_text.h"
 
 namespace wcp::analysis {
 namespace {
 
+using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -225,8 +227,15 @@ TEST(DiagnoseMechanisms, AKernelWhoseArgumentNameResolvesToAChangedGlobalIsNotAL
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(finding->headline, HasSubstr("combine (src/app.py:144): the value its code names changed: `loss` "
                                            "(no value) -> -0.14 (also the name of its argument)"));
-  EXPECT_THAT(finding->short_fix, HasSubstr("Rename combine's argument `loss`"));
-  EXPECT_THAT(finding->short_fix, HasSubstr("the global `loss` of __main__"));
+  // The fix, as facts: rename the argument or the global it shares a name with.
+  const FixAction& fix = finding->facts.fix;
+  EXPECT_EQ(fix.kind, FixKind::rename_shadowed_argument);
+  ASSERT_EQ(fix.kernels.size(), 1U);
+  EXPECT_EQ(fix.kernels[0].name, "combine");
+  EXPECT_EQ(fix.kernels[0].site, site_at("/src/app.py", 144));
+  EXPECT_THAT(fix.names, ElementsAre("loss"));
+  EXPECT_EQ(fix.python_module, "__main__");
+  EXPECT_TRUE(fix.whole);
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 130.0);
 }
 
@@ -249,11 +258,15 @@ TEST(DiagnoseMechanisms, AFunctionWhoseCapturedValueChangedIsNamedWithTheKernels
   EXPECT_THAT(finding->headline, HasSubstr("function make__locals__sdf (src/shapes.py:16): the value its code names "
                                            "changed: `radius` 1.0 -> 2.0"));
   EXPECT_THAT(finding->headline, HasSubstr("rebuilt with it, unchanged: scale"));
-  EXPECT_THAT(finding->short_fix, HasSubstr("Each value of `radius` that make__locals__sdf (src/shapes.py:16) "
-                                            "captures is compiled in"));
+  const FixAction& fix = finding->facts.fix;
+  EXPECT_EQ(fix.kind, FixKind::keep_function_value_fixed);
+  ASSERT_EQ(fix.kernels.size(), 1U);
+  EXPECT_EQ(fix.kernels[0].name, "make__locals__sdf");
+  EXPECT_EQ(fix.kernels[0].site, site_at("/src/shapes.py", 16));
+  EXPECT_THAT(fix.names, ElementsAre("radius"));
   // Never "a module of its own": a kernel moved out of its functions' module is not rebuilt when
   // they change, so that would change results.
-  EXPECT_THAT(finding->short_fix, Not(HasSubstr("module of its own")));
+  EXPECT_THAT(render::fix_text(*finding), Not(HasSubstr("module of its own")));
 }
 
 TEST(DiagnoseMechanisms, AReportWithoutKernelObjectsReadsANewHashAtOneLineAsBefore) {
@@ -644,8 +657,12 @@ TEST(DiagnoseMechanisms, LateKernelHeadlineAndShortFixNameTheAddedKernel) {
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::late_kernel);
   ASSERT_NE(finding, nullptr);
-  EXPECT_EQ(finding->headline, "kernel added after load: offset (src/app.py:40)");
-  EXPECT_EQ(finding->short_fix, "Define (import) offset (src/app.py:40) before the module's first launch.");
+  EXPECT_EQ(finding->facts.event, EventKind::kernel_added_after_load);
+  const std::vector<KernelFact> offset{{"offset", site_at("/src/app.py", 40)}};
+  EXPECT_EQ(finding->facts.kernels, offset);
+  EXPECT_EQ(finding->facts.fix.kind, FixKind::define_before_first_launch);
+  EXPECT_EQ(finding->facts.fix.kernels, offset);
+  EXPECT_EQ(finding->facts.more_rebuilds, 0U);
 }
 
 TEST(DiagnoseMechanisms, LateOptionHeadlineAndShortFixNameTheOption) {
@@ -656,8 +673,11 @@ TEST(DiagnoseMechanisms, LateOptionHeadlineAndShortFixNameTheOption) {
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::late_option);
   ASSERT_NE(finding, nullptr);
-  EXPECT_EQ(finding->headline, "option changed after load: max_unroll: 16 -> 4");
-  EXPECT_THAT(finding->short_fix, HasSubstr("Set max_unroll with wp.set_module_options"));
+  EXPECT_EQ(finding->facts.event, EventKind::option_changed_after_load);
+  const std::vector<OptionChange> changed{{"max_unroll", "16", "4", std::nullopt}};
+  EXPECT_EQ(finding->facts.options, changed);
+  EXPECT_EQ(finding->facts.fix.kind, FixKind::set_module_options_early);
+  EXPECT_EQ(finding->facts.fix.options, changed);
 }
 
 TEST(DiagnoseMechanisms, EveryFindingHasAHeadlineAndAShortFix) {
@@ -667,8 +687,8 @@ TEST(DiagnoseMechanisms, EveryFindingHasAHeadlineAndAShortFix) {
   const Diagnosis diagnosis = diagnose(report);
   ASSERT_FALSE(diagnosis.findings.empty());
   for (const auto& finding : diagnosis.findings) {
-    EXPECT_FALSE(finding.headline.empty()) << code(finding.mechanism);
-    EXPECT_FALSE(finding.short_fix.empty()) << code(finding.mechanism);
+    EXPECT_FALSE(render::headline_text(finding).empty()) << code(finding.mechanism);
+    EXPECT_FALSE(render::short_fix_text(finding).empty()) << code(finding.mechanism);
   }
 }
 

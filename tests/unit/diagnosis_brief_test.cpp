@@ -11,6 +11,7 @@
 #include "analysis/user_action_plan.h"
 #include "render/diagnosis_brief_text.h"
 #include "render/diagnosis_text.h"
+#include "render/finding_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
@@ -95,7 +96,7 @@ TEST(DiagnosisBrief, MembersWithNoFixInCommonShowEachMembersOwn) {
   b.short_fix = "Set it before pipeline/stages.py:30 and pipeline/setup.py:7.";
   const auto diagnosis = diagnosis_of({a, b});
   ASSERT_EQ(diagnosis.finding_groups.size(), 1U);
-  ASSERT_EQ(diagnosis.finding_groups[0].short_fix, "");
+  ASSERT_EQ(render::finding_group_text(diagnosis.finding_groups[0], diagnosis.findings).short_fix, "");
   for (const std::string& text : {brief(diagnosis), summary(diagnosis)}) {
     expect_no_placeholder(text);
     expect_fits_the_screen(text);

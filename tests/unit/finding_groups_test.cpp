@@ -104,40 +104,5 @@ TEST(FindingGroups, NoFindingsNoGroups) {
   EXPECT_TRUE(group_findings({}).empty());
 }
 
-TEST(FindingGroups, ShortFixesThatDifferInOneNumberAreOneFixListingEachValue) {
-  Finding a = unused_backward("mod_a", 12), b = unused_backward("mod_b", 27), c = unused_backward("mod_c", 12);
-  a.short_fix = "Set wp.config.enable_backward = False before pipeline/stages.py:12.";
-  b.short_fix = "Set wp.config.enable_backward = False before pipeline/stages.py:27.";
-  c.short_fix = a.short_fix;
-  for (Finding* finding : {&a, &b, &c}) finding->headline = finding->module + ": backward code, never adjoint";
-  const auto groups = group_findings({a, b, c});
-  ASSERT_EQ(groups.size(), 1U);
-  EXPECT_FALSE(groups[0].fixes_agree);
-  EXPECT_EQ(groups[0].short_fix, "Set wp.config.enable_backward = False before pipeline/stages.py:12 and 27.");
-  EXPECT_EQ(groups[0].headline, "");  // the members' differ: a reader is shown each one's
-  EXPECT_EQ(groups[0].members[1].headline, "mod_b: backward code, never adjoint");
-  EXPECT_EQ(groups[0].members[1].short_fix, b.short_fix);
-}
-
-TEST(FindingGroups, ShortFixesThatDifferInMoreThanOneNumberHaveNoCommonFix) {
-  Finding a = unused_backward("mod_a", 12), b = unused_backward("mod_b", 27);
-  a.short_fix = "Set it before a.py:12 and b.py:3.";
-  b.short_fix = "Set it before a.py:27 and b.py:4.";
-  a.headline = b.headline = "backward code, never adjoint";
-  const auto groups = group_findings({a, b});
-  ASSERT_EQ(groups.size(), 1U);
-  EXPECT_EQ(groups[0].short_fix, "");
-  EXPECT_EQ(groups[0].headline, "backward code, never adjoint");
-}
-
-TEST(FindingGroups, AgreeingFixesAreSaidToAgree) {
-  Finding a = unused_backward("mod_a", 5), b = unused_backward("mod_b", 5);
-  a.fix = b.fix = a.short_fix = b.short_fix = "Set wp.config.enable_backward = False right after import warp.";
-  const auto groups = group_findings({a, b});
-  ASSERT_EQ(groups.size(), 1U);
-  EXPECT_TRUE(groups[0].fixes_agree);
-  EXPECT_EQ(groups[0].short_fix, a.short_fix);
-}
-
 }  // namespace
 }  // namespace wcp::analysis

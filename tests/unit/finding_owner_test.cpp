@@ -74,7 +74,11 @@ TEST(FindingOwner, ProcessAndDeadlineFindingsOnRecordedRuns) {
     found = true;
     ASSERT_TRUE(finding.owner.has_value());
     EXPECT_EQ(finding.owner->owner, Owner::user);
-    EXPECT_THAT(finding.short_fix, ::testing::HasSubstr("wp.config.enable_backward"));
+    // The fix: enable_backward, set before a line of this user's program.
+    EXPECT_EQ(finding.facts.fix.kind, analysis::FixKind::set_before_deadline);
+    ASSERT_EQ(finding.facts.fix.settings.size(), 1U);
+    EXPECT_EQ(finding.facts.fix.settings[0].key, "enable_backward");
+    EXPECT_TRUE(finding.facts.fix.settings[0].deadline.users_code);
   }
   EXPECT_TRUE(found);
 }

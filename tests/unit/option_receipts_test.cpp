@@ -11,6 +11,7 @@
 #include "analysis/diagnose.h"
 #include "codec/report_json.h"
 #include "facts/option_receipts.h"
+#include "render/finding_text.h"
 #include "render/format.h"
 #include "report_fixtures.h"
 #include "verdict/judge.h"
@@ -215,7 +216,8 @@ TEST(OptionReceipts, ADependencysWriteThatReachedNothingIsForItsMaintainers) {
   EXPECT_EQ(finding->owner->owner, Owner::dependency);
   EXPECT_THAT(finding->fix, HasSubstr("For the maintainers of"));
   EXPECT_THAT(finding->fix, Not(HasSubstr("Remove")));
-  EXPECT_THAT(finding->short_fix, Not(HasSubstr("Remove")));
+  EXPECT_EQ(finding->facts.fix.kind, analysis::FixKind::for_maintainers);
+  EXPECT_THAT(render::short_fix_text(*finding), Not(HasSubstr("Remove")));
 }
 
 TEST(OptionReceipts, TheRegistryRoundTripsThroughTheReport) {
@@ -658,8 +660,18 @@ TEST(OptionReceipts, NeverArrivedHeadlineAndShortFixNameTheWriteAndItsLine) {
   const auto diagnosis = analysis::diagnose(report);
   const analysis::Finding* finding = find(diagnosis, Mechanism::option_never_arrived);
   ASSERT_NE(finding, nullptr);
-  EXPECT_EQ(finding->headline, "fast_math = True set at pkg/stages.py:25 reached no module build");
-  EXPECT_EQ(finding->short_fix, "Remove the fast_math write at pkg/stages.py:25: it reached no build.");
+  EXPECT_EQ(finding->facts.event, analysis::EventKind::option_reached_no_build);
+  ASSERT_EQ(finding->facts.options.size(), 1U);
+  const analysis::OptionChange& written = finding->facts.options[0];
+  EXPECT_EQ(written.option, "fast_math");
+  EXPECT_EQ(written.after, "True");
+  EXPECT_FALSE(written.before.has_value());  // a write, not a change between two builds
+  ASSERT_TRUE(written.site.has_value());
+  EXPECT_EQ(written.site->line, 25);
+  EXPECT_EQ(finding->facts.fix.kind, analysis::FixKind::remove_option_write);
+  EXPECT_EQ(finding->facts.fix.options, finding->facts.options);
+  // One golden text: the facts, phrased.
+  EXPECT_EQ(render::short_fix_text(*finding), "Remove the fast_math write at pkg/stages.py:25: it reached no build.");
 }
 
 }  // namespace

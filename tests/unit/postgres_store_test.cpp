@@ -7,6 +7,7 @@
 #include <pqxx/pqxx>
 #include <random>
 
+#include "errors.h"
 #include "history/history_schema.h"
 #include "history/history_store.h"
 #include "history/postgres_store.h"

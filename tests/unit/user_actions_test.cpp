@@ -143,7 +143,11 @@ TEST(UserActions, ADependencysUnusedBackwardCodeGivesTheEntryPointSettingWithIts
   EXPECT_DOUBLE_EQ(*setting.saving_ms, 600.0 * 0.6 + 800.0 * 0.5);
   EXPECT_TRUE(setting.saving_estimated);
   // No line of the user's on record before the modules are created: the entry point, before the package.
-  EXPECT_THAT(setting.advice, HasSubstr("before importing simlib"));
+  EXPECT_EQ(setting.advice.kind, analysis::FixKind::set_at_entry_point);
+  EXPECT_EQ(setting.advice.package, "simlib");
+  ASSERT_EQ(setting.advice.settings.size(), 1U);
+  EXPECT_EQ(setting.advice.settings[0].key, "enable_backward");
+  EXPECT_EQ(setting.advice.settings[0].value, "False");
   EXPECT_THAT(actions.levers_command,
               ::testing::ElementsAre("warp-compile-probe", "levers", "--", "python", "-m", "simlib.examples.pendulum"));
 }

@@ -1,0 +1,58 @@
+#include "analysis/finding_facts.h"
+
+#include "analysis/finding.h"
+#include "io/name_table.h"
+
+namespace wcp::analysis {
+namespace {
+
+constexpr NameTable<CostKind, 3> kCostKinds{{
+    {CostKind::measured, "measured"},
+    {CostKind::estimated, "estimated"},
+    {CostKind::unavailable, "unavailable"},
+}};
+
+constexpr NameTable<FixKind, 14> kFixKinds{{
+    {FixKind::as_written, "as-written"},
+    {FixKind::define_before_first_launch, "define-before-first-launch"},
+    {FixKind::create_before_first_launch, "create-before-first-launch"},
+    {FixKind::set_module_options_early, "set-module-options-early"},
+    {FixKind::declare_overloads_early, "declare-overloads-early"},
+    {FixKind::rename_shadowed_argument, "rename-shadowed-argument"},
+    {FixKind::keep_value_fixed, "keep-value-fixed"},
+    {FixKind::keep_function_value_fixed, "keep-function-value-fixed"},
+    {FixKind::add_overloads_early, "add-overloads-early"},
+    {FixKind::define_function_early, "define-function-early"},
+    {FixKind::remove_option_write, "remove-option-write"},
+    {FixKind::for_maintainers, "for-maintainers"},
+    {FixKind::set_before_deadline, "set-before-deadline"},
+    {FixKind::set_at_entry_point, "set-at-entry-point"},
+}};
+
+constexpr NameTable<EventKind, 6> kEventKinds{{
+    {EventKind::as_written, "as-written"},
+    {EventKind::kernel_added_after_load, "kernel-added-after-load"},
+    {EventKind::kernel_re_created_after_load, "kernel-re-created-after-load"},
+    {EventKind::option_changed_after_load, "option-changed-after-load"},
+    {EventKind::generic_instance_added, "generic-instance-added"},
+    {EventKind::option_reached_no_build, "option-reached-no-build"},
+}};
+
+}  // namespace
+
+std::string_view to_string(CostKind kind) {
+  return name_of(kCostKinds, kind);
+}
+std::string_view to_string(FixKind kind) {
+  return name_of(kFixKinds, kind);
+}
+std::string_view to_string(EventKind kind) {
+  return name_of(kEventKinds, kind);
+}
+
+CostFact Finding::cost() const {
+  if (!cost_ms) return {CostKind::unavailable, std::nullopt, cost_basis};
+  return {cost_estimated ? CostKind::estimated : CostKind::measured, cost_ms, cost_basis};
+}
+
+}  // namespace wcp::analysis
