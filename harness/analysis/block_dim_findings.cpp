@@ -29,6 +29,7 @@ void check_block_dim_spread(const Report& report, Diagnosis& out) {
       at_each.push_back(fmt::format("{} (hash {}, {})", at.block_dim ? std::to_string(*at.block_dim) : "unknown",
                                     at.hashes.front(), milliseconds_text(at.first_ms)));
       if (i > 0) extra += at.first_ms;
+      if (at.block_dim) finding.facts.block_dims.push_back(*at.block_dim);
     }
     finding.trigger = fmt::format("Warp's log: module {} on {} compiled at {} block_dims", rebuilt.name, rebuilt.device,
                                   rebuilt.by_block_dim.size());
@@ -39,6 +40,7 @@ void check_block_dim_spread(const Report& report, Diagnosis& out) {
           "further builds at one block_dim changed the hash there: that is churn, reported and costed apart (see "
           "CS-1, CS-3, CS-6 or closure-churn)");
     }
+    finding.facts.modules = {rebuilt.name};
     finding.cost_ms = extra;
     finding.cost_basis = "the first build at every block_dim but the first one";
     out.findings.push_back(std::move(finding));

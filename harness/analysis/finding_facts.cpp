@@ -29,13 +29,15 @@ constexpr NameTable<FixKind, 14> kFixKinds{{
     {FixKind::set_at_entry_point, "set-at-entry-point"},
 }};
 
-constexpr NameTable<EventKind, 6> kEventKinds{{
+constexpr NameTable<EventKind, 8> kEventKinds{{
     {EventKind::as_written, "as-written"},
     {EventKind::kernel_added_after_load, "kernel-added-after-load"},
     {EventKind::kernel_re_created_after_load, "kernel-re-created-after-load"},
     {EventKind::option_changed_after_load, "option-changed-after-load"},
     {EventKind::generic_instance_added, "generic-instance-added"},
     {EventKind::option_reached_no_build, "option-reached-no-build"},
+    {EventKind::backward_never_launched, "backward-never-launched"},
+    {EventKind::setting_after_module_copied, "setting-after-module-copied"},
 }};
 
 }  // namespace

@@ -143,6 +143,8 @@ enum class EventKind {
   option_changed_after_load,     // options (before -> after)
   generic_instance_added,        // names (the instances)
   option_reached_no_build,       // options[0] (the write with its site)
+  backward_never_launched,       // modules: backward code generated, never launched adjoint
+  setting_after_module_copied,   // options (the settings and values), modules[0]: the module that copied them
 };
 std::string_view to_string(EventKind kind);  // "kernel-added-after-load", ...
 
@@ -152,6 +154,7 @@ struct FindingFacts {
   std::vector<OptionChange> options;  // the options it is about
   std::vector<std::string> names;     // generic instances, values: as the event says
   std::vector<int> block_dims;        // the block_dims it is about, on CUDA
+  std::vector<std::string> modules;   // the Warp modules the event names, where it names them
   std::size_t more_rebuilds = 0;      // further rebuilds of the same cause beyond the first one named
   FixAction fix;
 };

@@ -278,10 +278,10 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
   }
   if (!deadline.evidence.empty()) {
     // The line early enough in this program, per setting: its first module's creation.
-    std::vector<std::string> advice, late_keys;
+    std::vector<std::string> advice;
     std::vector<SettingAt> settings;
     for (const auto& [key, setting] : late_settings) {
-      late_keys.push_back(fmt::format("wp.config.{} = {}", key, setting.first));
+      deadline.facts.options.push_back({key, std::nullopt, setting.first, std::nullopt});
       if (const auto line = setting_deadline(report, setting.second)) {
         advice.push_back(config_deadline_advice(*line, key, setting.first));
         settings.push_back({key, setting.first, *line});
@@ -289,8 +289,8 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
     }
     if (!advice.empty()) deadline.fix = fmt::format("{}", fmt::join(advice, " "));
     if (!settings.empty()) deadline.facts.fix = fix_setting(FixKind::set_before_deadline, settings);
-    deadline.headline =
-        fmt::format("{} set after module {} copied warp.config", fmt::join(late_keys, ", "), deadline.module);
+    deadline.facts.event = EventKind::setting_after_module_copied;
+    deadline.facts.modules = {deadline.module};
     deadline.fix_effect = deadline_behaviour.effect;
     deadline.behaviour = deadline_behaviour.what;
     deadline.cost_basis = "not computable from one run: the build the setting was meant to avoid did happen";

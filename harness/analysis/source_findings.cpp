@@ -240,14 +240,8 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
         finding.facts.fix = fix_setting(FixKind::set_before_deadline, {{"enable_backward", "False", *line}});
       }
     }
-    const auto& modules = modules_of[finding.module];
-    finding.headline = modules.size() == 1
-                           ? fmt::format("{}: backward code generated, never launched adjoint", modules.front())
-                           // Short: the evidence and the group's extent name every module.
-                           : fmt::format(
-                                 "backward code generated, never launched adjoint, in {} modules ({} and {} "
-                                 "more)",
-                                 modules.size(), modules.front(), modules.size() - 1);
+    finding.facts.event = EventKind::backward_never_launched;
+    finding.facts.modules = modules_of[finding.module];
     out.findings.push_back(std::move(finding));
   }
 }

@@ -185,6 +185,7 @@ json facts_json(const analysis::Finding& finding) {
           {"options", options_json(facts.options)},
           {"names", facts.names},
           {"block_dims", facts.block_dims},
+          {"modules", facts.modules},
           {"more_rebuilds", facts.more_rebuilds},
           {"cause", std::string(to_string(finding.cause))},
           {"cost", {{"kind", std::string(to_string(cost.kind))}, {"ms", or_null(cost.ms)}, {"basis", cost.basis}}},

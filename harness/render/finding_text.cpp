@@ -73,6 +73,19 @@ std::string event_text(const analysis::Finding& finding) {
       return fmt::format("{} = {} set at {} reached no module build", write.option, write.after.value_or("?"),
                          written_site(write));
     }
+    case EventKind::backward_never_launched: {
+      const auto& modules = facts.modules;
+      if (modules.size() == 1) return modules.front() + ": backward code generated, never launched adjoint";
+      // Short: the evidence and the group's extent name every module.
+      return fmt::format("backward code generated, never launched adjoint, in {} modules ({} and {} more)",
+                         modules.size(), modules.front(), modules.size() - 1);
+    }
+    case EventKind::setting_after_module_copied: {
+      std::vector<std::string> settings;
+      for (const auto& option : facts.options)
+        settings.push_back(fmt::format("wp.config.{} = {}", option.option, option.after.value_or("?")));
+      return fmt::format("{} set after module {} copied warp.config", fmt::join(settings, ", "), facts.modules.front());
+    }
     case EventKind::as_written:
       break;
   }

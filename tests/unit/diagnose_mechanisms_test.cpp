@@ -348,6 +348,17 @@ TEST(DiagnoseMechanisms, ConfigDeadlineIsAGlobalSetAfterTheModuleCopiedIt) {
   EXPECT_THAT(joined(*finding), HasSubstr("warp.config.enable_backward = False at load, but the module holds True"));
   EXPECT_THAT(joined(*finding), HasSubstr("created at src/app.py:9, before the setting at src/app.py:25"));
   EXPECT_THAT(joined(*finding), HasSubstr("2 backward entry point(s) still generated"));
+  // As facts: which setting, its value, the module that copied it before, and where to set it.
+  EXPECT_EQ(finding->facts.event, EventKind::setting_after_module_copied);
+  const std::vector<OptionChange> setting{{"enable_backward", std::nullopt, "False", std::nullopt}};
+  EXPECT_EQ(finding->facts.options, setting);
+  EXPECT_THAT(finding->facts.modules, ElementsAre("__main__"));
+  EXPECT_EQ(finding->facts.fix.kind, FixKind::set_before_deadline);
+  ASSERT_EQ(finding->facts.fix.settings.size(), 1U);
+  EXPECT_EQ(finding->facts.fix.settings[0].key, "enable_backward");
+  EXPECT_EQ(finding->facts.fix.settings[0].value, "False");
+  EXPECT_EQ(finding->facts.fix.settings[0].deadline.before.line, 9);  // the module's creation, not the write
+  EXPECT_EQ(finding->cost().kind, CostKind::unavailable);
   EXPECT_EQ(find(diagnosis, Mechanism::unused_backward),
             nullptr);  // the deadline finding explains this module's backward code
 }
@@ -586,6 +597,9 @@ TEST(DiagnoseMechanisms, BlockDimSpreadOnCuda) {
   EXPECT_THAT(joined(*finding), HasSubstr("first build at each block_dim: 256 (hash aaaaaaa, 500 ms), 128 (hash "
                                           "aaaaaaa, 500 ms)"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 500.0);  // every block_dim's first build but the first one
+  EXPECT_THAT(finding->facts.block_dims, ElementsAre(256, 128));
+  EXPECT_THAT(finding->facts.modules, ElementsAre("__main__"));
+  EXPECT_EQ(finding->cost().kind, CostKind::measured);
 }
 
 TEST(DiagnoseMechanisms, SerialCudaBuildsReportTheCeiling) {
@@ -613,7 +627,11 @@ TEST(DiagnoseMechanisms, FindFailuresAfterLoadsAreTheCpuRace) {
 TEST(DiagnoseMechanisms, UnusedBackwardNeedsLaunchesAndBackwardSourceAndNoAdjoint) {
   Report report = healthy();
   report.cache.modules[0].backward_kernels = 2;
-  EXPECT_NE(find(diagnose(report), Mechanism::unused_backward), nullptr);  // only compared with null: no dangling use
+  const Diagnosis flagged = diagnose(report);
+  const Finding* finding = find(flagged, Mechanism::unused_backward);
+  ASSERT_NE(finding, nullptr);
+  EXPECT_EQ(finding->facts.event, EventKind::backward_never_launched);
+  EXPECT_THAT(finding->facts.modules, ElementsAre("__main__"));
 
   Report differentiated = report;
   testing::launches(differentiated).append(LaunchSignature{"scale", "__main__", {64}, "cpu", {"float32"}, 0, true});
