@@ -286,7 +286,7 @@ class ModuleRebuilds {
     if (!attribute(closure_, change, "kernel re-created: " + kernels_text(kernels))) return;
     closure_.facts.event = EventKind::kernel_re_created_after_load;
     closure_.facts.kernels = kernels;
-    closure_.facts.fix = fix_at(FixKind::create_before_first_launch, kernels.front().site);
+    closure_.facts.fix = fix_with<&FixAction::site>(FixKind::create_before_first_launch, kernels.front().site);
   }
 
   void kernels_added(const Transition& change, const std::vector<KernelFact>& kernels) {
@@ -296,7 +296,7 @@ class ModuleRebuilds {
     }
     // The first kernels added name the fix, even after a rebuild this run could not explain.
     if (late_kernel_.facts.fix.kind == FixKind::as_written)
-      late_kernel_.facts.fix = fix_naming(FixKind::define_before_first_launch, kernels);
+      late_kernel_.facts.fix = fix_with<&FixAction::kernels>(FixKind::define_before_first_launch, kernels);
   }
 
   void options_changed(const Transition& change) {
@@ -316,7 +316,7 @@ class ModuleRebuilds {
     if (!attribute(late_option_, change, fmt::format("option changed: {}", fmt::join(changes, ", ")))) return;
     late_option_.facts.event = EventKind::option_changed_after_load;
     late_option_.facts.options = options;
-    late_option_.facts.fix = fix_naming(FixKind::set_module_options_early, options);
+    late_option_.facts.fix = fix_with<&FixAction::options>(FixKind::set_module_options_early, options);
   }
 
   void instances_added(const Transition& change) {
@@ -326,7 +326,7 @@ class ModuleRebuilds {
     if (!attribute(late_generic_, change, fmt::format("generic instance added: {}", fmt::join(added, ", ")))) return;
     late_generic_.facts.event = EventKind::generic_instance_added;
     late_generic_.facts.names = added;
-    late_generic_.facts.fix = fix_naming(FixKind::declare_overloads_early, added);
+    late_generic_.facts.fix = fix_with<&FixAction::names>(FixKind::declare_overloads_early, added);
   }
 
   // One kernel object, two content hashes: name what its code names that changed (its values,

@@ -94,29 +94,12 @@ struct FixAction {
   bool operator==(const FixAction&) const = default;
 };
 
-// An action naming its targets of one sort (the fields the kind reads).
-inline FixAction fix_naming(FixKind kind, std::vector<KernelFact> kernels) {
+// An action of `kind` with the one field it reads set: fix_with<&FixAction::kernels>(kind, kernels).
+template <auto field, typename Value>
+FixAction fix_with(FixKind kind, Value value) {
   FixAction action;
   action.kind = kind;
-  action.kernels = std::move(kernels);
-  return action;
-}
-inline FixAction fix_naming(FixKind kind, std::vector<OptionChange> options) {
-  FixAction action;
-  action.kind = kind;
-  action.options = std::move(options);
-  return action;
-}
-inline FixAction fix_naming(FixKind kind, std::vector<std::string> names) {
-  FixAction action;
-  action.kind = kind;
-  action.names = std::move(names);
-  return action;
-}
-inline FixAction fix_at(FixKind kind, std::optional<SourceSite> site) {
-  FixAction action;
-  action.kind = kind;
-  action.site = std::move(site);
+  action.*field = std::move(value);
   return action;
 }
 
@@ -126,13 +109,6 @@ inline SourceSite site_at(std::string file, int line, std::string function = {})
   site.line = line;
   site.function = std::move(function);
   return site;
-}
-
-inline FixAction fix_setting(FixKind kind, std::vector<SettingAt> settings) {
-  FixAction action;
-  action.kind = kind;
-  action.settings = std::move(settings);
-  return action;
 }
 
 // What happened, as the finding's first line says it. `as_written` keeps Finding::headline.

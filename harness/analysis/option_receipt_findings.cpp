@@ -190,7 +190,7 @@ Finding never_arrived_finding(const OptionReceipt& receipt, const std::set<std::
   const OptionChange written{write.key, std::nullopt, write.value, site_of(write)};
   finding.facts.event = EventKind::option_reached_no_build;
   finding.facts.options = {written};
-  finding.facts.fix = fix_naming(FixKind::remove_option_write, std::vector<OptionChange>{written});
+  finding.facts.fix = fix_with<&FixAction::options>(FixKind::remove_option_write, std::vector<OptionChange>{written});
   finding.fix_effect = FixEffect::keeps_behaviour;
   finding.behaviour = fmt::format("removing the write keeps this run as it is; applying it instead: {}", applied.what);
   if (!finding.owner->users_to_change()) for_its_maintainers(receipt, *finding.owner, finding);
@@ -288,7 +288,7 @@ void check_option_receipts(const Report& report, Diagnosis& out) {
       }
     }
     if (!advice.empty()) deadline.fix = fmt::format("{}", fmt::join(advice, " "));
-    if (!settings.empty()) deadline.facts.fix = fix_setting(FixKind::set_before_deadline, settings);
+    if (!settings.empty()) deadline.facts.fix = fix_with<&FixAction::settings>(FixKind::set_before_deadline, settings);
     deadline.facts.event = EventKind::setting_after_module_copied;
     deadline.facts.modules = {deadline.module};
     deadline.fix_effect = deadline_behaviour.effect;

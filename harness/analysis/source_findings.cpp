@@ -237,7 +237,8 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
       }
       if (const auto line = setting_deadline(report, modules)) {
         finding.fix = config_deadline_advice(*line, "enable_backward", "False");
-        finding.facts.fix = fix_setting(FixKind::set_before_deadline, {{"enable_backward", "False", *line}});
+        finding.facts.fix = fix_with<&FixAction::settings>(FixKind::set_before_deadline,
+                                                           std::vector<SettingAt>{{"enable_backward", "False", *line}});
       }
     }
     finding.facts.event = EventKind::backward_never_launched;

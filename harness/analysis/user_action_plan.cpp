@@ -68,11 +68,13 @@ std::optional<EntryPointSetting> backward_off(const Report& report, const Diagno
   setting.setting = "wp.config.enable_backward = False";
   const auto deadline = setting_deadline(report, setting.modules);
   if (deadline && (deadline->kind != SettingDeadline::Kind::kernel_definition || deadline->users_code)) {
-    setting.advice = fix_setting(FixKind::set_before_deadline, {{"enable_backward", "False", *deadline}});
+    setting.advice = fix_with<&FixAction::settings>(FixKind::set_before_deadline,
+                                                    std::vector<SettingAt>{{"enable_backward", "False", *deadline}});
   } else {
     // No line of the user's is on record before those modules are created: the import that
     // creates them is theirs, whatever it is called.
-    setting.advice = fix_setting(FixKind::set_at_entry_point, {{"enable_backward", "False", {}}});
+    setting.advice = fix_with<&FixAction::settings>(FixKind::set_at_entry_point,
+                                                    std::vector<SettingAt>{{"enable_backward", "False", {}}});
     setting.advice.package = packages.empty() ? std::string("the package") : packages.front();
   }
   setting.condition = "only if nothing differentiates through them";

@@ -50,9 +50,9 @@ int run_bisect(const BisectArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_bisect_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<BisectArguments>();
-  CLI::App* command = root.add_subcommand(
-      "bisect", "Find the first commit that fails a budget (git bisect run with check, in a scratch worktree)");
+  const auto [command, arguments] = register_command<BisectArguments>(
+      root, context, "bisect",
+      "Find the first commit that fails a budget (git bisect run with check, in a scratch worktree)", run_bisect);
   command->add_option("good", arguments->good, "A commit that passes the budget")->required();
   command->add_option("bad", arguments->bad, "A later commit that fails it")->required();
   command
@@ -65,7 +65,6 @@ void add_bisect_command(CLI::App& root, CliContext& context) {
       ->capture_default_str();
   command->add_option("--json", arguments->json_path, "Also write the result as JSON to this path");
   command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
-  command->callback([arguments, &context] { context.exit_code = run_bisect(*arguments, context); });
 }
 
 }  // namespace wcp::cli

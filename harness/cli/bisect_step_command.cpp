@@ -61,13 +61,12 @@ int run_bisect_step(const BisectStepArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_bisect_step_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<BisectStepArguments>();
-  CLI::App* command = root.add_subcommand("bisect-step", "One commit of `bisect` (run by git bisect run)");
+  const auto [command, arguments] = register_command<BisectStepArguments>(
+      root, context, "bisect-step", "One commit of `bisect` (run by git bisect run)", run_bisect_step);
   command->group("");  // hidden: only `bisect` runs it
   command->add_option("budget_file", arguments->budget_file, "The budget file, relative to the worktree")->required();
   command->add_option("--only", arguments->only, "Check only the command entry with this name");
   command->add_option("--state", arguments->state, "The bisection's state directory")->required();
-  command->callback([arguments, &context] { context.exit_code = run_bisect_step(*arguments, context); });
 }
 
 }  // namespace wcp::cli

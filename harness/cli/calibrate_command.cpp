@@ -55,7 +55,7 @@ std::optional<T> optional_of(const std::string& value) {
   return T(value);
 }
 
-void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
+int run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
   using namespace wcp::calibrate;
   const auto started = std::chrono::steady_clock::now();
   // Resolve every input before the first compile, so a usage mistake costs no waiting.
@@ -98,15 +98,15 @@ void run_calibrate(const CalibrateArguments& arguments, CliContext& context) {
   write_calibration(calibration, output_path);
   render::render_calibration_text(calibration, context.out);
   context.out << "Calibration written to " << std::filesystem::absolute(output_path).string() << "\n";
-  context.exit_code = kOk;
+  return kOk;
 }
 
 }  // namespace
 
 void add_calibrate_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<CalibrateArguments>();
-  auto* command = root.add_subcommand(
-      "calibrate", "Measure this machine's fixed per-module and per-kernel CUDA compile cost with NVRTC");
+  const auto [command, arguments] = register_command<CalibrateArguments>(
+      root, context, "calibrate", "Measure this machine's fixed per-module and per-kernel CUDA compile cost with NVRTC",
+      run_calibrate);
   command->add_option("--arch", arguments->arch, "GPU target: sm_XX compiles to CUBIN, compute_XX to PTX")
       ->capture_default_str();
   command->add_option("--samples", arguments->samples, "Timed compiles per fixture, after one discarded warm-up")
@@ -135,7 +135,6 @@ void add_calibrate_command(CLI::App& root, CliContext& context) {
       command->add_flag("--warp-cpu", arguments->warp_cpu,
                         "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)");
   command->add_flag("--no-cuda", arguments->no_cuda, "Skip the NVRTC part (with --warp-cpu)")->needs(warp_cpu);
-  command->callback([arguments, &context] { run_calibrate(*arguments, context); });
 }
 
 }  // namespace wcp::cli

@@ -65,8 +65,8 @@ int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
 }  // namespace
 
 void add_diagnose_command(CLI::App& root, CliContext& context) {
-  auto arguments = std::make_shared<DiagnoseArguments>();
-  CLI::App* command = root.add_subcommand("diagnose", "Explain why a measured program compiles what it compiles");
+  const auto [command, arguments] = register_command<DiagnoseArguments>(
+      root, context, "diagnose", "Explain why a measured program compiles what it compiles", run_diagnose);
   command->add_option("report", arguments->report_path, "A report written by `measure --json` (or the original probe)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -81,7 +81,6 @@ void add_diagnose_command(CLI::App& root, CliContext& context) {
       ->add_option("--explain", arguments->explain_id,
                    "Print the full text of one mechanism (CS-10, option-never-arrived, ...) instead")
       ->excludes(verbose);
-  command->callback([arguments, &context] { context.exit_code = run_diagnose(*arguments, context); });
 }
 
 }  // namespace wcp::cli

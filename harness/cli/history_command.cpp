@@ -157,9 +157,10 @@ void add_history_command(CLI::App& root, CliContext& context) {
       "history", "Show the compile-time history per command and machine, or import reports into it");
   command->require_subcommand(1);
 
-  auto show = std::make_shared<ShowArguments>();
-  CLI::App* show_command = command->add_subcommand(
-      "show", "A table by commit per command and machine, with the trend and the steps (--html, --svg for plots)");
+  // Each subcommand registers on `history` as every command does on the root.
+  const auto [show_command, show] = register_command<ShowArguments>(
+      *command, context, "show",
+      "A table by commit per command and machine, with the trend and the steps (--html, --svg for plots)", run_show);
   show_command->add_option("--history", show->history,
                            "The history: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)");
   show_command->add_option("--command", show->name, "Only the series with this name (a budget entry's name, a label)");
@@ -171,11 +172,10 @@ void add_history_command(CLI::App& root, CliContext& context) {
                            "Also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)");
   show_command->add_option("--html", show->html_path, "Also write a self-contained HTML page with the plots");
   show_command->add_option("--svg", show->svg_path, "Also write the clock plot of the (first) series as SVG");
-  show_command->callback([show, &context] { context.exit_code = run_show(*show, context); });
 
-  auto import = std::make_shared<ImportArguments>();
-  CLI::App* import_command = command->add_subcommand(
-      "import", "Append saved reports (this tool's or the original probe's JSON) to the history");
+  const auto [import_command, import] = register_command<ImportArguments>(
+      *command, context, "import", "Append saved reports (this tool's or the original probe's JSON) to the history",
+      run_import);
   import_command->add_option("--history", import->history,
                              "The history to append to: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)");
   import_command->add_option("--from", import->from,
@@ -189,7 +189,6 @@ void add_history_command(CLI::App& root, CliContext& context) {
   import_command->add_option("--branch", import->branch, "The branch the reports measured (default: none)");
   import_command->add_option("--name", import->name, "List them under this name (default: label, else the command)");
   import_command->add_option("reports", import->reports, "Report JSON files")->check(CLI::ExistingFile);
-  import_command->callback([import, &context] { context.exit_code = run_import(*import, context); });
 }
 
 }  // namespace wcp::cli

@@ -1,5 +1,7 @@
 #include "render/calibration_text.h"
 
+#include "stats/noise.h"
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -31,16 +33,18 @@ void render_header(const Calibration& calibration, std::ostream& out) {
   fmt::print(out, "NVRTC {} ({}), target {} ({}), {} samples per fixture after a discarded warm-up\n",
              cuda.nvrtc_version, cuda.nvrtc_library, cuda.arch, cuda.output, cuda.samples);
   if (!cuda.no_cache) {
-    fmt::print(out, "warning: this NVRTC does not accept --no-cache; if it caches compilations in-process, "
-                    "samples after the first measured cache hits\n");
+    fmt::print(out,
+               "warning: this NVRTC does not accept --no-cache; if it caches compilations in-process, "
+               "samples after the first measured cache hits\n");
   }
-  if (!cuda.phase_timing) fmt::print(out, "note: this NVRTC has no --time option, so there is no front/back-end split\n");
+  if (!cuda.phase_timing)
+    fmt::print(out, "note: this NVRTC has no --time option, so there is no front/back-end split\n");
   if (!cuda.precompiled_headers) fmt::print(out, "note: this NVRTC has no automatic precompiled headers (-pch)\n");
 }
 
 void render_table(const Calibration& calibration, std::ostream& out) {
-  fmt::print(out, "\n{:<14} {:>7} {:>4} {:>10} {:>8} {:>8} {:>13} {:>12}\n", "fixture", "kernels", "PCH",
-             "median ms", "MAD ms", "CPU ms", "front end ms", "back end ms");
+  fmt::print(out, "\n{:<14} {:>7} {:>4} {:>10} {:>8} {:>8} {:>13} {:>12}\n", "fixture", "kernels", "PCH", "median ms",
+             "MAD ms", "CPU ms", "front end ms", "back end ms");
   for (const auto& fixture : calibration.cuda.fixtures) {
     const std::string pch = !fixture.precompiled_header ? "-" : fixture.pch_reused ? "yes" : "miss";
     fmt::print(out, "{:<14} {:>7} {:>4} {:>10.1f} {:>8.1f} {:>8.1f} {:>13} {:>12}\n", fixture.name, fixture.kernels,
@@ -86,14 +90,18 @@ void render_findings(const Calibration& calibration, std::ostream& out) {
                  *calibration.warp_cpu->pch_build_ms);
     }
   }
-  for (const auto* stored : {cuda.reference ? &*cuda.reference : nullptr,
-                              calibration.warp_cpu && calibration.warp_cpu->reference ? &*calibration.warp_cpu->reference
-                                                                                      : nullptr}) {
+  for (const auto* stored :
+       {cuda.reference ? &*cuda.reference : nullptr,
+        calibration.warp_cpu && calibration.warp_cpu->reference ? &*calibration.warp_cpu->reference : nullptr}) {
     if (stored == nullptr) continue;
-    const double mad = stored->cost_ms.mad.value_or(0.0);
-    fmt::print(out, "Reference for cold_units: {} — {:.1f} ms, MAD {:.1f} ({:.1f}%) over {} sample(s)\n",
-               stored->description, stored->cost_ms.median, mad,
-               stored->cost_ms.median > 0.0 ? 100.0 * mad / stored->cost_ms.median : 0.0, stored->cost_ms.count);
+    // A MAD not kept, or too few samples for one, is unavailable: never printed as 0.
+    const Summary& cost = stored->cost_ms;
+    const auto spread = measured_spread(cost);
+    fmt::print(out, "Reference for cold_units: {} — {:.1f} ms, {} over {} sample(s)\n", stored->description,
+               cost.median,
+               cost.mad && spread ? fmt::format("MAD {:.1f} ({:.1f}%)", *cost.mad, 100.0 * *spread)
+                                  : std::string("MAD unavailable"),
+               cost.count);
   }
   if (cuda.fixtures.empty()) {
     fmt::print(out, "\nCalibration wall time: {:.1f} s\n", calibration.wall_ms / 1000.0);

@@ -213,6 +213,15 @@ KernelInfo recorded(const std::string& key, int line, int object, const std::str
   return info;
 }
 
+// A changed reference's fix as facts: its kind, the kernel or function it names with its
+// definition, and the one name (argument, value) it is about; the whole fix is this action.
+void expect_fix(const FixAction& fix, FixKind kind, const KernelFact& kernel, const std::string& name) {
+  EXPECT_EQ(fix.kind, kind);
+  EXPECT_THAT(fix.kernels, ElementsAre(kernel));
+  EXPECT_THAT(fix.names, ElementsAre(name));
+  EXPECT_TRUE(fix.whole);
+}
+
 TEST(DiagnoseMechanisms, AKernelWhoseArgumentNameResolvesToAChangedGlobalIsNotALateKernel) {
   Report report = healthy();
   report.module_events[0].detail->kernels = {recorded("combine", 144, 1, "11111111", {}, {"loss", "vol"})};
@@ -228,14 +237,8 @@ TEST(DiagnoseMechanisms, AKernelWhoseArgumentNameResolvesToAChangedGlobalIsNotAL
   EXPECT_THAT(finding->headline, HasSubstr("combine (src/app.py:144): the value its code names changed: `loss` "
                                            "(no value) -> -0.14 (also the name of its argument)"));
   // The fix, as facts: rename the argument or the global it shares a name with.
-  const FixAction& fix = finding->facts.fix;
-  EXPECT_EQ(fix.kind, FixKind::rename_shadowed_argument);
-  ASSERT_EQ(fix.kernels.size(), 1U);
-  EXPECT_EQ(fix.kernels[0].name, "combine");
-  EXPECT_EQ(fix.kernels[0].site, site_at("/src/app.py", 144));
-  EXPECT_THAT(fix.names, ElementsAre("loss"));
-  EXPECT_EQ(fix.python_module, "__main__");
-  EXPECT_TRUE(fix.whole);
+  expect_fix(finding->facts.fix, FixKind::rename_shadowed_argument, {"combine", site_at("/src/app.py", 144)}, "loss");
+  EXPECT_EQ(finding->facts.fix.python_module, "__main__");
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 130.0);
 }
 
@@ -258,12 +261,8 @@ TEST(DiagnoseMechanisms, AFunctionWhoseCapturedValueChangedIsNamedWithTheKernels
   EXPECT_THAT(finding->headline, HasSubstr("function make__locals__sdf (src/shapes.py:16): the value its code names "
                                            "changed: `radius` 1.0 -> 2.0"));
   EXPECT_THAT(finding->headline, HasSubstr("rebuilt with it, unchanged: scale"));
-  const FixAction& fix = finding->facts.fix;
-  EXPECT_EQ(fix.kind, FixKind::keep_function_value_fixed);
-  ASSERT_EQ(fix.kernels.size(), 1U);
-  EXPECT_EQ(fix.kernels[0].name, "make__locals__sdf");
-  EXPECT_EQ(fix.kernels[0].site, site_at("/src/shapes.py", 16));
-  EXPECT_THAT(fix.names, ElementsAre("radius"));
+  expect_fix(finding->facts.fix, FixKind::keep_function_value_fixed,
+             {"make__locals__sdf", site_at("/src/shapes.py", 16)}, "radius");
   // Never "a module of its own": a kernel moved out of its functions' module is not rebuilt when
   // they change, so that would change results.
   EXPECT_THAT(render::fix_text(*finding), Not(HasSubstr("module of its own")));

@@ -13,6 +13,7 @@ namespace {
 
 using analysis::EventKind;
 using analysis::Finding;
+using analysis::FixAction;
 using analysis::FixKind;
 using analysis::KernelFact;
 using analysis::OptionChange;
@@ -36,7 +37,7 @@ Finding late_kernel(const std::string& kernel, int line) {
   const std::vector<KernelFact> kernels{{kernel, site_at("/home/u/src/app.py", line)}};
   finding.facts.event = EventKind::kernel_added_after_load;
   finding.facts.kernels = kernels;
-  finding.facts.fix = analysis::fix_naming(FixKind::define_before_first_launch, kernels);
+  finding.facts.fix = analysis::fix_with<&FixAction::kernels>(FixKind::define_before_first_launch, kernels);
   return finding;
 }
 
@@ -56,7 +57,7 @@ TEST(FindingText, AChangedOptionSaysBeforeAndAfter) {
   const std::vector<OptionChange> options{{"max_unroll", "16", "4", std::nullopt}};
   finding.facts.event = EventKind::option_changed_after_load;
   finding.facts.options = options;
-  finding.facts.fix = analysis::fix_naming(FixKind::set_module_options_early, options);
+  finding.facts.fix = analysis::fix_with<&FixAction::options>(FixKind::set_module_options_early, options);
   EXPECT_EQ(headline_text(finding), "option changed after load: max_unroll: 16 -> 4");
   EXPECT_EQ(short_fix_text(finding),
             "Set max_unroll with wp.set_module_options at the top of the Python module, before the first launch.");
@@ -68,7 +69,7 @@ TEST(FindingText, AWriteThatReachedNothingNamesItsSiteAndFunction) {
   const std::vector<OptionChange> written{{"fast_math", std::nullopt, "True", site_at("pkg/stages.py", 25, "setup")}};
   finding.facts.event = EventKind::option_reached_no_build;
   finding.facts.options = written;
-  finding.facts.fix = analysis::fix_naming(FixKind::remove_option_write, written);
+  finding.facts.fix = analysis::fix_with<&FixAction::options>(FixKind::remove_option_write, written);
   EXPECT_EQ(headline_text(finding), "fast_math = True set at pkg/stages.py:25 (in setup) reached no module build");
   EXPECT_EQ(short_fix_text(finding), "Remove the fast_math write at pkg/stages.py:25 (in setup): it reached no build.");
   finding.facts.fix.kind = FixKind::for_maintainers;
