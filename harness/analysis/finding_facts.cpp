@@ -12,7 +12,7 @@ constexpr NameTable<CostKind, 3> kCostKinds{{
     {CostKind::unavailable, "unavailable"},
 }};
 
-constexpr NameTable<FixKind, 14> kFixKinds{{
+constexpr NameTable<FixKind, 15> kFixKinds{{
     {FixKind::as_written, "as-written"},
     {FixKind::define_before_first_launch, "define-before-first-launch"},
     {FixKind::create_before_first_launch, "create-before-first-launch"},
@@ -27,9 +27,10 @@ constexpr NameTable<FixKind, 14> kFixKinds{{
     {FixKind::for_maintainers, "for-maintainers"},
     {FixKind::set_before_deadline, "set-before-deadline"},
     {FixKind::set_at_entry_point, "set-at-entry-point"},
+    {FixKind::drop_unique, "drop-unique"},
 }};
 
-constexpr NameTable<EventKind, 8> kEventKinds{{
+constexpr NameTable<EventKind, 9> kEventKinds{{
     {EventKind::as_written, "as-written"},
     {EventKind::kernel_added_after_load, "kernel-added-after-load"},
     {EventKind::kernel_re_created_after_load, "kernel-re-created-after-load"},
@@ -38,6 +39,7 @@ constexpr NameTable<EventKind, 8> kEventKinds{{
     {EventKind::option_reached_no_build, "option-reached-no-build"},
     {EventKind::backward_never_launched, "backward-never-launched"},
     {EventKind::setting_after_module_copied, "setting-after-module-copied"},
+    {EventKind::unique_kernels_stable, "unique-kernels-stable"},
 }};
 
 }  // namespace

@@ -76,6 +76,7 @@ enum class FixKind {
   for_maintainers,             // package: the owner who can act; nothing for this user
   set_before_deadline,         // settings: each warp.config value before its line of this program
   set_at_entry_point,          // settings[0] (no deadline recorded), package: set it before importing it
+  drop_unique,                 // kernels: made from constants; names: those this run cannot tell about
 };
 std::string_view to_string(FixKind kind);  // "define-before-first-launch", ...
 
@@ -121,6 +122,7 @@ enum class EventKind {
   option_reached_no_build,       // options[0] (the write with its site)
   backward_never_launched,       // modules: backward code generated, never launched adjoint
   setting_after_module_copied,   // options (the settings and values), modules[0]: the module that copied them
+  unique_kernels_stable,         // kernels: module="unique" ones made from constants; names: undecided ones
 };
 std::string_view to_string(EventKind kind);  // "kernel-added-after-load", ...
 

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -41,36 +40,23 @@ std::string labels(const std::vector<const UniqueModule*>& modules) {
   return fmt::format("{}", fmt::join(out, ", "));
 }
 
-// "center, offset": the kernels alone, for a line that has no room for where each came from.
-std::string names(const std::vector<const UniqueModule*>& modules) {
-  std::vector<std::string> out;
+// The kernels alone ("center"), each with its definition where the snapshot has it: what a line
+// that has no room for where each came from names.
+std::vector<KernelFact> kernel_facts(const std::vector<const UniqueModule*>& modules) {
+  std::vector<KernelFact> out;
   for (const UniqueModule* module : modules) {
     const std::string label = kernel_label(*module);
-    out.push_back(label.substr(0, label.find(" (")));
+    KernelFact kernel{label.substr(0, label.find(" (")), std::nullopt};
+    if (module->snapshot != nullptr) kernel.site = site_at(module->snapshot->file, module->snapshot->line);
+    out.push_back(std::move(kernel));
   }
-  return fmt::format("{}", fmt::join(out, ", "));
+  return out;
 }
 
-std::string unique_headline(const std::vector<const UniqueModule*>& constants,
-                            const std::vector<const UniqueModule*>& unknown) {
-  if (unknown.empty())
-    return fmt::format("{} module=\"unique\" kernel(s) made from constants: {}", constants.size(), names(constants));
-  if (constants.empty()) {
-    return fmt::format("{} module=\"unique\" kernel(s) that may be stable (this run cannot tell): {}", unknown.size(),
-                       names(unknown));
-  }
-  return fmt::format("module=\"unique\" kernels made from constants: {}; that may be stable: {}", names(constants),
-                     names(unknown));
-}
-
-std::string unique_short_fix(const std::vector<const UniqueModule*>& constants,
-                             const std::vector<const UniqueModule*>& unknown) {
-  if (unknown.empty()) return fmt::format("Drop module=\"unique\" from {}.", names(constants));
-  const std::string undecided =
-      fmt::format("drop module=\"unique\" from those of {} whose code never changes", names(unknown));
-  if (constants.empty())
-    return fmt::format("{}{}.", static_cast<char>(std::toupper(undecided[0])), undecided.substr(1));
-  return fmt::format("Drop module=\"unique\" from {}; {}.", names(constants), undecided);
+std::vector<std::string> kernel_names(const std::vector<const UniqueModule*>& modules) {
+  std::vector<std::string> out;
+  for (const auto& kernel : kernel_facts(modules)) out.push_back(kernel.name);
+  return out;
 }
 
 std::string unique_fix(const std::vector<const UniqueModule*>& constants,
@@ -195,8 +181,11 @@ void check_unique_modules(const Report& report, const DiagnoseInputs& inputs, Di
       finding.cost_basis += fmt::format("; counts the {} the run cannot tell about: at most this", unknown.size());
     }
     finding.fix = unique_fix(constants, unknown, data);
-    finding.headline = unique_headline(constants, unknown);
-    finding.short_fix = unique_short_fix(constants, unknown);
+    finding.facts.event = EventKind::unique_kernels_stable;
+    finding.facts.kernels = kernel_facts(constants);
+    finding.facts.names = kernel_names(unknown);
+    finding.facts.fix = fix_with<&FixAction::kernels>(FixKind::drop_unique, finding.facts.kernels);
+    finding.facts.fix.names = finding.facts.names;
     // Made from constants is seen in the recorded hashes; a kernel the run cannot tell about
     // leaves the cause open for it.
     finding.cause = unknown.empty()     ? CauseStatus::confirmed

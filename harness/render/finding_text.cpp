@@ -26,6 +26,13 @@ std::string kernels_text(const std::vector<KernelFact>& kernels) {
   return fmt::format("{}", fmt::join(texts, ", "));
 }
 
+// "center, offset": the kernels alone, for a line that has no room for where each came from.
+std::string kernel_names(const std::vector<KernelFact>& kernels) {
+  std::vector<std::string> names;
+  for (const auto& kernel : kernels) names.push_back(kernel.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 std::string option_names(const std::vector<OptionChange>& options) {
   std::vector<std::string> names;
   for (const auto& option : options) names.push_back(option.option);
@@ -85,6 +92,18 @@ std::string event_text(const analysis::Finding& finding) {
       for (const auto& option : facts.options)
         settings.push_back(fmt::format("wp.config.{} = {}", option.option, option.after.value_or("?")));
       return fmt::format("{} set after module {} copied warp.config", fmt::join(settings, ", "), facts.modules.front());
+    }
+    case EventKind::unique_kernels_stable: {
+      const std::string stable = kernel_names(facts.kernels);
+      const std::string undecided = fmt::format("{}", fmt::join(facts.names, ", "));
+      if (facts.names.empty())
+        return fmt::format("{} module=\"unique\" kernel(s) made from constants: {}", facts.kernels.size(), stable);
+      if (facts.kernels.empty()) {
+        return fmt::format("{} module=\"unique\" kernel(s) that may be stable (this run cannot tell): {}",
+                           facts.names.size(), undecided);
+      }
+      return fmt::format("module=\"unique\" kernels made from constants: {}; that may be stable: {}", stable,
+                         undecided);
     }
     case EventKind::as_written:
       break;
@@ -183,6 +202,13 @@ std::string fix_action_text(const analysis::FixAction& fix) {
       for (const auto& setting : fix.settings)
         each.push_back(config_deadline_short_advice(setting.deadline, setting.key, setting.value));
       return fmt::format("{}", fmt::join(each, " "));
+    }
+    case FixKind::drop_unique: {
+      const std::string stable = kernel_names(fix.kernels);
+      if (fix.names.empty()) return fmt::format("Drop module=\"unique\" from {}.", stable);
+      const std::string undecided = fmt::format("those of {} whose code never changes", fmt::join(fix.names, ", "));
+      if (fix.kernels.empty()) return fmt::format("Drop module=\"unique\" from {}.", undecided);
+      return fmt::format("Drop module=\"unique\" from {}; drop module=\"unique\" from {}.", stable, undecided);
     }
     case FixKind::set_at_entry_point: {
       const analysis::SettingAt& setting = fix.settings.front();

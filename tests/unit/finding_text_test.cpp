@@ -106,9 +106,9 @@ TEST(FindingText, AFamilyStillWrittenByAnalysisKeepsItsWordsOrFallsBack) {
 
 TEST(FindingText, EveryKindHasItsOwnName) {
   std::set<std::string_view> fixes, events;
-  for (int kind = 0; kind <= static_cast<int>(FixKind::set_at_entry_point); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(FixKind::drop_unique); ++kind)
     EXPECT_TRUE(fixes.insert(analysis::to_string(static_cast<FixKind>(kind))).second) << kind;
-  for (int kind = 0; kind <= static_cast<int>(EventKind::setting_after_module_copied); ++kind)
+  for (int kind = 0; kind <= static_cast<int>(EventKind::unique_kernels_stable); ++kind)
     EXPECT_TRUE(events.insert(analysis::to_string(static_cast<EventKind>(kind))).second) << kind;
   EXPECT_FALSE(fixes.contains(""));
   EXPECT_FALSE(events.contains(""));

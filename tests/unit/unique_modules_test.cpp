@@ -137,6 +137,14 @@ TEST(UniqueModules, ConstantFactoriesOfOnePackageAreOneFinding) {
                                       "stages/plugins.py)"));
   EXPECT_THAT(finding->fix, Not(HasSubstr("cannot tell")));
   EXPECT_THAT(evidence(*finding), HasSubstr("made from data at run time: it captures an argument"));
+  // As facts: the two made from constants, none undecided; the data-made plugin is in neither.
+  EXPECT_EQ(finding->facts.event, EventKind::unique_kernels_stable);
+  std::vector<std::string> stable;
+  for (const auto& kernel : finding->facts.kernels) stable.push_back(kernel.name);
+  EXPECT_THAT(stable, ::testing::ElementsAre("center_kernel", "scale_kernel"));
+  EXPECT_TRUE(finding->facts.names.empty());
+  EXPECT_EQ(finding->facts.fix.kind, FixKind::drop_unique);
+  EXPECT_EQ(finding->facts.fix.kernels, finding->facts.kernels);
 }
 
 TEST(UniqueModules, DataBuiltKernelsAloneAreRuledOutAndNamed) {
@@ -195,6 +203,8 @@ TEST(UniqueModules, OneSampleCannotTellAndGivesBothFixes) {
   // The plugin still is data: it captures its factory's argument, whatever the samples say.
   EXPECT_THAT(finding->fix, HasSubstr("Keep module=\"unique\" on plugin_kernel"));
   EXPECT_THAT(finding->cost_basis, HasSubstr("at most this"));
+  EXPECT_TRUE(finding->facts.kernels.empty());  // none known to be made from constants
+  EXPECT_THAT(finding->facts.names, ::testing::ElementsAre("center_kernel", "scale_kernel"));
 }
 
 TEST(UniqueModules, ObjectsCapturedOrNoRecordCannotTell) {
