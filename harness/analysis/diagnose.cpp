@@ -5,19 +5,22 @@
 #include "analysis/diagnose_support.h"
 #include "analysis/finding_groups.h"
 #include "analysis/user_action_plan.h"
+#include "io/name_table.h"
 #include "io/units.h"
 
 namespace wcp::analysis {
+namespace {
+
+constexpr NameTable<CauseStatus, 3> kCauseStatuses{{
+    {CauseStatus::confirmed, "confirmed"},
+    {CauseStatus::inferred, "inferred"},
+    {CauseStatus::cannot_tell, "this run cannot tell"},
+}};
+
+}  // namespace
+
 std::string_view to_string(CauseStatus status) {
-  switch (status) {
-    case CauseStatus::confirmed:
-      return "confirmed";
-    case CauseStatus::inferred:
-      return "inferred";
-    case CauseStatus::cannot_tell:
-      return "this run cannot tell";
-  }
-  return "inferred";
+  return name_of(kCauseStatuses, status);
 }
 
 namespace {

@@ -30,7 +30,7 @@ constexpr NameTable<FixKind, 15> kFixKinds{{
     {FixKind::drop_unique, "drop-unique"},
 }};
 
-constexpr NameTable<EventKind, 9> kEventKinds{{
+constexpr NameTable<EventKind, 13> kEventKinds{{
     {EventKind::as_written, "as-written"},
     {EventKind::kernel_added_after_load, "kernel-added-after-load"},
     {EventKind::kernel_re_created_after_load, "kernel-re-created-after-load"},
@@ -40,6 +40,10 @@ constexpr NameTable<EventKind, 9> kEventKinds{{
     {EventKind::backward_never_launched, "backward-never-launched"},
     {EventKind::setting_after_module_copied, "setting-after-module-copied"},
     {EventKind::unique_kernels_stable, "unique-kernels-stable"},
+    {EventKind::compiled_at_once, "compiled-at-once"},
+    {EventKind::main_script_compiled_twice, "main-script-compiled-twice"},
+    {EventKind::kernels_never_launched, "kernels-never-launched"},
+    {EventKind::built_one_at_a_time, "built-one-at-a-time"},
 }};
 
 }  // namespace

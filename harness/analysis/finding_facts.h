@@ -48,6 +48,16 @@ struct SettingAt {
   bool operator==(const SettingAt&) const = default;
 };
 
+// A compiled module identity a finding names: the module, its hash and device, and in how many
+// processes it was built (0 where the event does not count them).
+struct IdentityFact {
+  std::string module;
+  std::string hash;
+  std::string device;
+  std::size_t processes = 0;
+  bool operator==(const IdentityFact&) const = default;
+};
+
 // Whether a finding's cost was measured in this run, estimated (a model, a ceiling) or is not
 // available from it. Never 0 for "unavailable".
 enum class CostKind { measured, estimated, unavailable };
@@ -123,17 +133,22 @@ enum class EventKind {
   backward_never_launched,       // modules: backward code generated, never launched adjoint
   setting_after_module_copied,   // options (the settings and values), modules[0]: the module that copied them
   unique_kernels_stable,         // kernels: module="unique" ones made from constants; names: undecided ones
+  compiled_at_once,              // identities[0] (with its processes): built at once in several processes
+  main_script_compiled_twice,    // identities[0]: one hash built under __main__ and under __mp_main__
+  kernels_never_launched,        // modules, kernels: the kernels of those modules no launch of the run used
+  built_one_at_a_time,           // modules: CUDA modules, each built once, whose builds never overlapped
 };
 std::string_view to_string(EventKind kind);  // "kernel-added-after-load", ...
 
 struct FindingFacts {
   EventKind event = EventKind::as_written;
-  std::vector<KernelFact> kernels;    // the kernels (or functions) the finding is about
-  std::vector<OptionChange> options;  // the options it is about
-  std::vector<std::string> names;     // generic instances, values: as the event says
-  std::vector<int> block_dims;        // the block_dims it is about, on CUDA
-  std::vector<std::string> modules;   // the Warp modules the event names, where it names them
-  std::size_t more_rebuilds = 0;      // further rebuilds of the same cause beyond the first one named
+  std::vector<KernelFact> kernels;       // the kernels (or functions) the finding is about
+  std::vector<OptionChange> options;     // the options it is about
+  std::vector<std::string> names;        // generic instances, values: as the event says
+  std::vector<int> block_dims;           // the block_dims it is about, on CUDA
+  std::vector<std::string> modules;      // the Warp modules the event names, where it names them
+  std::vector<IdentityFact> identities;  // the compiled identities it names
+  std::size_t more_rebuilds = 0;         // further rebuilds of the same cause beyond the first one named
   FixAction fix;
 };
 

@@ -67,10 +67,13 @@ void check_parallel_builds(const Report& report, Diagnosis& out) {
     // finding without an owner: the identities built at once are listed, not its subject.
     if (std::find(finding.modules.begin(), finding.modules.end(), identity.name) == finding.modules.end())
       finding.modules.push_back(identity.name);
+    finding.facts.event = EventKind::compiled_at_once;
+    finding.facts.identities.push_back({identity.name, identity.hash, identity.device, concurrent.size()});
     if (finding.trigger.empty()) {
-      finding.trigger = fmt::format("the load intervals of {} {} on {} overlap in {} processes (per-load pid, start and "
-                                    "end recorded by the instrumentation)",
-                                    identity.name, identity.hash, identity.device, concurrent.size());
+      finding.trigger = fmt::format(
+          "the load intervals of {} {} on {} overlap in {} processes (per-load pid, start and "
+          "end recorded by the instrumentation)",
+          identity.name, identity.hash, identity.device, concurrent.size());
     }
     finding.evidence.push_back(fmt::format("{} {} on {} compiled at once in {} processes: {}", identity.name,
                                            identity.hash, identity.device, concurrent.size(), fmt::join(where, "; ")));
@@ -86,8 +89,9 @@ void check_parallel_builds(const Report& report, Diagnosis& out) {
     return;
   }
   if (warm_near_zero(report) == true) {
-    finding.evidence.push_back("the warm run compiled nothing: the cache works, the processes only started before it "
-                               "was filled (so this is not CS-2)");
+    finding.evidence.push_back(
+        "the warm run compiled nothing: the cache works, the processes only started before it "
+        "was filled (so this is not CS-2)");
   }
   finding.cost_ms = redundant;
   finding.cost_basis = "every concurrent build of an identity but the longest: work a build before fanning out avoids";
@@ -95,19 +99,23 @@ void check_parallel_builds(const Report& report, Diagnosis& out) {
 }
 
 void check_main_script(const Report& report, Diagnosis& out) {
-  std::map<std::pair<std::string, std::string>, std::map<std::string, const ModuleEvent*>> by_hash;  // (hash, device) -> name
+  std::map<std::pair<std::string, std::string>, std::map<std::string, const ModuleEvent*>>
+      by_hash;  // (hash, device) -> name
   for (const ModuleEvent* event : cold_compiled_events(report)) {
     if (event->hash.empty()) continue;
-    if (event->name == "__main__" || event->name == "__mp_main__") by_hash[{event->hash, event->device}][event->name] = event;
+    if (event->name == "__main__" || event->name == "__mp_main__")
+      by_hash[{event->hash, event->device}][event->name] = event;
   }
   Finding finding = make_finding(Mechanism::main_script_twice);
   double cost = 0.0;
   for (const auto& [key, names] : by_hash) {
     if (names.size() < 2) continue;
     const ModuleEvent* worker = names.at("__mp_main__");
+    finding.facts.event = EventKind::main_script_compiled_twice;
+    finding.facts.identities.push_back({"__mp_main__", key.first, key.second, 0});
     if (finding.trigger.empty()) {
-      finding.trigger = fmt::format("Warp's log: hash {} on {} compiled under __main__ and under __mp_main__", key.first,
-                                    key.second);
+      finding.trigger =
+          fmt::format("Warp's log: hash {} on {} compiled under __main__ and under __mp_main__", key.first, key.second);
     }
     finding.evidence.push_back(fmt::format(
         "hash {} on {} compiled as __main__ ({:.0f} ms) and again as __mp_main__ ({:.0f} ms): spawn workers import the "

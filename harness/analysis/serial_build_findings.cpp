@@ -83,6 +83,8 @@ void check_serial_builds(const Report& report, Diagnosis& out) {
   }
   Finding finding = make_finding(Mechanism::serial_builds);
   finding.trigger = trigger;
+  finding.facts.event = EventKind::built_one_at_a_time;
+  for (const ModuleEvent* event : cuda) finding.facts.modules.push_back(event->name);
   finding.evidence.push_back(fmt::format(
       "{} CUDA modules built once each, one at a time{}", cuda.size(),
       report.overlap_factor ? fmt::format(" (overlap factor {:.2f})", *report.overlap_factor) : std::string()));

@@ -88,6 +88,14 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
     }
     Finding& finding = findings.for_module(module.name);
     if (finding.module.empty()) finding.module = module.name;
+    finding.facts.event = EventKind::kernels_never_launched;
+    finding.facts.modules.push_back(module.name);
+    for (const auto& kernel : module.kernels) {
+      if (kernel.launched || kernel.launched_adjoint) continue;
+      KernelFact fact{kernel.key, std::nullopt};
+      if (!kernel.file.empty() && kernel.line > 0) fact.site = site_at(kernel.file, kernel.line);
+      finding.facts.kernels.push_back(std::move(fact));
+    }
     if (finding.trigger.empty()) {
       finding.trigger = fmt::format("the load snapshot of {} lists {} kernel(s) that no launch of the run used: {}",
                                     module.name, module.never_launched(), kernel_names(module));

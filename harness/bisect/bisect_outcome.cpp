@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "io/name_table.h"
+
 namespace wcp::bisect {
 namespace {
 
@@ -31,27 +33,21 @@ std::string text(const nlohmann::json& object, const char* key) {
   return found != object.end() && found->is_string() ? found->get<std::string>() : std::string();
 }
 
+constexpr NameTable<StepOutcome, 4> kStepOutcomes{{
+    {StepOutcome::good, "good"},
+    {StepOutcome::bad, "bad"},
+    {StepOutcome::skip, "skip"},
+    {StepOutcome::abort, "abort"},
+}};
+
 }  // namespace
 
 std::string_view to_string(StepOutcome outcome) {
-  switch (outcome) {
-    case StepOutcome::good:
-      return "good";
-    case StepOutcome::bad:
-      return "bad";
-    case StepOutcome::skip:
-      return "skip";
-    case StepOutcome::abort:
-      return "abort";
-  }
-  return "";
+  return name_of(kStepOutcomes, outcome);
 }
 
 std::optional<StepOutcome> step_outcome_from(std::string_view word) {
-  for (const auto outcome : {StepOutcome::good, StepOutcome::bad, StepOutcome::skip, StepOutcome::abort}) {
-    if (to_string(outcome) == word) return outcome;
-  }
-  return std::nullopt;
+  return value_named(kStepOutcomes, word);
 }
 
 int git_exit_code(StepOutcome outcome) {

@@ -9,6 +9,7 @@
 #include "io/environment.h"
 #include "io/executable.h"
 #include "io/file_io.h"
+#include "io/name_table.h"
 #include "io/suggestion.h"
 #include "io/yaml_reader.h"
 
@@ -102,8 +103,8 @@ class EntryBuilder {
   void check_files(const CommandEntry& command, At at) const {
     std::error_code ignored;
     if (!fs::is_directory(command.cwd, ignored)) {
-      reader_.fail(at(key::cwd), "command '" + command.name + "': working directory " + command.cwd.string() +
-                                     " does not exist");
+      reader_.fail(at(key::cwd),
+                   "command '" + command.name + "': working directory " + command.cwd.string() + " does not exist");
     }
     try {
       Environment environment = current_environment();
@@ -124,15 +125,16 @@ class EntryBuilder {
   const LoadOptions& options_;
 };
 
+constexpr NameTable<DeviceRequirement, 3> kDevices{{
+    {DeviceRequirement::any, "any"},
+    {DeviceRequirement::cpu, "cpu"},
+    {DeviceRequirement::cuda, "cuda"},
+}};
+
 }  // namespace
 
 std::string to_string(DeviceRequirement device) {
-  switch (device) {
-    case DeviceRequirement::any: return "any";
-    case DeviceRequirement::cpu: return "cpu";
-    case DeviceRequirement::cuda: return "cuda";
-  }
-  return "any";
+  return std::string(name_of(kDevices, device));
 }
 
 BudgetFile parse_budget_text(std::string_view text, const fs::path& path, const EnvironmentLookup& environment,
@@ -151,19 +153,21 @@ BudgetFile parse_budget_text(std::string_view text, const fs::path& path, const 
 
   SettingsNodes defaults;
   YAML::Node commands;
-  reader.for_each_key(root, "the budget file", [&](const std::string& key, const YAML::Node& key_node, const YAML::Node& value) {
-    if (key == "version") {
-      if (reader.positive_int(value, key) != 1) reader.fail(value, "only budget file version 1 is known");
-    } else if (key == "defaults") {
-      defaults = read_settings(reader, value, "defaults", false);
-    } else if (key == "commands") {
-      commands = value;
-    } else {
-      reader.fail(key_node, "unknown key '" + key + "' at the top level" +
-                                did_you_mean(key, {"version", "defaults", "commands"}) +
-                                " (known: version, defaults, commands)");
-    }
-  });
+  reader.for_each_key(root, "the budget file",
+                      [&](const std::string& key, const YAML::Node& key_node, const YAML::Node& value) {
+                        if (key == "version") {
+                          if (reader.positive_int(value, key) != 1)
+                            reader.fail(value, "only budget file version 1 is known");
+                        } else if (key == "defaults") {
+                          defaults = read_settings(reader, value, "defaults", false);
+                        } else if (key == "commands") {
+                          commands = value;
+                        } else {
+                          reader.fail(key_node, "unknown key '" + key + "' at the top level" +
+                                                    did_you_mean(key, {"version", "defaults", "commands"}) +
+                                                    " (known: version, defaults, commands)");
+                        }
+                      });
   if (!commands || !commands.IsSequence() || commands.size() == 0) {
     reader.fail(commands ? commands : root, "'commands' must be a non-empty list of command entries");
   }
@@ -178,11 +182,12 @@ BudgetFile parse_budget_text(std::string_view text, const fs::path& path, const 
     if (name_node == entry.nodes.end()) reader.fail(entry_node, "command entry without a 'name'");
     const std::string name = reader.string(name_node->second, "name");
     if (!std::regex_match(name, std::regex("[A-Za-z0-9_.+-]+"))) {
-      reader.fail(name_node->second, "'name' may only use letters, digits and _ . + - (it becomes a test name), got '" + name + "'");
+      reader.fail(name_node->second,
+                  "'name' may only use letters, digits and _ . + - (it becomes a test name), got '" + name + "'");
     }
     if (auto previous = names.find(name); previous != names.end()) {
-      reader.fail(name_node->second, "duplicate command name '" + name + "' (first at line " +
-                                         std::to_string(previous->second) + ")");
+      reader.fail(name_node->second,
+                  "duplicate command name '" + name + "' (first at line " + std::to_string(previous->second) + ")");
     }
     names.emplace(name, reader.line_of(name_node->second));
     file.commands.push_back(builder.build(name, entry_node, entry, defaults));

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "io/name_table.h"
+
 namespace wcp::budget {
 
 bool CommandResult::failed() const {
@@ -23,16 +25,20 @@ bool CheckResult::all_not_run() const {
          std::all_of(commands.begin(), commands.end(), [](const auto& c) { return c.not_run.has_value(); });
 }
 
+namespace {
+
+constexpr NameTable<Verdict, 5> kVerdicts{{
+    {Verdict::pass, "PASS"},
+    {Verdict::fail, "FAIL"},
+    {Verdict::improved, "PASS (improved)"},
+    {Verdict::accepted, "ACCEPTED"},
+    {Verdict::not_judged, "NOT JUDGED"},
+}};
+
+}  // namespace
+
 std::string to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::pass: return "PASS";
-    case Verdict::fail: return "FAIL";
-    case Verdict::improved: return "PASS (improved)";
-    case Verdict::accepted: return "ACCEPTED";
-    case Verdict::not_judged:
-      return "NOT JUDGED";
-  }
-  return "";
+  return std::string(name_of(kVerdicts, verdict));
 }
 
 }  // namespace wcp::budget

@@ -16,10 +16,6 @@ namespace wcp {
 namespace {
 
 // The names the document uses for each enum, in one table each so writing and reading agree.
-constexpr NameTable<LeverKind, 4> kLedgerKinds{{{LeverKind::config, "config"},
-                                                {LeverKind::module_option, "module_option"},
-                                                {LeverKind::drop_unique, "drop_unique"},
-                                                {LeverKind::noop_call, "noop_call"}}};
 constexpr NameTable<LeverStatus, 5> kLedgerStatuses{{{LeverStatus::measured, "measured"},
                                                      {LeverStatus::needed_by_program, "needed_by_program"},
                                                      {LeverStatus::did_not_arrive, "did_not_arrive"},
@@ -82,7 +78,7 @@ json ledger_lever_to_json(const Lever& lever) {
     if (value.is_discarded()) value = nullptr;
   }
   return {{"id", lever.id},
-          {"kind", ledger_name_of(kLedgerKinds, lever.kind)},
+          {"kind", ledger_name_of(kLeverKindNames, lever.kind)},
           {"name", lever.name},
           {"value", value},
           {"value_json", ledger_text_or_null(lever.value_json)},
@@ -98,7 +94,7 @@ Lever ledger_lever_from_json(const json& in) {
   Lever lever;
   lever.id = get<std::string>(in, "id", "");
   if (lever.id.empty()) throw FieldError("lever: field 'id' is missing");
-  lever.kind = ledger_read_name(kLedgerKinds, in, "kind", LeverKind::config);
+  lever.kind = ledger_read_name(kLeverKindNames, in, "kind", LeverKind::config);
   lever.name = get<std::string>(in, "name", "");
   lever.value_json = get<std::string>(in, "value_json", "");
   lever.modules = get<std::vector<std::string>>(in, "modules", {});

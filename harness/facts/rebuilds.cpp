@@ -4,6 +4,7 @@
 #include <map>
 
 #include "facts/queries.h"
+#include "io/name_table.h"
 
 namespace wcp {
 
@@ -54,7 +55,8 @@ std::vector<RebuiltModule> rebuilt_modules(const Report& report) {
     }
     ++at->builds;
     at->total_ms += event->ms;
-    if (std::find(at->hashes.begin(), at->hashes.end(), event->hash) == at->hashes.end()) at->hashes.push_back(event->hash);
+    if (std::find(at->hashes.begin(), at->hashes.end(), event->hash) == at->hashes.end())
+      at->hashes.push_back(event->hash);
   }
   std::vector<RebuiltModule> rebuilt;
   for (auto& [key, module] : by_module) {
@@ -65,13 +67,14 @@ std::vector<RebuiltModule> rebuilt_modules(const Report& report) {
     // One build per process, each process its own: the cache did not have it yet in any of them.
     const bool per_process = static_cast<int>(module.pids.size()) == module.builds;
     module.cause = churn && spread ? RebuildCause::both
-                   : churn      ? RebuildCause::identity_churn
-                   : spread     ? RebuildCause::block_dim_spread
-                   : per_process ? RebuildCause::several_processes
-                                 : RebuildCause::same_identity;
+                   : churn         ? RebuildCause::identity_churn
+                   : spread        ? RebuildCause::block_dim_spread
+                   : per_process   ? RebuildCause::several_processes
+                                   : RebuildCause::same_identity;
     rebuilt.push_back(std::move(module));
   }
-  std::stable_sort(rebuilt.begin(), rebuilt.end(), [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
+  std::stable_sort(rebuilt.begin(), rebuilt.end(),
+                   [](const auto& a, const auto& b) { return a.total_ms > b.total_ms; });
   return rebuilt;
 }
 
@@ -80,15 +83,20 @@ bool RebuiltModule::churned() const {
                      [](const AtBlockDim& entry) { return entry.hashes.size() > 1; });
 }
 
+namespace {
+
+constexpr NameTable<RebuildCause, 5> kRebuildCauses{{
+    {RebuildCause::identity_churn, "identity churn (several hashes at one block_dim)"},
+    {RebuildCause::block_dim_spread, "block_dim spread (several block_dims, one hash at each)"},
+    {RebuildCause::both, "identity churn and block_dim spread"},
+    {RebuildCause::same_identity, "same identity built again (cache cleared or bypassed)"},
+    {RebuildCause::several_processes, "same identity built once in each of several processes"},
+}};
+
+}  // namespace
+
 std::string to_string(RebuildCause cause) {
-  switch (cause) {
-    case RebuildCause::identity_churn: return "identity churn (several hashes at one block_dim)";
-    case RebuildCause::block_dim_spread: return "block_dim spread (several block_dims, one hash at each)";
-    case RebuildCause::both: return "identity churn and block_dim spread";
-    case RebuildCause::same_identity: return "same identity built again (cache cleared or bypassed)";
-    case RebuildCause::several_processes: return "same identity built once in each of several processes";
-  }
-  return "";
+  return std::string(name_of(kRebuildCauses, cause));
 }
 
 }  // namespace wcp

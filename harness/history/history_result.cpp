@@ -1,12 +1,11 @@
 #include "history/history_result.h"
 
-#include <array>
-#include <utility>
+#include "io/name_table.h"
 
 namespace wcp::history {
 namespace {
 
-constexpr std::array<std::pair<Source, const char*>, 5> kSourceNames{{
+constexpr NameTable<Source, 5> kSourceNames{{
     {Source::measure, "measure"},
     {Source::check, "check"},
     {Source::ab_baseline, "ab-baseline"},
@@ -17,17 +16,11 @@ constexpr std::array<std::pair<Source, const char*>, 5> kSourceNames{{
 }  // namespace
 
 std::string to_string(Source source) {
-  for (const auto& [value, name] : kSourceNames) {
-    if (value == source) return name;
-  }
-  return "measure";
+  return std::string(name_of(kSourceNames, source));
 }
 
 std::optional<Source> source_from_string(const std::string& text) {
-  for (const auto& [value, name] : kSourceNames) {
-    if (text == name) return value;
-  }
-  return std::nullopt;
+  return value_named(kSourceNames, text);
 }
 
 bool Machine::same_hardware(const Machine& other) const {

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <map>
 
+#include "io/name_table.h"
+
 namespace wcp::history {
 namespace {
 
@@ -227,42 +229,39 @@ bool same_machine(const Machine& series, const Machine& result) {
 
 }  // namespace
 
+namespace {
+
+constexpr NameTable<ClockMove, 6> kClockMoves{{
+    {ClockMove::none, "none"},
+    {ClockMove::within, "within"},
+    {ClockMove::above, "above"},
+    {ClockMove::below, "below"},
+    {ClockMove::returned, "returned"},
+    {ClockMove::unconfirmed, "unconfirmed"},
+}};
+
+constexpr NameTable<NoteKind, 1> kNoteKinds{{
+    {NoteKind::kernel_code_changed, "kernel_code_changed"},
+}};
+
+constexpr NameTable<LevelClock, 3> kLevelClocks{{
+    {LevelClock::cold_module_ms, "cold_module_ms"},
+    {LevelClock::cold_units, "cold_units"},
+    {LevelClock::cold_module_cpu_ms, "cold_module_cpu_ms"},
+}};
+
+}  // namespace
+
 std::string to_string(ClockMove move) {
-  switch (move) {
-    case ClockMove::none:
-      return "none";
-    case ClockMove::within:
-      return "within";
-    case ClockMove::above:
-      return "above";
-    case ClockMove::below:
-      return "below";
-    case ClockMove::returned:
-      return "returned";
-    case ClockMove::unconfirmed:
-      return "unconfirmed";
-  }
-  return "none";
+  return std::string(name_of(kClockMoves, move));
 }
 
 std::string to_string(NoteKind kind) {
-  switch (kind) {
-    case NoteKind::kernel_code_changed:
-      return "kernel_code_changed";
-  }
-  return "kernel_code_changed";
+  return std::string(name_of(kNoteKinds, kind));
 }
 
 std::string to_string(LevelClock clock) {
-  switch (clock) {
-    case LevelClock::cold_units:
-      return "cold_units";
-    case LevelClock::cold_module_cpu_ms:
-      return "cold_module_cpu_ms";
-    case LevelClock::cold_module_ms:
-      break;
-  }
-  return "cold_module_ms";
+  return std::string(name_of(kLevelClocks, clock));
 }
 
 std::string short_sha(const std::optional<Commit>& commit) {

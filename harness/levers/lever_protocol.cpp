@@ -7,17 +7,7 @@
 namespace wcp::levers {
 
 std::string_view to_string(LeverKind kind) {
-  switch (kind) {
-    case LeverKind::config:
-      return "config";
-    case LeverKind::module_option:
-      return "module_option";
-    case LeverKind::drop_unique:
-      return "drop_unique";
-    case LeverKind::noop_call:
-      return "noop_call";
-  }
-  return "config";
+  return name_of(kLeverKindNames, kind);
 }
 
 std::string probe_levers_json(const std::vector<Lever>& levers) {

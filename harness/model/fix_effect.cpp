@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "io/name_table.h"
+
 namespace wcp {
 namespace {
 
@@ -31,10 +33,15 @@ constexpr std::array<std::string_view, 8> kEffects{
     "changes run time and control flow: every kernel is followed by a NaN/Inf check that reports and stops",
 };
 
+constexpr NameTable<FixEffect, 2> kFixEffects{{
+    {FixEffect::keeps_behaviour, "keeps behaviour"},
+    {FixEffect::changes_behaviour, "changes behaviour"},
+}};
+
 }  // namespace
 
 std::string_view to_string(FixEffect effect) {
-  return effect == FixEffect::keeps_behaviour ? "keeps behaviour" : "changes behaviour";
+  return name_of(kFixEffects, effect);
 }
 
 std::optional<std::string_view> option_behaviour(std::string_view option) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "io/name_table.h"
 #include "model/mechanism.h"
 
 namespace wcp {
@@ -18,6 +19,14 @@ enum class LeverKind {
   drop_unique,    // @wp.kernel(module="unique") on the target kernels becomes the default module
   noop_call,      // calls of warp.<function> (clear_kernel_cache, clear_lto_cache) do nothing
 };
+
+// Its names, as the probe's WCP_PROBE_LEVERS and the levers ledger both write them.
+inline constexpr NameTable<LeverKind, 4> kLeverKindNames{{
+    {LeverKind::config, "config"},
+    {LeverKind::module_option, "module_option"},
+    {LeverKind::drop_unique, "drop_unique"},
+    {LeverKind::noop_call, "noop_call"},
+}};
 
 // A kernel by where it was defined (CS-9's kernels made from constants).
 struct KernelRef {

@@ -1,25 +1,23 @@
 #include "render/bisect_json.h"
 
+#include "io/name_table.h"
+
 namespace wcp::render {
 namespace {
 
 using nlohmann::json;
 
 // The words of the JSON's "result"; an aborted bisection writes no JSON.
-const char* ending_word(bisect::BisectEnding ending) {
-  switch (ending) {
-    case bisect::BisectEnding::first_bad:
-      return "first_bad";
-    case bisect::BisectEnding::only_skipped:
-      return "only_skipped";
-    case bisect::BisectEnding::bad_is_not_bad:
-      return "bad_is_not_bad";
-    case bisect::BisectEnding::good_is_not_good:
-      return "good_is_not_good";
-    case bisect::BisectEnding::aborted:
-      return "aborted";
-  }
-  return "";
+constexpr NameTable<bisect::BisectEnding, 5> kEndingWords{{
+    {bisect::BisectEnding::first_bad, "first_bad"},
+    {bisect::BisectEnding::only_skipped, "only_skipped"},
+    {bisect::BisectEnding::bad_is_not_bad, "bad_is_not_bad"},
+    {bisect::BisectEnding::good_is_not_good, "good_is_not_good"},
+    {bisect::BisectEnding::aborted, "aborted"},
+}};
+
+std::string ending_word(bisect::BisectEnding ending) {
+  return std::string(name_of(kEndingWords, ending));
 }
 
 json entry_structure_json(const bisect::EntryStructure& structure) {

@@ -1,32 +1,34 @@
 #include "render/budget_json.h"
 
 #include "io/json_fields.h"
+#include "io/name_table.h"
 #include "render/budget_text.h"
 #include "render/judgement_json.h"
 
 namespace wcp::render {
 namespace {
 
-const char* verdict_word(budget::Verdict verdict) {
-  switch (verdict) {
-    case budget::Verdict::pass: return "pass";
-    case budget::Verdict::fail: return "fail";
-    case budget::Verdict::improved: return "improved";
-    case budget::Verdict::accepted: return "accepted";
-    case budget::Verdict::not_judged:
-      return "not judged";
-  }
-  return "";
+constexpr NameTable<budget::Verdict, 5> kVerdictWords{{
+    {budget::Verdict::pass, "pass"},
+    {budget::Verdict::fail, "fail"},
+    {budget::Verdict::improved, "improved"},
+    {budget::Verdict::accepted, "accepted"},
+    {budget::Verdict::not_judged, "not judged"},
+}};
+
+constexpr NameTable<budget::Unit, 4> kUnitWords{{
+    {budget::Unit::count, "count"},
+    {budget::Unit::seconds, "seconds"},
+    {budget::Unit::bytes, "bytes"},
+    {budget::Unit::units, "reference-units"},
+}};
+
+std::string verdict_word(budget::Verdict verdict) {
+  return std::string(name_of(kVerdictWords, verdict));
 }
 
-const char* unit_word(budget::Unit unit) {
-  switch (unit) {
-    case budget::Unit::count: return "count";
-    case budget::Unit::seconds: return "seconds";
-    case budget::Unit::bytes: return "bytes";
-    case budget::Unit::units: return "reference-units";
-  }
-  return "";
+std::string unit_word(budget::Unit unit) {
+  return std::string(name_of(kUnitWords, unit));
 }
 
 nlohmann::json outcome_json(const budget::BudgetOutcome& outcome) {
@@ -42,9 +44,12 @@ nlohmann::json outcome_json(const budget::BudgetOutcome& outcome) {
                          {"explanation", offender.explanation},
                          {"fix", offender.fix}});
   }
-  nlohmann::json out{{"budget", outcome.budget}, {"verdict", verdict_word(outcome.verdict)},
-                     {"measured", or_null(outcome.measured)}, {"limit", or_null(outcome.limit)},
-                     {"unit", unit_word(outcome.unit)},       {"note", outcome.note},
+  nlohmann::json out{{"budget", outcome.budget},
+                     {"verdict", verdict_word(outcome.verdict)},
+                     {"measured", or_null(outcome.measured)},
+                     {"limit", or_null(outcome.limit)},
+                     {"unit", unit_word(outcome.unit)},
+                     {"note", outcome.note},
                      {"offenders", offenders},
                      {"decided", outcome.decided},
                      {"decided_by", outcome.decided_by}};
@@ -72,8 +77,8 @@ nlohmann::json command_json(const budget::CommandResult& command) {
   nlohmann::json outcomes = nlohmann::json::array();
   for (const auto& outcome : command.outcomes) outcomes.push_back(outcome_json(outcome));
   const char* status = command.not_run ? "not_run" : command.failed() ? "fail" : "pass";
-  nlohmann::json json{{"name", command.name},   {"line", command.line},   {"device", to_string(command.device)},
-                      {"status", status},       {"notes", command.notes}, {"outcomes", outcomes}};
+  nlohmann::json json{{"name", command.name}, {"line", command.line},   {"device", to_string(command.device)},
+                      {"status", status},     {"notes", command.notes}, {"outcomes", outcomes}};
   if (const auto& sampling = command.sampling) {
     json["sampling"] = {{"mode", sampling->automatic ? "auto" : "fixed"},
                         {"runs", sampling->runs},

@@ -146,6 +146,17 @@ json options_json(const std::vector<analysis::OptionChange>& options) {
   return out;
 }
 
+json identity_facts_json(const std::vector<analysis::IdentityFact>& identities) {
+  json out = json::array();
+  for (const auto& identity : identities) {
+    out.push_back({{"module", identity.module},
+                   {"hash", identity.hash},
+                   {"device", identity.device},
+                   {"processes", identity.processes > 0 ? json(identity.processes) : json(nullptr)}});
+  }
+  return out;
+}
+
 json deadline_json(const analysis::SettingDeadline& deadline) {
   static constexpr std::array<std::string_view, 3> kKinds{"entry-script-line", "kernel-definition", "runner-session"};
   return {{"kind", kKinds.at(static_cast<std::size_t>(deadline.kind))},
@@ -186,6 +197,7 @@ json facts_json(const analysis::Finding& finding) {
           {"names", facts.names},
           {"block_dims", facts.block_dims},
           {"modules", facts.modules},
+          {"identities", identity_facts_json(facts.identities)},
           {"more_rebuilds", facts.more_rebuilds},
           {"cause", std::string(to_string(finding.cause))},
           {"cost", {{"kind", std::string(to_string(cost.kind))}, {"ms", or_null(cost.ms)}, {"basis", cost.basis}}},

@@ -1,5 +1,7 @@
 #include "render/finding_text.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -31,6 +33,21 @@ std::string kernel_names(const std::vector<KernelFact>& kernels) {
   std::vector<std::string> names;
   for (const auto& kernel : kernels) names.push_back(kernel.name);
   return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// At most eight names, then how many more: a first line stays one line (the evidence lists all).
+std::string names_shown(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 8;
+  const std::vector<std::string> shown(names.begin(), names.begin() + std::min(names.size(), kShown));
+  std::string text = fmt::format("{}", fmt::join(shown, ", "));
+  if (names.size() > kShown) text += fmt::format(" and {} more", names.size() - kShown);
+  return text;
+}
+
+std::string names_shown(const std::vector<KernelFact>& kernels) {
+  std::vector<std::string> names;
+  for (const auto& kernel : kernels) names.push_back(kernel.name);
+  return names_shown(names);
 }
 
 std::string option_names(const std::vector<OptionChange>& options) {
@@ -105,6 +122,34 @@ std::string event_text(const analysis::Finding& finding) {
       return fmt::format("module=\"unique\" kernels made from constants: {}; that may be stable: {}", stable,
                          undecided);
     }
+    case EventKind::compiled_at_once: {
+      const analysis::IdentityFact& first = facts.identities.front();
+      if (facts.identities.size() == 1) {
+        return fmt::format("{} {} on {} compiled at once in {} processes", first.module, first.hash, first.device,
+                           first.processes);
+      }
+      return fmt::format("{} {} on {} and {} more identities compiled at once in several processes", first.module,
+                         first.hash, first.device, facts.identities.size() - 1);
+    }
+    case EventKind::main_script_compiled_twice: {
+      const analysis::IdentityFact& first = facts.identities.front();
+      std::string text = fmt::format(
+          "the main script's kernels (hash {} on {}) compiled as __main__ and again as "
+          "__mp_main__",
+          first.hash, first.device);
+      if (facts.identities.size() > 1) text += fmt::format(" (and {} more hash(es))", facts.identities.size() - 1);
+      return text;
+    }
+    case EventKind::kernels_never_launched:
+      if (facts.modules.size() == 1) {
+        return fmt::format("{}: {} kernel(s) compiled, never launched: {}", facts.modules.front(), facts.kernels.size(),
+                           names_shown(facts.kernels));
+      }
+      return fmt::format("{} kernel(s) compiled, never launched, in {} modules ({} and {} more)", facts.kernels.size(),
+                         facts.modules.size(), facts.modules.front(), facts.modules.size() - 1);
+    case EventKind::built_one_at_a_time:
+      return fmt::format("{} CUDA modules, each built once, built one after another: {}", facts.modules.size(),
+                         names_shown(facts.modules));
     case EventKind::as_written:
       break;
   }

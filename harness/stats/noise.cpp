@@ -6,22 +6,24 @@
 #include <array>
 #include <cmath>
 
+#include "io/name_table.h"
 #include "stats/summary.h"
 
 namespace wcp {
 
+namespace {
+
+constexpr NameTable<NoiseSource, 4> kNoiseSources{{
+    {NoiseSource::samples, "samples"},
+    {NoiseSource::history, "history"},
+    {NoiseSource::calibration, "calibration"},
+    {NoiseSource::none, "none"},
+}};
+
+}  // namespace
+
 std::string_view to_string(NoiseSource source) {
-  switch (source) {
-    case NoiseSource::samples:
-      return "samples";
-    case NoiseSource::history:
-      return "history";
-    case NoiseSource::calibration:
-      return "calibration";
-    case NoiseSource::none:
-      return "none";
-  }
-  return "none";
+  return name_of(kNoiseSources, source);
 }
 
 std::string Noise::summary() const {

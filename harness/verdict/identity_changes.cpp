@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "facts/queries.h"
+#include "io/name_table.h"
 
 namespace wcp::verdict {
 namespace {
@@ -195,20 +196,27 @@ std::string unobserved(const Report& report, std::string_view side) {
 
 }  // namespace
 
+namespace {
+
+constexpr NameTable<ExplainedAgainst, 2> kExplainedAgainst{{
+    {ExplainedAgainst::baseline, "baseline"},
+    {ExplainedAgainst::earlier_build, "earlier_build"},
+}};
+
+constexpr NameTable<ModuleChange, 3> kModuleChanges{{
+    {ModuleChange::appeared, "appeared"},
+    {ModuleChange::disappeared, "disappeared"},
+    {ModuleChange::changed, "changed"},
+}};
+
+}  // namespace
+
 std::string_view to_string(ExplainedAgainst against) {
-  return against == ExplainedAgainst::baseline ? "baseline" : "earlier_build";
+  return name_of(kExplainedAgainst, against);
 }
 
 std::string_view to_string(ModuleChange change) {
-  switch (change) {
-    case ModuleChange::appeared:
-      return "appeared";
-    case ModuleChange::disappeared:
-      return "disappeared";
-    case ModuleChange::changed:
-      return "changed";
-  }
-  return "";
+  return name_of(kModuleChanges, change);
 }
 
 IdentityChanges compare_identities(const Report& baseline, const Report& candidate) {

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "facts/queries.h"
+#include "io/name_table.h"
 #include "io/units.h"
 #include "verdict/judge_notes.h"
 
@@ -131,20 +132,42 @@ std::string signed_change(const ClockComparison& clock) {
   return text;
 }
 
+namespace {
+
+constexpr NameTable<Verdict, 5> kVerdicts{{
+    {Verdict::invalid, "INVALID"},
+    {Verdict::regression, "REGRESSION"},
+    {Verdict::improved, "IMPROVED"},
+    {Verdict::inconclusive, "INCONCLUSIVE"},
+    {Verdict::unverified, "UNVERIFIED"},
+}};
+
+constexpr NameTable<Clock, 3> kClocks{{
+    {Clock::module_work, "cold module work"},
+    {Clock::module_cpu, "cold module CPU"},
+    {Clock::compile_elapsed, "compile elapsed"},
+}};
+
+constexpr NameTable<Direction, 4> kDirections{{
+    {Direction::improved, "improved"},
+    {Direction::within_band, "within noise"},
+    {Direction::regressed, "regressed"},
+    {Direction::unavailable, "unavailable"},
+}};
+
+constexpr NameTable<Count, 6> kCounts{{
+    {Count::identities, "compiled identities"},
+    {Count::modules, "modules"},
+    {Count::compiled_events, "compiled events (cold)"},
+    {Count::warm_compiles, "compiled events (warm)"},
+    {Count::generated_source_bytes, "generated source bytes"},
+    {Count::lto_artifacts, "LTO artifacts"},
+}};
+
+}  // namespace
+
 std::string_view to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::invalid:
-      return "INVALID";
-    case Verdict::regression:
-      return "REGRESSION";
-    case Verdict::improved:
-      return "IMPROVED";
-    case Verdict::inconclusive:
-      return "INCONCLUSIVE";
-    case Verdict::unverified:
-      return "UNVERIFIED";
-  }
-  return "";
+  return name_of(kVerdicts, verdict);
 }
 
 int exit_code_of(Verdict verdict) {
@@ -152,47 +175,15 @@ int exit_code_of(Verdict verdict) {
 }
 
 std::string_view to_string(Clock clock) {
-  switch (clock) {
-    case Clock::module_work:
-      return "cold module work";
-    case Clock::module_cpu:
-      return "cold module CPU";
-    case Clock::compile_elapsed:
-      return "compile elapsed";
-  }
-  return "";
+  return name_of(kClocks, clock);
 }
 
 std::string_view to_string(Direction direction) {
-  switch (direction) {
-    case Direction::improved:
-      return "improved";
-    case Direction::within_band:
-      return "within noise";
-    case Direction::regressed:
-      return "regressed";
-    case Direction::unavailable:
-      return "unavailable";
-  }
-  return "";
+  return name_of(kDirections, direction);
 }
 
 std::string_view to_string(Count count) {
-  switch (count) {
-    case Count::identities:
-      return "compiled identities";
-    case Count::modules:
-      return "modules";
-    case Count::compiled_events:
-      return "compiled events (cold)";
-    case Count::warm_compiles:
-      return "compiled events (warm)";
-    case Count::generated_source_bytes:
-      return "generated source bytes";
-    case Count::lto_artifacts:
-      return "LTO artifacts";
-  }
-  return "";
+  return name_of(kCounts, count);
 }
 
 namespace {

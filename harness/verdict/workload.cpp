@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "facts/queries.h"
+#include "io/name_table.h"
 
 namespace wcp::verdict {
 namespace {
@@ -112,16 +113,18 @@ void align(const LaunchRecord& base, const LaunchRecord& cand, const SharedSigna
 
 }  // namespace
 
+namespace {
+
+constexpr NameTable<WorkloadStatus, 3> kWorkloadStatuses{{
+    {WorkloadStatus::equivalent, "preserved"},
+    {WorkloadStatus::different, "CHANGED"},
+    {WorkloadStatus::unverified, "UNVERIFIED"},
+}};
+
+}  // namespace
+
 std::string to_string(WorkloadStatus status) {
-  switch (status) {
-    case WorkloadStatus::equivalent:
-      return "preserved";
-    case WorkloadStatus::different:
-      return "CHANGED";
-    case WorkloadStatus::unverified:
-      return "UNVERIFIED";
-  }
-  return "";
+  return std::string(name_of(kWorkloadStatuses, status));
 }
 
 std::string divergence_changes_text(const Divergence& divergence) {

@@ -109,6 +109,13 @@ TEST(KernelUsage, NeverLaunchedFindingIsTheUsersWithItsEstimate) {
   EXPECT_NEAR(found->cost_ms.value(), 720.0 + 500.0, 1e-9);
   EXPECT_THAT(found->cost_basis, HasSubstr("estimate"));
   EXPECT_THAT(found->limits, HasSubstr("Other workloads"));
+  // The facts: the modules and, module by module, the kernels no launch used.
+  EXPECT_EQ(found->facts.event, analysis::EventKind::kernels_never_launched);
+  EXPECT_EQ(found->facts.modules, (std::vector<std::string>{"shading", "export"}));
+  std::vector<std::string> kernels;
+  for (const auto& kernel : found->facts.kernels) kernels.push_back(kernel.name);
+  EXPECT_EQ(kernels, (std::vector<std::string>{"debug_view", "to_table"}));
+  EXPECT_EQ(found->cost().kind, analysis::CostKind::estimated);
 }
 
 // Issue 50: a maintainer's run of one test file from a checkout. The package's modules are the

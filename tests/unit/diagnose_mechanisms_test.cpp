@@ -612,6 +612,9 @@ TEST(DiagnoseMechanisms, SerialCudaBuildsReportTheCeiling) {
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("900 ms / 600 ms = 1.5x"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
+  EXPECT_EQ(finding->facts.event, EventKind::built_one_at_a_time);
+  EXPECT_THAT(finding->facts.modules, ElementsAre("a", "b"));
+  EXPECT_EQ(finding->cost().kind, CostKind::estimated);  // a ceiling
 }
 
 TEST(DiagnoseMechanisms, FindFailuresAfterLoadsAreTheCpuRace) {

@@ -57,12 +57,23 @@ TEST(FindingOwner, ProcessAndDeadlineFindingsOnRecordedRuns) {
       ASSERT_TRUE(finding.owner.has_value());
       EXPECT_EQ(finding.owner->owner, Owner::user);
       EXPECT_TRUE(finding.yours());
+      EXPECT_EQ(finding.facts.event, analysis::EventKind::main_script_compiled_twice);
+      ASSERT_FALSE(finding.facts.identities.empty());
+      EXPECT_EQ(finding.facts.identities[0].module, "__mp_main__");
+      EXPECT_FALSE(finding.facts.identities[0].hash.empty());
     }
     if (finding.mechanism == Mechanism::parallel_cold_misses) {
       parallel = true;
       EXPECT_FALSE(finding.owner.has_value());
       EXPECT_EQ(finding.module, "");
       EXPECT_THAT(finding.modules, ::testing::Contains("__mp_main__"));
+      // Each identity built at once, with the processes that built it (two or more).
+      EXPECT_EQ(finding.facts.event, analysis::EventKind::compiled_at_once);
+      ASSERT_FALSE(finding.facts.identities.empty());
+      for (const auto& identity : finding.facts.identities) {
+        EXPECT_THAT(finding.modules, ::testing::Contains(identity.module));
+        EXPECT_GE(identity.processes, 2U);
+      }
     }
   }
   EXPECT_TRUE(main_twice);
