@@ -161,5 +161,37 @@ TEST(FindingText, TypedLateKernelsOfTwoModulesAreOneGroupWithEachMembersFix) {
   EXPECT_EQ(text.headline, "");
 }
 
+// The families whose first line used to repeat the observation: what happened, from the facts,
+// one line however many modules or kernels (the evidence lists them all).
+TEST(FindingText, ProcessUsageAndSerialBuildEventsSayWhatHappened) {
+  Finding at_once;
+  at_once.facts.event = EventKind::compiled_at_once;
+  at_once.facts.identities = {{"__mp_main__", "da70efd", "cuda:0", 2}};
+  EXPECT_EQ(headline_text(at_once), "__mp_main__ da70efd on cuda:0 compiled at once in 2 processes");
+  at_once.facts.identities.push_back({"solver", "1234567", "cuda:0", 3});
+  EXPECT_EQ(headline_text(at_once),
+            "__mp_main__ da70efd on cuda:0 and 1 more identities compiled at once in several processes");
+
+  Finding twice;
+  twice.facts.event = EventKind::main_script_compiled_twice;
+  twice.facts.identities = {{"__mp_main__", "da70efd", "cpu", 0}};
+  EXPECT_EQ(headline_text(twice),
+            "the main script's kernels (hash da70efd on cpu) compiled as __main__ and again as __mp_main__");
+
+  Finding unused;
+  unused.facts.event = EventKind::kernels_never_launched;
+  unused.facts.modules = {"shading"};
+  for (int i = 0; i < 10; ++i) unused.facts.kernels.push_back({"k" + std::to_string(i), std::nullopt});
+  EXPECT_EQ(headline_text(unused),
+            "shading: 10 kernel(s) compiled, never launched: k0, k1, k2, k3, k4, k5, k6, k7 and 2 more");
+  unused.facts.modules.push_back("export");
+  EXPECT_EQ(headline_text(unused), "10 kernel(s) compiled, never launched, in 2 modules (shading and 1 more)");
+
+  Finding serial;
+  serial.facts.event = EventKind::built_one_at_a_time;
+  serial.facts.modules = {"stage_a", "stage_b"};
+  EXPECT_EQ(headline_text(serial), "2 CUDA modules, each built once, built one after another: stage_a, stage_b");
+}
+
 }  // namespace
 }  // namespace wcp::render
