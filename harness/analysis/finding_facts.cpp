@@ -30,7 +30,7 @@ constexpr NameTable<FixKind, 15> kFixKinds{{
     {FixKind::drop_unique, "drop-unique"},
 }};
 
-constexpr NameTable<EventKind, 13> kEventKinds{{
+constexpr NameTable<EventKind, 14> kEventKinds{{
     {EventKind::as_written, "as-written"},
     {EventKind::kernel_added_after_load, "kernel-added-after-load"},
     {EventKind::kernel_re_created_after_load, "kernel-re-created-after-load"},
@@ -44,6 +44,7 @@ constexpr NameTable<EventKind, 13> kEventKinds{{
     {EventKind::main_script_compiled_twice, "main-script-compiled-twice"},
     {EventKind::kernels_never_launched, "kernels-never-launched"},
     {EventKind::built_one_at_a_time, "built-one-at-a-time"},
+    {EventKind::kernels_not_found_after_load, "kernels-not-found-after-load"},
 }};
 
 }  // namespace

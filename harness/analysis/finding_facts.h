@@ -137,6 +137,7 @@ enum class EventKind {
   main_script_compiled_twice,    // identities[0]: one hash built under __main__ and under __mp_main__
   kernels_never_launched,        // modules, kernels: the kernels of those modules no launch of the run used
   built_one_at_a_time,           // modules: CUDA modules, each built once, whose builds never overlapped
+  kernels_not_found_after_load,  // kernels, modules and names (the devices) Warp's "Failed to find" lines named
 };
 std::string_view to_string(EventKind kind);  // "kernel-added-after-load", ...
 

@@ -150,6 +150,13 @@ std::string event_text(const analysis::Finding& finding) {
     case EventKind::built_one_at_a_time:
       return fmt::format("{} CUDA modules, each built once, built one after another: {}", facts.modules.size(),
                          names_shown(facts.modules));
+    case EventKind::kernels_not_found_after_load:
+      if (facts.kernels.size() == 1 && facts.modules.size() == 1 && facts.names.size() == 1) {
+        return fmt::format("Warp did not find kernel {} of module {} on {} after its loads succeeded",
+                           facts.kernels.front().name, facts.modules.front(), facts.names.front());
+      }
+      return fmt::format("Warp did not find {} kernel(s) after their loads succeeded: {}", facts.kernels.size(),
+                         names_shown(facts.kernels));
     case EventKind::as_written:
       break;
   }

@@ -191,6 +191,13 @@ TEST(FindingText, ProcessUsageAndSerialBuildEventsSayWhatHappened) {
   serial.facts.event = EventKind::built_one_at_a_time;
   serial.facts.modules = {"stage_a", "stage_b"};
   EXPECT_EQ(headline_text(serial), "2 CUDA modules, each built once, built one after another: stage_a, stage_b");
+
+  Finding race;
+  race.facts.event = EventKind::kernels_not_found_after_load;
+  race.facts.kernels = {{"fill", std::nullopt}};
+  race.facts.modules = {"__main__"};
+  race.facts.names = {"cpu"};
+  EXPECT_EQ(headline_text(race), "Warp did not find kernel fill of module __main__ on cpu after its loads succeeded");
 }
 
 }  // namespace
