@@ -5,24 +5,9 @@
 #include "analysis/diagnose_support.h"
 #include "analysis/finding_groups.h"
 #include "analysis/user_action_plan.h"
-#include "io/name_table.h"
 #include "io/units.h"
 
 namespace wcp::analysis {
-namespace {
-
-constexpr NameTable<CauseStatus, 3> kCauseStatuses{{
-    {CauseStatus::confirmed, "confirmed"},
-    {CauseStatus::inferred, "inferred"},
-    {CauseStatus::cannot_tell, "this run cannot tell"},
-}};
-
-}  // namespace
-
-std::string_view to_string(CauseStatus status) {
-  return name_of(kCauseStatuses, status);
-}
-
 namespace {
 // Compile time below this share of the cold wall time is not worth a user's effort first.
 constexpr double kBottleneckShare = 0.10;

@@ -6,6 +6,12 @@
 namespace wcp::analysis {
 namespace {
 
+constexpr NameTable<CauseStatus, 3> kCauseStatuses{{
+    {CauseStatus::confirmed, "confirmed"},
+    {CauseStatus::inferred, "inferred"},
+    {CauseStatus::cannot_tell, "this run cannot tell"},
+}};
+
 constexpr NameTable<CostKind, 3> kCostKinds{{
     {CostKind::measured, "measured"},
     {CostKind::estimated, "estimated"},
@@ -49,6 +55,9 @@ constexpr NameTable<EventKind, 14> kEventKinds{{
 
 }  // namespace
 
+std::string_view to_string(CauseStatus status) {
+  return name_of(kCauseStatuses, status);
+}
 std::string_view to_string(CostKind kind) {
   return name_of(kCostKinds, kind);
 }

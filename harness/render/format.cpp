@@ -2,7 +2,6 @@
 
 #include "codec/document_kind.h"
 #include "codec/report_json.h"
-#include "io/name_table.h"
 #include "render/bisect_json.h"
 #include "render/bisect_text.h"
 #include "render/budget_json.h"
@@ -26,20 +25,23 @@
 
 namespace wcp::render {
 namespace {
-constexpr NameTable<Format, 4> kFormats{{
-    {Format::text, "text"},
-    {Format::json, "json"},
-    {Format::markdown, "markdown"},
-    {Format::html, "html"},
-}};
-
 [[noreturn]] void unsupported(std::string_view kind, Format format) {
   throw std::invalid_argument(std::string(kind) + " has no " + std::string(to_string(format)) + " writer");
 }
 }  // namespace
 
 std::string_view to_string(Format format) {
-  return name_of(kFormats, format);
+  switch (format) {
+    case Format::text:
+      return "text";
+    case Format::json:
+      return "json";
+    case Format::markdown:
+      return "markdown";
+    case Format::html:
+      return "html";
+  }
+  return "";
 }
 
 void write(const Report& report, Format format, std::ostream& out) {

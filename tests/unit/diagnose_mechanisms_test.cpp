@@ -617,30 +617,33 @@ TEST(DiagnoseMechanisms, SerialCudaBuildsReportTheCeiling) {
   EXPECT_EQ(finding->cost().kind, CostKind::estimated);  // a ceiling
 }
 
-TEST(DiagnoseMechanisms, FindFailuresAfterLoadsAreTheCpuRace) {
+// The CS-8 finding of a healthy run whose log holds `line`.
+Finding race_finding(const std::string& line) {
   Report report = healthy();
-  report.find_failures = {"Failed to find forward kernel 'fill' from module '__main__' for device 'cpu'"};
+  report.find_failures = {line};
   const Diagnosis result = diagnose(report);
   const Finding* finding = find(result, Mechanism::cpu_load_race);
-  ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(finding->fix, HasSubstr("max_workers <= 1"));
+  return finding != nullptr ? *finding : Finding{};
+}
+
+TEST(DiagnoseMechanisms, FindFailuresAfterLoadsAreTheCpuRace) {
+  const Finding finding = race_finding("Failed to find forward kernel 'fill' from module '__main__' for device 'cpu'");
+  ASSERT_EQ(finding.mechanism, Mechanism::cpu_load_race);
+  EXPECT_THAT(finding.fix, HasSubstr("max_workers <= 1"));
   // What Warp's line named, as facts.
-  EXPECT_EQ(finding->facts.event, EventKind::kernels_not_found_after_load);
-  ASSERT_EQ(finding->facts.kernels.size(), 1U);
-  EXPECT_EQ(finding->facts.kernels[0].name, "fill");
-  EXPECT_THAT(finding->facts.modules, ElementsAre("__main__"));
-  EXPECT_THAT(finding->facts.names, ElementsAre("cpu"));
+  EXPECT_EQ(finding.facts.event, EventKind::kernels_not_found_after_load);
+  ASSERT_EQ(finding.facts.kernels.size(), 1U);
+  EXPECT_EQ(finding.facts.kernels[0].name, "fill");
+  EXPECT_THAT(finding.facts.modules, ElementsAre("__main__"));
+  EXPECT_THAT(finding.facts.names, ElementsAre("cpu"));
 }
 
 TEST(DiagnoseMechanisms, AFindFailureInAnotherFormKeepsItsObservation) {
-  Report report = healthy();
-  report.find_failures = {"Failed to find module 'x' (some future wording)"};
-  const Diagnosis result = diagnose(report);
-  const Finding* finding = find(result, Mechanism::cpu_load_race);
-  ASSERT_NE(finding, nullptr);
-  EXPECT_EQ(finding->facts.event, EventKind::as_written);
-  EXPECT_TRUE(finding->facts.kernels.empty());
-  EXPECT_EQ(finding->trigger, "Warp logged: Failed to find module 'x' (some future wording)");
+  const Finding finding = race_finding("Failed to find module 'x' (some future wording)");
+  ASSERT_EQ(finding.mechanism, Mechanism::cpu_load_race);
+  EXPECT_EQ(finding.facts.event, EventKind::as_written);
+  EXPECT_TRUE(finding.facts.kernels.empty());
+  EXPECT_EQ(finding.trigger, "Warp logged: Failed to find module 'x' (some future wording)");
 }
 
 TEST(DiagnoseMechanisms, UnusedBackwardNeedsLaunchesAndBackwardSourceAndNoAdjoint) {
