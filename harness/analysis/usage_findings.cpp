@@ -21,7 +21,7 @@ constexpr std::size_t kNamesShown = 8;
 std::string kernel_names(const ModuleUse& module) {
   std::vector<std::string> names;
   for (const auto& kernel : module.kernels) {
-    if (!kernel.launched && !kernel.launched_adjoint) names.push_back(kernel.key);
+    if (!kernel.ran()) names.push_back(kernel.key);
   }
   const std::size_t hidden = names.size() > kNamesShown ? names.size() - kNamesShown : 0;
   names.resize(std::min(names.size(), kNamesShown));
@@ -79,7 +79,7 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
     // kernels are not in a test file) is a library this run used one part of: what it did not
     // launch is a fact for the library's maintainers, never a reason to restructure it.
     const bool tests_define_all = std::all_of(module.kernels.begin(), module.kernels.end(), [&](const KernelUse& k) {
-      return k.launched || k.launched_adjoint || session.defines(k.file, k.python_module);
+      return k.ran() || session.defines(k.file, k.python_module);
     });
     if (session.present() && ownership.of_module(module.name).users_to_change() && !tests_define_all) {
       part_of_suite.push_back(fmt::format("{} on {}: {}; never launched: {}", module.name, module.device,
@@ -91,7 +91,7 @@ void check_kernel_usage(const Report& report, Diagnosis& out) {
     finding.facts.event = EventKind::kernels_never_launched;
     finding.facts.modules.push_back(module.name);
     for (const auto& kernel : module.kernels) {
-      if (kernel.launched || kernel.launched_adjoint) continue;
+      if (kernel.ran()) continue;
       KernelFact fact{kernel.key, std::nullopt};
       if (!kernel.file.empty() && kernel.line > 0) fact.site = site_at(kernel.file, kernel.line);
       finding.facts.kernels.push_back(std::move(fact));

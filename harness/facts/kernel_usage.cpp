@@ -60,8 +60,8 @@ std::size_t ModuleUse::launched() const {
 }
 
 std::size_t ModuleUse::never_launched() const {
-  return static_cast<std::size_t>(std::count_if(kernels.begin(), kernels.end(),
-                                                [](const KernelUse& k) { return !k.launched && !k.launched_adjoint; }));
+  return static_cast<std::size_t>(
+      std::count_if(kernels.begin(), kernels.end(), [](const KernelUse& k) { return !k.ran(); }));
 }
 
 std::size_t ModuleUse::launched_adjoint() const {

@@ -29,6 +29,7 @@ struct KernelUse {
   std::optional<std::uint64_t> forward_bytes;
   std::optional<std::uint64_t> backward_bytes;
   std::uint64_t bytes() const { return forward_bytes.value_or(0) + backward_bytes.value_or(0); }
+  bool ran() const { return launched || launched_adjoint; }  // launched forward or adjoint in this run
 };
 
 struct ModuleUse {
