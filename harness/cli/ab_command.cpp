@@ -12,6 +12,7 @@
 #include "cli/command_progress.h"
 #include "cli/commands.h"
 #include "cli/common_options.h"
+#include "cli/option_table.h"
 #include "codec/ab_json.h"
 #include "codec/report_json.h"
 #include "errors.h"
@@ -141,20 +142,23 @@ void add_ab_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<AbArguments>(
       root, context, "ab",
       "Measure a baseline and a candidate command interleaved (A B B A …) and judge them on paired samples", run_ab);
-  command->add_option("--samples", arguments->samples,
-                      "Pairs of samples to take (default 5), or auto: until they decide, at most 10");
+  add_options(*command, {{"--samples", &arguments->samples,
+                          "Pairs of samples to take (default 5), or auto: until they decide, at most 10"}});
   add_shared_options(*command, {.json = {&arguments->json_path, "both reports and the comparison (one document)"},
                                 .cwd = {&arguments->cwd, "both commands"},
                                 .timeout_s = &arguments->timeout_s,
                                 .quiet = &arguments->quiet,
                                 .history = {&arguments->history, "both arms' results"}});
   add_clock_option(*command, arguments->wall_clock);
-  command->add_option("--baseline-json", arguments->baseline_json, "Also write arm A's report (a `measure` report)");
-  command->add_option("--candidate-json", arguments->candidate_json, "Also write arm B's report");
-  command->add_option("--baseline-cwd", arguments->baseline_cwd, "Run arm A here (e.g. a checkout of the baseline)")
-      ->check(CLI::ExistingDirectory);
-  command->add_option("--candidate-cwd", arguments->candidate_cwd, "Run arm B here")->check(CLI::ExistingDirectory);
-  command->add_option("commands", arguments->commands, "-- BASELINE_CMD... --vs CANDIDATE_CMD...")->required();
+  add_options(*command,
+              {{"--baseline-json", &arguments->baseline_json, "Also write arm A's report (a `measure` report)"},
+               {"--candidate-json", &arguments->candidate_json, "Also write arm B's report"},
+               {"--baseline-cwd",
+                &arguments->baseline_cwd,
+                "Run arm A here (e.g. a checkout of the baseline)",
+                {.check = CLI::ExistingDirectory}},
+               {"--candidate-cwd", &arguments->candidate_cwd, "Run arm B here", {.check = CLI::ExistingDirectory}},
+               {"commands", &arguments->commands, "-- BASELINE_CMD... --vs CANDIDATE_CMD...", {.required = true}}});
   command->positionals_at_end(true);
 }
 

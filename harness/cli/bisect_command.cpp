@@ -9,6 +9,7 @@
 
 #include "bisect/bisection.h"
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "io/file_io.h"
 #include "render/format.h"
@@ -53,18 +54,22 @@ void add_bisect_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<BisectArguments>(
       root, context, "bisect",
       "Find the first commit that fails a budget (git bisect run with check, in a scratch worktree)", run_bisect);
-  command->add_option("good", arguments->good, "A commit that passes the budget")->required();
-  command->add_option("bad", arguments->bad, "A later commit that fails it")->required();
-  command
-      ->add_option("budget_file", arguments->budget_file,
-                   "The budget file, inside the repository (relative: from the current directory, else from the "
-                   "repository's top level)")
-      ->required();
-  command->add_option("--only", arguments->only, "Check only the command entry with this name");
-  command->add_option("--repo", arguments->repo, "The repository (default: the one the current directory is in)")
-      ->capture_default_str();
-  command->add_option("--json", arguments->json_path, "Also write the result as JSON to this path");
-  command->add_flag("--quiet", arguments->quiet, "No progress on stderr");
+  add_options(
+      *command,
+      {{"good", &arguments->good, "A commit that passes the budget", {.required = true}},
+       {"bad", &arguments->bad, "A later commit that fails it", {.required = true}},
+       {"budget_file",
+        &arguments->budget_file,
+        "The budget file, inside the repository (relative: from the current directory, else from the repository's "
+        "top level)",
+        {.required = true}},
+       {"--only", &arguments->only, "Check only the command entry with this name"},
+       {"--repo",
+        &arguments->repo,
+        "The repository (default: the one the current directory is in)",
+        {.show_default = true}},
+       {"--json", &arguments->json_path, "Also write the result as JSON to this path"},
+       {"--quiet", &arguments->quiet, "No progress on stderr"}});
 }
 
 }  // namespace wcp::cli

@@ -7,6 +7,7 @@
 #include "bisect/bisect_step.h"
 #include "bisect/visit_log.h"
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "errors.h"
 
 namespace wcp::cli {
@@ -64,9 +65,11 @@ void add_bisect_step_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<BisectStepArguments>(
       root, context, "bisect-step", "One commit of `bisect` (run by git bisect run)", run_bisect_step);
   command->group("");  // hidden: only `bisect` runs it
-  command->add_option("budget_file", arguments->budget_file, "The budget file, relative to the worktree")->required();
-  command->add_option("--only", arguments->only, "Check only the command entry with this name");
-  command->add_option("--state", arguments->state, "The bisection's state directory")->required();
+  add_options(
+      *command,
+      {{"budget_file", &arguments->budget_file, "The budget file, relative to the worktree", {.required = true}},
+       {"--only", &arguments->only, "Check only the command entry with this name"},
+       {"--state", &arguments->state, "The bisection's state directory", {.required = true}}});
 }
 
 }  // namespace wcp::cli

@@ -15,6 +15,7 @@
 #include "calibrate/warp_cpu_run.h"
 #include "calibrate/warp_native_dir.h"
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "errors.h"
 #include "measure/progress.h"
 #include "reference/nvrtc_reference.h"
@@ -107,34 +108,33 @@ void add_calibrate_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<CalibrateArguments>(
       root, context, "calibrate", "Measure this machine's fixed per-module and per-kernel CUDA compile cost with NVRTC",
       run_calibrate);
-  command->add_option("--arch", arguments->arch, "GPU target: sm_XX compiles to CUBIN, compute_XX to PTX")
-      ->capture_default_str();
-  command->add_option("--samples", arguments->samples, "Timed compiles per fixture, after one discarded warm-up")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  command->add_option(
-      "--json", arguments->json_out,
-      "Where to write the calibration (default: $XDG_CACHE_HOME/warp-compile-probe/calibration-<host>.json)");
-  command->add_option(
-      "--python", arguments->python,
-      "Python interpreter with warp-lang, used to find Warp's native headers (default: $WCP_PYTHON, else python3)");
-  command
-      ->add_option("--warp-native-dir", arguments->warp_native_dir,
-                   "Warp's native/ folder (holds builtin.h); skips asking Python")
-      ->check(CLI::ExistingDirectory);
-  command
-      ->add_option(
-          "--nvrtc-library", arguments->nvrtc_library,
-          "Path of libnvrtc.so (default: $WCP_NVRTC, else $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the "
-          "loader's search, then the nvidia-cuda-nvrtc wheel in the tool's own environment, then in the venv of "
-          "--python)")
-      ->check(CLI::ExistingFile);
-  command->add_option("--fixtures-dir", arguments->fixtures_dir, "Folder holding the CUDA calibration fixtures")
-      ->check(CLI::ExistingDirectory);
-  CLI::Option* warp_cpu =
-      command->add_flag("--warp-cpu", arguments->warp_cpu,
-                        "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)");
-  command->add_flag("--no-cuda", arguments->no_cuda, "Skip the NVRTC part (with --warp-cpu)")->needs(warp_cpu);
+  add_options(
+      *command,
+      {{"--arch", &arguments->arch, "GPU target: sm_XX compiles to CUBIN, compute_XX to PTX", {.show_default = true}},
+       {"--samples",
+        &arguments->samples,
+        "Timed compiles per fixture, after one discarded warm-up",
+        {.show_default = true, .check = CLI::Range(1, 1000)}},
+       {"--json", &arguments->json_out,
+        "Where to write the calibration (default: $XDG_CACHE_HOME/warp-compile-probe/calibration-<host>.json)"},
+       {"--python", &arguments->python,
+        "Python interpreter with warp-lang, used to find Warp's native headers (default: $WCP_PYTHON, else python3)"},
+       {"--warp-native-dir",
+        &arguments->warp_native_dir,
+        "Warp's native/ folder (holds builtin.h); skips asking Python",
+        {.check = CLI::ExistingDirectory}},
+       {"--nvrtc-library",
+        &arguments->nvrtc_library,
+        "Path of libnvrtc.so (default: $WCP_NVRTC, else $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, the loader's "
+        "search, then the nvidia-cuda-nvrtc wheel in the tool's own environment, then in the venv of --python)",
+        {.check = CLI::ExistingFile}},
+       {"--fixtures-dir",
+        &arguments->fixtures_dir,
+        "Folder holding the CUDA calibration fixtures",
+        {.check = CLI::ExistingDirectory}},
+       {"--warp-cpu", &arguments->warp_cpu,
+        "Also calibrate Warp's CPU backend (generated Warp modules through the isolated measure runs)"},
+       {"--no-cuda", &arguments->no_cuda, "Skip the NVRTC part (with --warp-cpu)", {.needs = "--warp-cpu"}}});
 }
 
 }  // namespace wcp::cli

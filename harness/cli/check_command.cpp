@@ -15,6 +15,7 @@
 #include "cli/command_progress.h"
 #include "cli/commands.h"
 #include "cli/common_options.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "codec/report_json.h"
 #include "errors.h"
@@ -294,41 +295,43 @@ void add_check_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<CheckArguments>(
       root, context, "check", "Measure the commands of a budget file and gate them on their compile budgets",
       run_check);
-  command->add_option("budget_file", arguments->budget_file, "The budget file (YAML, see docs/budgets.md)")->required();
-  command->add_option("--only", arguments->only, "Check only the command entry with this name");
-  command->add_option("--against-branch", arguments->against_branch,
-                      "Judge every entry against this branch's recent runs in the history (same command, runner "
-                      "class and toolchain) instead of a baseline file; fewer than 3 matching runs: not judged");
-  command
-      ->add_option("--against-runs", arguments->against_runs,
-                   "With --against-branch: how many of the branch's newest runs make the baseline (default 5)")
-      ->check(CLI::Range(3, 100));
-  command->add_flag("--update-baseline", arguments->update_baseline,
-                    "After a run whose other budgets pass, write its report over each baseline");
-  command->add_flag("--fail-on-improvement", arguments->fail_on_improvement,
-                    "Fail when a command beats its baseline beyond the noise band (ratcheting)");
+  add_options(
+      *command,
+      {{"budget_file", &arguments->budget_file, "The budget file (YAML, see docs/budgets.md)", {.required = true}},
+       {"--only", &arguments->only, "Check only the command entry with this name"},
+       {"--against-branch", &arguments->against_branch,
+        "Judge every entry against this branch's recent runs in the history (same command, runner class and "
+        "toolchain) instead of a baseline file; fewer than 3 matching runs: not judged"},
+       {"--against-runs",
+        &arguments->against_runs,
+        "With --against-branch: how many of the branch's newest runs make the baseline (default 5)",
+        {.check = CLI::Range(3, 100)}},
+       {"--update-baseline", &arguments->update_baseline,
+        "After a run whose other budgets pass, write its report over each baseline"},
+       {"--fail-on-improvement", &arguments->fail_on_improvement,
+        "Fail when a command beats its baseline beyond the noise band (ratcheting)"}});
   add_shared_options(*command, {.json = {&arguments->json_path, "the result"},
                                 .markdown = {&arguments->markdown_path, "a summary (CI step summary, PR comment)"},
                                 .quiet = &arguments->quiet,
                                 .verbose = {&arguments->verbose, "every note, reference and offender of each budget"},
                                 .reference_python = {&arguments->reference_python, "each command's"},
                                 .history = {&arguments->history, "each command's result"}});
-  command->add_option("--report-dir", arguments->report_dir,
-                      "Also write each measured command's report (as `measure --json` writes it) to DIR/NAME.json");
-  command->add_option("--calibration", arguments->calibration_path,
-                      "Calibration file: the fallback and cross-check of cold_units' reference (default: this host's "
-                      "file from `calibrate`)");
-  command
-      ->add_option("--units-reference", arguments->units_reference,
-                   "Where cold_units' reference comes from: run (measured beside each command, interleaved with "
-                   "its samples) or calibration (the stored one; faster, blind to this run's load)")
-      ->check(CLI::IsMember({"run", "calibration"}))
-      ->capture_default_str();
-  command->add_flag("--ctest-measurements", arguments->ctest_measurements,
-                    "Also print each budget's measured value and limit as <CTestMeasurement> lines (CTest/CDash "
-                    "charts them; warp_add_compile_budgets passes this)");
-  command->add_flag("--list", arguments->list,
-                    "Validate the file and print name;samples;timeout;device per entry, run nothing");
+  add_options(
+      *command,
+      {{"--report-dir", &arguments->report_dir,
+        "Also write each measured command's report (as `measure --json` writes it) to DIR/NAME.json"},
+       {"--calibration", &arguments->calibration_path,
+        "Calibration file: the fallback and cross-check of cold_units' reference (default: this host's file from "
+        "`calibrate`)"},
+       {"--units-reference",
+        &arguments->units_reference,
+        "Where cold_units' reference comes from: run (measured beside each command, interleaved with its samples) or "
+        "calibration (the stored one; faster, blind to this run's load)",
+        {.show_default = true, .check = CLI::IsMember({"run", "calibration"})}},
+       {"--ctest-measurements", &arguments->ctest_measurements,
+        "Also print each budget's measured value and limit as <CTestMeasurement> lines (CTest/CDash charts them; "
+        "warp_add_compile_budgets passes this)"},
+       {"--list", &arguments->list, "Validate the file and print name;samples;timeout;device per entry, run nothing"}});
 }
 
 }  // namespace wcp::cli

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/common_options.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "codec/report_json.h"
 #include "history/prior_noise.h"
@@ -53,7 +54,7 @@ void add_compare_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<CompareArguments>(
       root, context, "compare", "Compare a candidate report against a baseline report", run_compare);
   add_report_pair(*command, arguments->baseline_path, arguments->candidate_path, ReportPair::two_reports);
-  command->add_option("--json", arguments->json_path, "Also write the comparison as JSON to this path");
+  add_options(*command, {{"--json", &arguments->json_path, "Also write the comparison as JSON to this path"}});
   add_history_option(*command, arguments->history, "");
   add_clock_option(*command, arguments->wall_clock);
   add_verbose_flag(*command, arguments->verbose, "the full comparison (every count, module hash, option and note)");

@@ -9,6 +9,7 @@
 #include "analysis/diagnose.h"
 #include "cli/commands.h"
 #include "cli/fixed_cost_input.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "codec/report_json.h"
 #include "errors.h"
@@ -67,20 +68,22 @@ int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
 void add_diagnose_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<DiagnoseArguments>(
       root, context, "diagnose", "Explain why a measured program compiles what it compiles", run_diagnose);
-  command->add_option("report", arguments->report_path, "A report written by `measure --json` (or the original probe)")
-      ->required()
-      ->check(CLI::ExistingFile);
-  command->add_option("--json", arguments->json_path, "Also write the diagnosis as JSON to this path");
-  command->add_flag("--boundaries", arguments->boundaries,
-                    "Also print compiled versus launched kernels per module and a module-boundary proposal");
-  auto* verbose = command->add_flag(
-      "--verbose", arguments->verbose,
-      "Print the full diagnosis: every finding's evidence, cost, fix, behaviour and limits, the option receipts, "
-      "facts, and why each mechanism was ruled out or not checked");
-  command
-      ->add_option("--explain", arguments->explain_id,
-                   "Print the full text of one mechanism (CS-10, option-never-arrived, ...) instead")
-      ->excludes(verbose);
+  add_options(
+      *command,
+      {{"report",
+        &arguments->report_path,
+        "A report written by `measure --json` (or the original probe)",
+        {.required = true, .check = CLI::ExistingFile}},
+       {"--json", &arguments->json_path, "Also write the diagnosis as JSON to this path"},
+       {"--boundaries", &arguments->boundaries,
+        "Also print compiled versus launched kernels per module and a module-boundary proposal"},
+       {"--verbose", &arguments->verbose,
+        "Print the full diagnosis: every finding's evidence, cost, fix, behaviour and limits, the option receipts, "
+        "facts, and why each mechanism was ruled out or not checked"},
+       {"--explain",
+        &arguments->explain_id,
+        "Print the full text of one mechanism (CS-10, option-never-arrived, ...) instead",
+        {.excludes = "--verbose"}}});
 }
 
 }  // namespace wcp::cli

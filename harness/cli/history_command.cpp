@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "codec/report_json.h"
 #include "errors.h"
@@ -161,34 +162,35 @@ void add_history_command(CLI::App& root, CliContext& context) {
   const auto [show_command, show] = register_command<ShowArguments>(
       *command, context, "show",
       "A table by commit per command and machine, with the trend and the steps (--html, --svg for plots)", run_show);
-  show_command->add_option("--history", show->history,
-                           "The history: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)");
-  show_command->add_option("--command", show->name, "Only the series with this name (a budget entry's name, a label)");
-  show_command->add_option("--host", show->host, "Only results recorded on this host");
-  show_command->add_option("--branch", show->branch,
-                           "Only results recorded on this branch (e.g. main: the trend without pull requests' runs)");
-  show_command->add_option("--json", show->json_path, "Also write the series, points and steps as JSON");
-  show_command->add_option("--markdown", show->markdown_path,
-                           "Also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)");
-  show_command->add_option("--html", show->html_path, "Also write a self-contained HTML page with the plots");
-  show_command->add_option("--svg", show->svg_path, "Also write the clock plot of the (first) series as SVG");
+  add_options(
+      *show_command,
+      {{"--history", &show->history, "The history: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)"},
+       {"--command", &show->name, "Only the series with this name (a budget entry's name, a label)"},
+       {"--host", &show->host, "Only results recorded on this host"},
+       {"--branch", &show->branch,
+        "Only results recorded on this branch (e.g. main: the trend without pull requests' runs)"},
+       {"--json", &show->json_path, "Also write the series, points and steps as JSON"},
+       {"--markdown", &show->markdown_path, "Also write a Markdown summary (e.g. $GITHUB_STEP_SUMMARY)"},
+       {"--html", &show->html_path, "Also write a self-contained HTML page with the plots"},
+       {"--svg", &show->svg_path, "Also write the clock plot of the (first) series as SVG"}});
 
   const auto [import_command, import] = register_command<ImportArguments>(
       *command, context, "import", "Append saved reports (this tool's or the original probe's JSON) to the history",
       run_import);
-  import_command->add_option("--history", import->history,
-                             "The history to append to: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)");
-  import_command->add_option("--from", import->from,
-                             "Copy every result of this other history (a file or postgresql://…) as it was recorded; "
-                             "results already present are skipped");
-  import_command->add_option("--commit", import->commit,
-                             "The commit the reports measured (default: the commit their folder is at now, if any)");
-  import_command->add_option("--machine-class", import->machine_class,
-                             "The runner class the reports were measured on (default: $WCP_MACHINE_CLASS, else this "
-                             "machine's)");
-  import_command->add_option("--branch", import->branch, "The branch the reports measured (default: none)");
-  import_command->add_option("--name", import->name, "List them under this name (default: label, else the command)");
-  import_command->add_option("reports", import->reports, "Report JSON files")->check(CLI::ExistingFile);
+  add_options(
+      *import_command,
+      {{"--history", &import->history,
+        "The history to append to: a file, sqlite:FILE or postgresql://… (default: $WCP_HISTORY)"},
+       {"--from", &import->from,
+        "Copy every result of this other history (a file or postgresql://…) as it was recorded; results already "
+        "present are skipped"},
+       {"--commit", &import->commit,
+        "The commit the reports measured (default: the commit their folder is at now, if any)"},
+       {"--machine-class", &import->machine_class,
+        "The runner class the reports were measured on (default: $WCP_MACHINE_CLASS, else this machine's)"},
+       {"--branch", &import->branch, "The branch the reports measured (default: none)"},
+       {"--name", &import->name, "List them under this name (default: label, else the command)"},
+       {"reports", &import->reports, "Report JSON files", {.check = CLI::ExistingFile}}});
 }
 
 }  // namespace wcp::cli

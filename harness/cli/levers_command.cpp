@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "codec/lever_ledger_json.h"
 #include "codec/report_json.h"
@@ -250,32 +251,33 @@ void add_levers_command(CLI::App& root, CliContext& context) {
       root, context, "levers",
       "Apply each fix the instrumentation can make from outside the code, and measure it against a shared baseline",
       run_levers);
-  command->add_option("--pairs", arguments->pairs,
-                      "Interleaved rounds: samples per arm (default 5, the fewest the sign test can credit), or auto: "
-                      "until each lever is decided, at most 10");
-  command
-      ->add_option("--baseline", arguments->baseline_path,
-                   "Choose the levers from this `measure` report instead of measuring one (the baseline arm is "
-                   "still measured, for paired judging)")
-      ->check(CLI::ExistingFile);
-  command
-      ->add_option("--only", arguments->only,
-                   "Measure only these lever ids (comma-separated; a family such as "
-                   "backward-off names all its levers)")
-      ->delimiter(',');
-  command->add_option("--skip", arguments->skip, "Leave these lever ids out (comma-separated)")->delimiter(',');
-  command
-      ->add_option("--max-minutes", arguments->max_minutes,
-                   "Leave out the last levers until the run's estimate fits in this many minutes")
-      ->check(CLI::PositiveNumber);
-  command->add_flag("--numerics", arguments->numerics, "Also offer levers that change results (fast_math)");
-  command->add_option("--ignore-output", arguments->ignore_output,
-                      "A regex of output lines left out of the stdout comparison (repeatable)");
-  command->add_option("--verify", arguments->verify,
-                      "Your own check, run with /bin/sh -c in the command's directory after each sample; non-zero "
-                      "after a lever's sample marks it needed by the program");
-  command->add_option("--html", arguments->html_path, "Write the ledger as HTML");
-  command->add_option("--ledger", arguments->ledger_path, "Write the ledger file `report --ledger` reads");
+  add_options(
+      *command,
+      {{"--pairs", &arguments->pairs,
+        "Interleaved rounds: samples per arm (default 5, the fewest the sign test can credit), or auto: until each "
+        "lever is decided, at most 10"},
+       {"--baseline",
+        &arguments->baseline_path,
+        "Choose the levers from this `measure` report instead of measuring one (the baseline arm is still "
+        "measured, for paired judging)",
+        {.check = CLI::ExistingFile}},
+       {"--only",
+        &arguments->only,
+        "Measure only these lever ids (comma-separated; a family such as backward-off names all its levers)",
+        {.delimiter = ','}},
+       {"--skip", &arguments->skip, "Leave these lever ids out (comma-separated)", {.delimiter = ','}},
+       {"--max-minutes",
+        &arguments->max_minutes,
+        "Leave out the last levers until the run's estimate fits in this many minutes",
+        {.check = CLI::PositiveNumber}},
+       {"--numerics", &arguments->numerics, "Also offer levers that change results (fast_math)"},
+       {"--ignore-output", &arguments->ignore_output,
+        "A regex of output lines left out of the stdout comparison (repeatable)"},
+       {"--verify", &arguments->verify,
+        "Your own check, run with /bin/sh -c in the command's directory after each sample; non-zero after a "
+        "lever's sample marks it needed by the program"},
+       {"--html", &arguments->html_path, "Write the ledger as HTML"},
+       {"--ledger", &arguments->ledger_path, "Write the ledger file `report --ledger` reads"}});
   add_shared_options(
       *command, {.json = {&arguments->json_path, "the ledger"},
                  .markdown = {&arguments->markdown_path, "the ledger"},
@@ -283,7 +285,7 @@ void add_levers_command(CLI::App& root, CliContext& context) {
                  .timeout_s = &arguments->timeout_s,
                  .quiet = &arguments->quiet,
                  .verbose = {&arguments->verbose, "each lever's scope, owner, proof of arrival, clocks and evidence"}});
-  command->add_option("command", arguments->command, "-- COMMAND...")->required();
+  add_options(*command, {{"command", &arguments->command, "-- COMMAND...", {.required = true}}});
   command->positionals_at_end(true);
 }
 

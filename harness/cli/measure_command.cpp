@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "errors.h"
 #include "facts/clock_facts.h"
@@ -170,8 +171,9 @@ void add_measure_command(CLI::App& root, CliContext& context) {
   const auto [command, arguments] = register_command<MeasureArguments>(
       root, context, "measure", "Measure what Warp compiles for COMMAND, cold and warm, in private caches",
       run_measure);
-  command->add_option("--samples", arguments->samples, "Cold+warm samples to take (default 3)")
-      ->check(CLI::PositiveNumber);
+  add_options(
+      *command,
+      {{"--samples", &arguments->samples, "Cold+warm samples to take (default 3)", {.check = CLI::PositiveNumber}}});
   add_shared_options(*command,
                      {.json = {&arguments->json_path, "the report"},
                       .cwd = {&arguments->cwd, "the command"},
@@ -180,34 +182,35 @@ void add_measure_command(CLI::App& root, CliContext& context) {
                       .verbose = {&arguments->verbose, "the full report and the full diagnosis (`diagnose --verbose`)"},
                       .reference_python = {&arguments->reference_python, "the command's"},
                       .history = {&arguments->history, "the result"}});
-  command->add_option("--trace", arguments->trace_path,
-                      "Also write every sample's module builds as a Chrome/Perfetto trace (JSON) to this path");
-  command->add_option("--label", arguments->label, "A name for this measurement, kept in the report");
-  command->add_flag("--warm", arguments->warm, "Accepted for compatibility; the warm pass always runs");
-  command->add_flag("--reference", arguments->reference,
-                    "Interleave a machine reference sample after each sample and report cold units (kept in the "
-                    "JSON, so baselines in units carry over between machines)");
-  command->add_flag("--check-output", arguments->check_output,
-                    "Also run the command without the probe (cold and warm) and check that its stdout, stderr and exit "
-                    "status are the same as under the probe (exit 1 when not)");
-  command
-      ->add_option("--ignore-output", arguments->ignore_output,
-                   "With --check-output: leave lines matching this regex out of the comparison (repeatable)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->add_flag("--stable-hashes", arguments->stable_hashes,
-                    "Also run the hash experiments when no hash varied: two processes with PYTHONHASHSEED 0, one with "
-                    "1, one from a copy of the working directory elsewhere (they always run when a hash varied); the "
-                    "outcome is in the report and the diagnosis, the exit status is unchanged (gate with `check`'s "
-                    "stable_hashes)");
-  command
-      ->add_option("--warm-cache", arguments->warm_cache,
-                   "After the samples, one more warm pass against a private copy of this kernel cache (DIR is "
-                   "only read): which of its entries the command used, and which it never read")
-      ->check(CLI::ExistingDirectory);
-  command->add_option("--prune-list", arguments->prune_list,
-                      "With --warm-cache: write the absolute paths of DIR's entries the pass never used to this file, "
-                      "one per line (the tool deletes nothing)");
-  command->add_option("command", arguments->command, "The command to measure, after --")->required();
+  add_options(
+      *command,
+      {{"--trace", &arguments->trace_path,
+        "Also write every sample's module builds as a Chrome/Perfetto trace (JSON) to this path"},
+       {"--label", &arguments->label, "A name for this measurement, kept in the report"},
+       {"--warm", &arguments->warm, "Accepted for compatibility; the warm pass always runs"},
+       {"--reference", &arguments->reference,
+        "Interleave a machine reference sample after each sample and report cold units (kept in the JSON, so "
+        "baselines in units carry over between machines)"},
+       {"--check-output", &arguments->check_output,
+        "Also run the command without the probe (cold and warm) and check that its stdout, stderr and exit status "
+        "are the same as under the probe (exit 1 when not)"},
+       {"--ignore-output",
+        &arguments->ignore_output,
+        "With --check-output: leave lines matching this regex out of the comparison (repeatable)",
+        {.every_value = true}},
+       {"--stable-hashes", &arguments->stable_hashes,
+        "Also run the hash experiments when no hash varied: two processes with PYTHONHASHSEED 0, one with 1, one "
+        "from a copy of the working directory elsewhere (they always run when a hash varied); the outcome is in the "
+        "report and the diagnosis, the exit status is unchanged (gate with `check`'s stable_hashes)"},
+       {"--warm-cache",
+        &arguments->warm_cache,
+        "After the samples, one more warm pass against a private copy of this kernel cache (DIR is only read): "
+        "which of its entries the command used, and which it never read",
+        {.check = CLI::ExistingDirectory}},
+       {"--prune-list", &arguments->prune_list,
+        "With --warm-cache: write the absolute paths of DIR's entries the pass never used to this file, one per "
+        "line (the tool deletes nothing)"},
+       {"command", &arguments->command, "The command to measure, after --", {.required = true}}});
   command->positionals_at_end(true);
 }
 

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/common_options.h"
 #include "cli/fixed_cost_input.h"
+#include "cli/option_table.h"
 #include "cli/outputs.h"
 #include "codec/ab_json.h"
 #include "codec/document_kind.h"
@@ -82,15 +83,17 @@ void add_report_command(CLI::App& root, CliContext& context) {
       root, context, "report",
       "Write the results of a change for a reviewer: clocks, residual, mechanisms, ledger, levers, charts", run_report);
   add_report_pair(*command, arguments->baseline_path, arguments->candidate_path, ReportPair::or_ab_document);
-  command->add_option("--ledger", arguments->ledger_path, "YAML of options measured and not taken (docs/cli.md#report)")
-      ->check(CLI::ExistingFile);
-  command
-      ->add_option("--levers", arguments->levers_path,
-                   "The levers measured for this program (`levers --json`), as their own section")
-      ->check(CLI::ExistingFile);
+  add_options(*command, {{"--ledger",
+                          &arguments->ledger_path,
+                          "YAML of options measured and not taken (docs/cli.md#report)",
+                          {.check = CLI::ExistingFile}},
+                         {"--levers",
+                          &arguments->levers_path,
+                          "The levers measured for this program (`levers --json`), as their own section",
+                          {.check = CLI::ExistingFile}}});
   add_shared_options(*command, {.markdown = {&arguments->markdown_path, "the report"},
                                 .verbose = {&arguments->verbose, "the full report (the Markdown)"}});
-  command->add_option("--html", arguments->html_path, "Also write a self-contained HTML page with charts here");
+  add_options(*command, {{"--html", &arguments->html_path, "Also write a self-contained HTML page with charts here"}});
 }
 
 }  // namespace wcp::cli
