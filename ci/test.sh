@@ -15,8 +15,17 @@
 # throughout (WCP_TEST_POSTGRES_URL; one given from outside is used instead).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bash "$root/ci/setup.sh"
-bash "$root/ci/field_setup.sh"
+# Each step says how long it took, so a run that grows shows where (.ci/run's budget: 75 minutes).
+started=$(date +%s)
+step() {
+  local name="$1" step_started
+  shift
+  step_started=$(date +%s)
+  "$@"
+  echo "test: $name took $(($(date +%s) - step_started)) s ($(($(date +%s) - started)) s in all)" >&2
+}
+step setup bash "$root/ci/setup.sh"
+step field-setup bash "$root/ci/field_setup.sh"
 cd "$root"
 export WCP_PYTHON="$root/.venv/bin/python"
 # A throwaway PostgreSQL cluster for the PostgreSQL history's tests (ci/postgres_cluster.sh): on
@@ -37,13 +46,14 @@ fi
 # field corpus (label `field`, about 6 minutes more) is left out: `-LE` takes a regular expression,
 # anchored so that `field-quick` still runs.
 if [ "${WCP_QUICK:-0}" = "1" ]; then
-  ctest --test-dir build -j"$(nproc)" -LE '^field$' --no-tests=error --output-on-failure --timeout 1800 "$@"
-  bash ci/downstream_check.sh build
-  bash ci/wheel_check.sh
+  step ctest ctest --test-dir build -j"$(nproc)" -LE '^field$' --no-tests=error --output-on-failure --timeout 1800 "$@"
+  step downstream bash ci/downstream_check.sh build
+  step wheel bash ci/wheel_check.sh
 else
-  ctest --test-dir build -j"$(nproc)" -LE '^(sanitized|field)$' --no-tests=error --output-on-failure --timeout 1800 "$@"
-  bash ci/downstream_check.sh build
-  bash ci/wheel_check.sh
-  bash ci/sanitizers.sh
-  bash ci/fuzz.sh
+  step ctest ctest --test-dir build -j"$(nproc)" -LE '^(sanitized|field)$' --no-tests=error --output-on-failure \
+    --timeout 1800 "$@"
+  step downstream bash ci/downstream_check.sh build
+  step wheel bash ci/wheel_check.sh
+  step sanitizers bash ci/sanitizers.sh
+  step fuzz bash ci/fuzz.sh
 fi
