@@ -30,6 +30,7 @@ void check_block_dim_spread(const Report& report, Diagnosis& out) {
                                     at.hashes.front(), milliseconds_text(at.first_ms)));
       if (i > 0) extra += at.first_ms;
       if (at.block_dim) finding.facts.block_dims.push_back(*at.block_dim);
+      finding.facts.identities.push_back({rebuilt.name, at.hashes.front(), rebuilt.device, 0});
     }
     finding.trigger = fmt::format("Warp's log: module {} on {} compiled at {} block_dims", rebuilt.name, rebuilt.device,
                                   rebuilt.by_block_dim.size());
@@ -40,6 +41,7 @@ void check_block_dim_spread(const Report& report, Diagnosis& out) {
           "further builds at one block_dim changed the hash there: that is churn, reported and costed apart (see "
           "CS-1, CS-3, CS-6 or closure-churn)");
     }
+    finding.facts.event = EventKind::built_at_several_block_dims;
     finding.facts.modules = {rebuilt.name};
     finding.cost_ms = extra;
     finding.cost_basis = "the first build at every block_dim but the first one";

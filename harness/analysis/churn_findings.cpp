@@ -408,6 +408,21 @@ class ModuleRebuilds {
   Finding* cost_owner_ = nullptr;  // the finding this transition's cost went to
 };
 
+// identity-churn's facts: each module rebuilt and each of its hashes, once. The log's hash-change
+// line and the load records may name the same rebuild, one with a longer prefix of the hash.
+void note_rebuilt(FindingFacts& facts, const std::string& module, const std::vector<std::string>& hashes,
+                  const std::string& device) {
+  if (std::find(facts.modules.begin(), facts.modules.end(), module) == facts.modules.end()) {
+    facts.modules.push_back(module);
+  }
+  for (const auto& hash : hashes) {
+    const bool known = std::any_of(facts.identities.begin(), facts.identities.end(), [&](const IdentityFact& identity) {
+      return identity.module == module && (identity.hash.starts_with(hash) || hash.starts_with(identity.hash));
+    });
+    if (!known) facts.identities.push_back({module, hash, device, 0});
+  }
+}
+
 void explain_module(const ModuleChurn& module, const CodeOwnership& ownership, Diagnosis& out) {
   ModuleRebuilds rebuilds(module, ownership);
   for (const auto& change : module.transitions) rebuilds.explain(change);
@@ -432,6 +447,7 @@ void check_churn(const Report& report, Diagnosis& out) {
                         at.builds, fmt::join(at.hashes, " -> "));
         if (finding.trigger.empty()) finding.trigger = "Warp's log: " + line;
         finding.evidence.push_back(line);
+        note_rebuilt(finding.facts, rebuilt.name, at.hashes, rebuilt.device);
         finding.cost_ms = finding.cost_ms.value_or(0.0) + at.total_ms;
       }
     }
@@ -442,7 +458,11 @@ void check_churn(const Report& report, Diagnosis& out) {
       }
       finding.evidence.push_back(fmt::format("Warp: Module hash changed, recompiling: {} ({} -> {})", change.module,
                                              change.old_hash, change.new_hash));
+      note_rebuilt(finding.facts, change.module, {change.old_hash, change.new_hash}, "");
     }
+    if (!finding.facts.modules.empty()) finding.facts.event = EventKind::rebuilt_cause_not_recorded;
+    // The rebuild is in the log; which change caused it is what this run cannot tell.
+    finding.cause = CauseStatus::cannot_tell;
     finding.cost_basis = "all builds of the churned modules (which one was redundant is not recorded)";
     out.findings.push_back(std::move(finding));
     for (Mechanism id : {Mechanism::late_kernel, Mechanism::late_option, Mechanism::late_generic,

@@ -36,7 +36,7 @@ constexpr NameTable<FixKind, 15> kFixKinds{{
     {FixKind::drop_unique, "drop-unique"},
 }};
 
-constexpr NameTable<EventKind, 14> kEventKinds{{
+constexpr NameTable<EventKind, 17> kEventKinds{{
     {EventKind::as_written, "as-written"},
     {EventKind::kernel_added_after_load, "kernel-added-after-load"},
     {EventKind::kernel_re_created_after_load, "kernel-re-created-after-load"},
@@ -51,6 +51,9 @@ constexpr NameTable<EventKind, 14> kEventKinds{{
     {EventKind::kernels_never_launched, "kernels-never-launched"},
     {EventKind::built_one_at_a_time, "built-one-at-a-time"},
     {EventKind::kernels_not_found_after_load, "kernels-not-found-after-load"},
+    {EventKind::built_at_several_block_dims, "built-at-several-block-dims"},
+    {EventKind::modules_built_separately, "modules-built-separately"},
+    {EventKind::rebuilt_cause_not_recorded, "rebuilt-cause-not-recorded"},
 }};
 
 }  // namespace

@@ -138,6 +138,9 @@ enum class EventKind {
   kernels_never_launched,        // modules, kernels: the kernels of those modules no launch of the run used
   built_one_at_a_time,           // modules: CUDA modules, each built once, whose builds never overlapped
   kernels_not_found_after_load,  // kernels, modules and names (the devices) Warp's "Failed to find" lines named
+  built_at_several_block_dims,   // modules[0]; identities: its first build at each block_dim; block_dims: those known
+  modules_built_separately,      // modules: one feature's modules, each built once; names[0]: the feature
+  rebuilt_cause_not_recorded,    // modules: rebuilt with a new hash; identities: their hashes, in order
 };
 std::string_view to_string(EventKind kind);  // "kernel-added-after-load", ...
 

@@ -105,6 +105,9 @@ Finding granular_finding(const Report& report, const GranularGroup& group, const
   const auto& events = group.events;
   Finding finding = make_finding(Mechanism::granular_modules);
   finding.module = names.front();
+  finding.facts.event = EventKind::modules_built_separately;
+  finding.facts.modules = names;
+  finding.facts.names = {group.feature};
   finding.trigger = fmt::format(
       "Warp's log: {} modules of {} each built once, at one device, block_dim and option set; (modules − 1) × the "
       "fixed per-module cost is {:.0f} % of their cold time (threshold {:.0f} %)",

@@ -157,6 +157,29 @@ std::string event_text(const analysis::Finding& finding) {
       }
       return fmt::format("Warp did not find {} kernel(s) after their loads succeeded: {}", facts.kernels.size(),
                          names_shown(facts.kernels));
+    case EventKind::built_at_several_block_dims: {
+      const analysis::IdentityFact& first = facts.identities.front();
+      std::vector<std::string> block_dims;
+      for (const int block_dim : facts.block_dims) block_dims.push_back(std::to_string(block_dim));
+      const std::size_t unrecorded =
+          facts.identities.size() - std::min(facts.block_dims.size(), facts.identities.size());
+      if (unrecorded > 0) block_dims.push_back(fmt::format("{} not recorded", unrecorded));
+      return fmt::format("{} on {} built at {} block_dims: {}", first.module, first.device, facts.identities.size(),
+                         fmt::join(block_dims, ", "));
+    }
+    case EventKind::modules_built_separately:
+      return fmt::format("{} modules of {}, each a build of its own: {}", facts.modules.size(), facts.names.front(),
+                         names_shown(facts.modules));
+    case EventKind::rebuilt_cause_not_recorded: {
+      if (facts.modules.size() == 1) {
+        std::vector<std::string> hashes;
+        for (const auto& identity : facts.identities) hashes.push_back(identity.hash);
+        return fmt::format("{} rebuilt with a new hash ({}); the change that caused it was not recorded",
+                           facts.modules.front(), fmt::join(hashes, " -> "));
+      }
+      return fmt::format("{} modules rebuilt with a new hash; the changes that caused it were not recorded: {}",
+                         facts.modules.size(), names_shown(facts.modules));
+    }
     case EventKind::as_written:
       break;
   }

@@ -293,7 +293,9 @@ TEST(Advice, SiblingFilesOfOneFolderAreOneFeature) {
   const Finding* finding = find(diagnosis, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
   EXPECT_TRUE(finding->yours());
-  EXPECT_THAT(evidence(*finding), HasSubstr("folder /home/me/proj: 3 modules, each a separate build"));
+  EXPECT_EQ(finding->facts.event, EventKind::modules_built_separately);
+  EXPECT_EQ(finding->facts.modules, (std::vector<std::string>{"export", "physics", "shading"}));
+  EXPECT_EQ(finding->facts.names, (std::vector<std::string>{"folder /home/me/proj"}));
   EXPECT_THAT(finding->fix, HasSubstr("(export, physics, shading)"));
 }
 

@@ -91,6 +91,13 @@ TEST(BlockDimChurn, AnOptionSetAfterLoadIsChurnAtItsBlockDimAndTheOthersAreSprea
   EXPECT_DOUBLE_EQ(option->cost_ms.value(), 400.0);
   EXPECT_THAT(joined(*spread), HasSubstr("256 (hash a256aaa, 500 ms), 128 (hash a128aaa, 450 ms), 512 (hash b512bbb"));
   EXPECT_DOUBLE_EQ(spread->cost_ms.value(), 450.0 + 420.0);
+  // As facts: the module, its first build at each block_dim in order, and the block_dims.
+  EXPECT_EQ(spread->facts.event, analysis::EventKind::built_at_several_block_dims);
+  EXPECT_EQ(spread->facts.modules, (std::vector<std::string>{"__main__"}));
+  EXPECT_EQ(spread->facts.block_dims, (std::vector<int>{256, 128, 512}));
+  std::vector<std::string> hashes;
+  for (const auto& identity : spread->facts.identities) hashes.push_back(identity.hash);
+  EXPECT_EQ(hashes, (std::vector<std::string>{"a256aaa", "a128aaa", "b512bbb"}));
   EXPECT_FALSE(spread->trigger.empty());
   EXPECT_FALSE(option->trigger.empty());
 }

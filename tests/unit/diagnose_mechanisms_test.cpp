@@ -154,7 +154,11 @@ TEST(DiagnoseMechanisms, LateKernelNamesTheKernelItsLineAndTheTrigger) {
   const Finding* finding = find(diagnosis, Mechanism::late_kernel);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("rebuild aaaaaaa -> bbbbbbb triggered at src/app.py:45, cost 400 ms"));
-  EXPECT_THAT(joined(*finding), HasSubstr("kernel added after load: offset (src/app.py:40)"));
+  EXPECT_EQ(finding->facts.event, EventKind::kernel_added_after_load);
+  const std::vector<KernelFact> offset{{"offset", site_at("/src/app.py", 40)}};
+  EXPECT_EQ(finding->facts.kernels, offset);
+  EXPECT_EQ(finding->facts.fix.kind, FixKind::define_before_first_launch);
+  EXPECT_EQ(finding->facts.fix.kernels, offset);
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 400.0);
   EXPECT_EQ(doc_link(finding->mechanism), "docs/mechanisms.md#cs-1-kernel-defined-after-its-module-loaded");
   EXPECT_EQ(find(diagnosis, Mechanism::late_option), nullptr);
@@ -169,7 +173,11 @@ TEST(DiagnoseMechanisms, LateOptionShowsOldAndNewValue) {
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::late_option);
   ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(joined(*finding), HasSubstr("option changed: max_unroll: 16 -> 4"));
+  EXPECT_EQ(finding->facts.event, EventKind::option_changed_after_load);
+  ASSERT_EQ(finding->facts.options.size(), 1u);
+  EXPECT_EQ(finding->facts.options[0].option, "max_unroll");
+  EXPECT_EQ(finding->facts.options[0].before, "16");
+  EXPECT_EQ(finding->facts.options[0].after, "4");
   EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
   // A module option set on purpose is not a missed config deadline.
   EXPECT_EQ(find(diagnosis, Mechanism::config_deadline), nullptr);
@@ -182,7 +190,8 @@ TEST(DiagnoseMechanisms, LateGenericNamesTheNewInstance) {
   const Diagnosis result = diagnose(report);
   const Finding* finding = find(result, Mechanism::late_generic);
   ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(joined(*finding), HasSubstr("generic instance added: double_it[a1f8 (array1d of float64)]"));
+  EXPECT_EQ(finding->facts.event, EventKind::generic_instance_added);
+  EXPECT_THAT(finding->facts.names, ElementsAre("double_it[a1f8 (array1d of float64)]"));
 }
 
 TEST(DiagnoseMechanisms, ClosureChurnIsToldApartFromALateKernel) {
@@ -195,6 +204,12 @@ TEST(DiagnoseMechanisms, ClosureChurnIsToldApartFromALateKernel) {
   const Diagnosis diagnosis = diagnose(report);
   const Finding* finding = find(diagnosis, Mechanism::closure_churn);
   ASSERT_NE(finding, nullptr);
+  EXPECT_EQ(finding->facts.event, EventKind::kernel_re_created_after_load);
+  ASSERT_EQ(finding->facts.kernels.size(), 1u);
+  EXPECT_EQ(finding->facts.kernels[0].name, "make__locals__k");
+  EXPECT_EQ(finding->facts.fix.kind, FixKind::create_before_first_launch);
+  ASSERT_TRUE(finding->facts.fix.site.has_value());
+  EXPECT_EQ(finding->facts.fix.site->line, 5);
   EXPECT_THAT(joined(*finding), HasSubstr("src/app.py:5 made 3 kernel(s) (make__locals__k)"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 300.0);
   EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
@@ -324,8 +339,18 @@ TEST(DiagnoseMechanisms, ChurnWithoutSnapshotsIsReportedWithoutGuessingTheCause)
   for (auto& event : report.module_events) event.detail.reset();
   report.hash_changes = {HashChange{"__main__", "aaaaaaa0", "bbbbbbb0"}};
   const Diagnosis diagnosis = diagnose(report);
-  ASSERT_NE(find(diagnosis, Mechanism::identity_churn), nullptr);
+  const Finding* finding = find(diagnosis, Mechanism::identity_churn);
+  ASSERT_NE(finding, nullptr);
   EXPECT_EQ(find(diagnosis, Mechanism::late_kernel), nullptr);
+  // As facts: the module and its hashes, each once, though the load records and Warp's
+  // hash-change line (a longer prefix of each hash) both name the rebuild; the cause stays unnamed.
+  EXPECT_EQ(finding->facts.event, EventKind::rebuilt_cause_not_recorded);
+  EXPECT_THAT(finding->facts.modules, ElementsAre("__main__"));
+  std::vector<std::string> hashes;
+  for (const auto& identity : finding->facts.identities) hashes.push_back(identity.hash);
+  EXPECT_THAT(hashes, ElementsAre("aaaaaaa", "bbbbbbb"));
+  EXPECT_EQ(finding->facts.fix.kind, FixKind::as_written);
+  EXPECT_EQ(finding->cause, CauseStatus::cannot_tell);
 }
 
 TEST(DiagnoseMechanisms, ConfigDeadlineIsAGlobalSetAfterTheModuleCopiedIt) {
@@ -509,7 +534,9 @@ TEST(DiagnoseMechanisms, GranularModulesEstimateExcludesThePrecompiledHeaderBuil
   const Diagnosis result = diagnose(report);
   const Finding* finding = find(result, Mechanism::granular_modules);
   ASSERT_NE(finding, nullptr);
-  EXPECT_THAT(joined(*finding), HasSubstr("package feature: 4 modules, each a separate build"));
+  EXPECT_EQ(finding->facts.event, EventKind::modules_built_separately);
+  EXPECT_THAT(finding->facts.modules, ElementsAre("feature.a", "feature.b", "feature.c", "feature.d"));
+  EXPECT_THAT(finding->facts.names, ElementsAre("package feature"));
   // The header's 2.5 s is not the modules' own time: it counts as a sibling's median (152 ms).
   EXPECT_THAT(joined(*finding), HasSubstr("608 ms in all"));
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 3 * 151.0);  // the smallest module, not the 2.5 s header build
@@ -598,6 +625,9 @@ TEST(DiagnoseMechanisms, BlockDimSpreadOnCuda) {
   EXPECT_DOUBLE_EQ(finding->cost_ms.value(), 500.0);  // every block_dim's first build but the first one
   EXPECT_THAT(finding->facts.block_dims, ElementsAre(256, 128));
   EXPECT_THAT(finding->facts.modules, ElementsAre("__main__"));
+  EXPECT_EQ(finding->facts.event, EventKind::built_at_several_block_dims);
+  ASSERT_EQ(finding->facts.identities.size(), 2u);
+  EXPECT_EQ(finding->facts.identities[1].device, "cuda:0");
   EXPECT_EQ(finding->cost().kind, CostKind::measured);
 }
 
@@ -688,6 +718,9 @@ TEST(DiagnoseMechanisms, SchemaOneReportParsesAndDiagnoses) {
   const Finding* finding = find(diagnosis, Mechanism::identity_churn);
   ASSERT_NE(finding, nullptr);
   EXPECT_THAT(joined(*finding), HasSubstr("__main__ on cuda:0 at block_dim 256: 2 builds, hashes 1a2b3c4 -> 5d6e7f8"));
+  ASSERT_EQ(finding->facts.identities.size(), 2u);
+  EXPECT_EQ(finding->facts.identities[1].hash, "5d6e7f8");
+  EXPECT_EQ(finding->facts.identities[1].device, "cuda:0");
 }
 
 TEST(DiagnoseMechanisms, LateKernelHeadlineAndShortFixNameTheAddedKernel) {

@@ -200,5 +200,36 @@ TEST(FindingText, ProcessUsageAndSerialBuildEventsSayWhatHappened) {
   EXPECT_EQ(headline_text(race), "Warp did not find kernel fill of module __main__ on cpu after its loads succeeded");
 }
 
+TEST(FindingText, BlockDimAndGranularEventsNameTheirModules) {
+  Finding spread;
+  spread.facts.event = EventKind::built_at_several_block_dims;
+  spread.facts.modules = {"__main__"};
+  spread.facts.identities = {{"__main__", "a256aaa", "cuda:0", 0}, {"__main__", "a128aaa", "cuda:0", 0}};
+  spread.facts.block_dims = {256, 128};
+  EXPECT_EQ(headline_text(spread), "__main__ on cuda:0 built at 2 block_dims: 256, 128");
+  // A build whose block_dim the log did not give still counts, and says so.
+  spread.facts.identities.push_back({"__main__", "b512bbb", "cuda:0", 0});
+  EXPECT_EQ(headline_text(spread), "__main__ on cuda:0 built at 3 block_dims: 256, 128, 1 not recorded");
+
+  Finding granular;
+  granular.facts.event = EventKind::modules_built_separately;
+  granular.facts.modules = {"export", "physics", "shading"};
+  granular.facts.names = {"folder /home/me/proj"};
+  EXPECT_EQ(headline_text(granular),
+            "3 modules of folder /home/me/proj, each a build of its own: export, physics, shading");
+}
+
+TEST(FindingText, ARebuildWithoutItsCauseSaysSo) {
+  Finding churn;
+  churn.facts.event = EventKind::rebuilt_cause_not_recorded;
+  churn.facts.modules = {"__main__"};
+  churn.facts.identities = {{"__main__", "1a2b3c4", "cuda:0", 0}, {"__main__", "5d6e7f8", "cuda:0", 0}};
+  EXPECT_EQ(headline_text(churn),
+            "__main__ rebuilt with a new hash (1a2b3c4 -> 5d6e7f8); the change that caused it was not recorded");
+  churn.facts.modules.push_back("solver");
+  EXPECT_EQ(headline_text(churn),
+            "2 modules rebuilt with a new hash; the changes that caused it were not recorded: __main__, solver");
+}
+
 }  // namespace
 }  // namespace wcp::render
