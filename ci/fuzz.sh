@@ -6,18 +6,20 @@
 #   WCP_FUZZ_SECONDS   seconds per target (default 60; CI uses the default)
 #   WCP_FUZZ_JOBS      parallel build jobs (default: nproc)
 #   WCP_FUZZ_TARGETS   space-separated subset of targets (default: all four; each must be built)
+#   WCP_FUZZ_PARALLEL  targets fuzzed at once (default: nproc)
 # A longer local run: WCP_FUZZ_SECONDS=3600 ci/fuzz.sh   (docs/robustness.md)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 seconds="${WCP_FUZZ_SECONDS:-60}"
 build="${WCP_FUZZ_BUILD_DIR:-$root/build-asan}"
+source "$root/ci/ccache.sh"
 
 if [ "$build" = "$root/build-asan" ]; then
   # Configured already when ci/sanitizers.sh ran first (it also sets WCP_PYTHON); else the preset.
-  [ -f "$build/CMakeCache.txt" ] || cmake --preset asan >/dev/null
+  [ -f "$build/CMakeCache.txt" ] || cmake --preset asan "${ccache_launcher[@]}" >/dev/null
 else
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo "${ccache_launcher[@]}" \
     -DWCP_BUILD_FUZZERS=ON -DWCP_BUILD_TESTS=OFF >/dev/null
 fi
 cmake --build "$build" -j"${WCP_FUZZ_JOBS:-$(nproc)}" --target fuzzers
@@ -55,17 +57,14 @@ fi
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-summary=()
-status=0
-for target in $targets; do
-  corpus="$build/corpus/$target"
-  artifacts="$build/artifacts/$target/"
+# One target: its log, and a result line in $build/<target>.result that the summary reads.
+fuzz_target() {
+  local target="$1" corpus="$build/corpus/$1" artifacts="$build/artifacts/$1/" dir seeds=() result
   mkdir -p "$corpus" "$artifacts"
-  seeds=()
   for dir in $(seeds_for "$target"); do
     if [ -d "$dir" ]; then seeds+=("$dir"); fi
   done
-  log="$build/$target.log"
+  local log="$build/$target.log"
   echo "fuzz: $target for ${seconds}s (seeds: ${seeds[*]})"
   # -max_len: budgets and reports are small files; 64 KiB leaves room for odd ones.
   # -timeout: one input taking more than 10 s is a hang. -rss_limit_mb: a bound on memory.
@@ -74,13 +73,39 @@ for target in $targets; do
     result=ok
   else
     result=FAILED
-    status=1
-    tail -n 60 "$log"
   fi
+  local execs
   execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -n 1)"
-  summary+=("$(printf '%-20s %-6s %12s execs  corpus %s files' "$target" "$result" "${execs:-?}" "$(ls "$corpus" | wc -l)")")
+  printf '%-20s %-6s %12s execs  corpus %s files\n' "$target" "$result" "${execs:-?}" "$(ls "$corpus" | wc -l)" \
+    >"$build/$target.result"
+}
+
+# Each target is one single-threaded process: they run WCP_FUZZ_PARALLEL at a time (default:
+# the cores), each for its full time.
+parallel="${WCP_FUZZ_PARALLEL:-$(nproc)}"
+running=0
+for target in $targets; do
+  rm -f "$build/$target.result"
+  fuzz_target "$target" &
+  running=$((running + 1))
+  if ((running >= parallel)); then
+    wait -n || true
+    running=$((running - 1))
+  fi
+done
+wait
+status=0
+summary=()
+for target in $targets; do
+  line="$(cat "$build/$target.result" 2>/dev/null || printf '%-20s %-6s (no result)' "$target" FAILED)"
+  summary+=("$line")
+  if [[ "$line" != *" ok "* ]]; then
+    status=1
+    echo "fuzz: $target failed; the last 60 lines of $build/$target.log:"
+    tail -n 60 "$build/$target.log" 2>/dev/null || true
+  fi
 done
 echo
-echo "fuzz summary (${seconds}s per target):"
+echo "fuzz summary (${seconds}s per target, $parallel at a time):"
 printf '  %s\n' "${summary[@]}"
 exit "$status"

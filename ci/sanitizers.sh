@@ -12,11 +12,12 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 python="${WCP_PYTHON:-$root/.venv/bin/python}"
 build="${WCP_ASAN_BUILD_DIR:-$root/build-asan}"
+source "$root/ci/ccache.sh"
 
 if [ "$build" = "$root/build-asan" ]; then
-  cmake --preset asan -DWCP_PYTHON="$python" >/dev/null
+  cmake --preset asan -DWCP_PYTHON="$python" "${ccache_launcher[@]}" >/dev/null
 else
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ "${ccache_launcher[@]}" \
     -DWCP_PYTHON="$python" -DWCP_BUILD_FUZZERS=ON -DCMAKE_CXX_FLAGS_DEBUG=-gline-tables-only -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_CXX_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null

@@ -11,7 +11,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 packages=(
-  cmake ninja-build g++ clang libclang-rt-dev
+  cmake ninja-build g++ clang libclang-rt-dev ccache
   libgtest-dev libgmock-dev libbenchmark-dev
   libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev libpqxx-dev postgresql libboost-dev libboost-filesystem-dev libcli11-dev libfmt-dev
   python3 python3-venv python3-dev  # python3-dev: headers for the native launch counter
@@ -110,9 +110,12 @@ logged() {
     exit "$status"
   fi
 }
+# ccache (ci/ccache.sh) serves the release, ASan and fuzzer builds: a second run, or a fresh clone
+# elsewhere on the same machine, compiles only what changed.
+source "$root/ci/ccache.sh"
 build_start=$SECONDS
 printf 'setup: build … '
-logged cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+logged cmake -S . -B build -G Ninja "${ccache_launcher[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DCMAKE_UNITY_BUILD=ON -DWCP_PYTHON="$root/.venv/bin/python" \
   -DWCP_PYTHON_WARP_OLD="$root/.venv-warp-old/bin/python" -DWCP_REQUIRE_NVRTC=ON
 logged cmake --build build -j"$(nproc)"

@@ -44,8 +44,25 @@ fi
 build_start=$SECONDS
 # Without build isolation: the pinned tools of .venv-wheel build it, with no download.
 # CMake and Ninja are the system's (ci/setup.sh installs them).
-if ! CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" PATH="$tools:$PATH" \
-  "$tools/python" -m build --no-isolation --outdir "$work/dist" "$root" >"$work/build.log" 2>&1; then
+# The sdist first, then the wheel from the sdist's own files, unpacked here (as `python -m build`
+# does in a folder of its own): its build folder inside it, and ccache's base folder on it
+# (ci/ccache.sh), so the compiles of the same sources hit ccache in the next run too.
+build_wheel() {
+  PATH="$tools:$PATH" "$tools/python" -m build --no-isolation --sdist --outdir "$work/dist" "$root" || return
+  local sdists=("$work"/dist/*.tar.gz) unpacked
+  mkdir -p "$work/sdist-source"
+  tar -xzf "${sdists[0]}" -C "$work/sdist-source"
+  unpacked="$(find "$work/sdist-source" -mindepth 1 -maxdepth 1 -type d)"
+  local launcher=()
+  if [ "${#ccache_launcher[@]}" -gt 0 ] && [ -n "${ccache_launcher[0]#*=}" ]; then
+    launcher=(-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -Ccmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
+  CCACHE_BASEDIR="$unpacked" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" PATH="$tools:$PATH" \
+    "$tools/python" -m build --no-isolation --wheel --outdir "$work/dist" -Cbuild-dir="$unpacked/build/wheel" "${launcher[@]}" \
+    "$unpacked"
+}
+source "$root/ci/ccache.sh"
+if ! build_wheel >"$work/build.log" 2>&1; then
   tail -n 60 "$work/build.log" >&2
   echo "wheel_check: python -m build failed" >&2
   exit 1
