@@ -1,28 +1,46 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine:
+# The test suite of .ci/run on a fresh machine (docs/testing.md says which test runs where and why):
 #   1. set up (packages, .venv with the pinned Warp, build/; .venv-field for the field corpus);
 #   2. CTest: unit, integration (real CLI against real Warp), this project's compile budgets and
-#      the field corpus's quick subset (label `field-quick`; the whole corpus, label `field`, is
-#      ci/field.sh's) (the integration tests labelled `sanitized` wait for step 4);
+#      the quick subsets of the long suites (field corpus `field-quick`, the older Warp's adapter
+#      and real-Warp files, test_warp_versions on four fixtures); the integration tests labelled
+#      `sanitized` wait for step 4. Tests run two at a time, except those that time things
+#      (label `timing`, RUN_SERIAL), which run alone;
 #   3. the downstream find_package() example against an installed copy, then the wheel
 #      (ci/wheel_check.sh: built, repaired, installed into fresh venvs and used there);
 #   4. the unit tests again and the integration tests labelled `sanitized` (those that drive the
 #      tool's own C++ paths) under AddressSanitizer + UBSan (clang, build-asan/, which also holds
 #      the fuzzers);
-#   5. each libFuzzer target for a bounded time (WCP_FUZZ_SECONDS, default 60).
+#   5. each libFuzzer target for a bounded time (WCP_FUZZ_SECONDS, default 60), two at a time.
+# The long suites (the whole field corpus, the older Warp's whole pytest suite, the whole
+# test_warp_versions, long fuzzing, the gate bench) are ci/full.sh's.
 # Set WCP_QUICK=1 to stop after step 3; step 2 then runs every integration test.
 # A throwaway PostgreSQL cluster (ci/postgres_cluster.sh) serves the PostgreSQL history's tests
 # throughout (WCP_TEST_POSTGRES_URL; one given from outside is used instead).
+# The run holds itself to a budget: past WCP_TEST_BUDGET_SECONDS (default 3600; .ci/run's limit is
+# 90 minutes, its goal 45) it fails with a line that says so, so a slow creep shows in the run
+# that causes it, not when a submission is lost.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# Each step says how long it took, so a run that grows shows where (.ci/run's budget: 75 minutes).
+# Each step says how long it took, so a run that grows shows where.
 started=$(date +%s)
+budget="${WCP_TEST_BUDGET_SECONDS:-3600}"
 step() {
   local name="$1" step_started
   shift
   step_started=$(date +%s)
   "$@"
   echo "test: $name took $(($(date +%s) - step_started)) s ($(($(date +%s) - started)) s in all)" >&2
+}
+# After the last step: a run that passed but took longer than its budget fails, naming it.
+within_budget() {
+  local total=$(($(date +%s) - started))
+  if ((total > budget)); then
+    echo "test: FAILED: the run took $total s, over its budget of $budget s (WCP_TEST_BUDGET_SECONDS);" \
+      "the step times above show where it grew (docs/testing.md)" >&2
+    return 1
+  fi
+  echo "test: the run took $total s, within its budget of $budget s" >&2
 }
 step setup bash "$root/ci/setup.sh"
 step field-setup bash "$root/ci/field_setup.sh"
@@ -40,20 +58,22 @@ if [ -z "${WCP_TEST_POSTGRES_URL:-}" ]; then
     echo "test: no PostgreSQL test server could start; the PostgreSQL history tests will be skipped" >&2
   fi
 fi
-# -j: unit tests run side by side; integration, instrumentation and compile-budget tests are
-# RUN_SERIAL (they time things), so CTest runs each of them alone. The integration tests
-# labelled `sanitized` run in step 4 instead, under the sanitizers (tests/CMakeLists.txt). The
-# field corpus (label `field`, about 6 minutes more) is left out: `-LE` takes a regular expression,
-# anchored so that `field-quick` still runs.
+# -j: tests run side by side; those that time things (label `timing`, the compile budgets, the
+# field programs, the GPU check's rehearsal) are RUN_SERIAL, so CTest runs each of them alone.
+# The integration tests labelled `sanitized` run in step 4 instead, under the sanitizers
+# (tests/CMakeLists.txt). The whole field corpus (label `field`) and the long suites (label
+# `full`) are ci/full.sh's: `-LE` takes a regular expression, anchored so that `field-quick` still
+# runs.
 if [ "${WCP_QUICK:-0}" = "1" ]; then
-  step ctest ctest --test-dir build -j"$(nproc)" -LE '^field$' --no-tests=error --output-on-failure --timeout 1800 "$@"
+  step ctest ctest --test-dir build -j"$(nproc)" -LE '^(field|full)$' --no-tests=error --output-on-failure --timeout 1800 "$@"
   step downstream bash ci/downstream_check.sh build
   step wheel bash ci/wheel_check.sh
 else
-  step ctest ctest --test-dir build -j"$(nproc)" -LE '^(sanitized|field)$' --no-tests=error --output-on-failure \
+  step ctest ctest --test-dir build -j"$(nproc)" -LE '^(sanitized|field|full)$' --no-tests=error --output-on-failure \
     --timeout 1800 "$@"
   step downstream bash ci/downstream_check.sh build
   step wheel bash ci/wheel_check.sh
   step sanitizers bash ci/sanitizers.sh
   step fuzz bash ci/fuzz.sh
 fi
+within_budget

@@ -148,6 +148,11 @@ def real_warp():
 needs_warp = pytest.mark.usefixtures("real_warp")
 
 
+def pytest_configure(config):
+    # CTest runs `-m timing` alone and `-m "not timing"` beside other tests (tests/CMakeLists.txt).
+    config.addinivalue_line("markers", "timing: asserts a time or a clock, so it must not share the machine")
+
+
 @pytest.fixture(scope="session")
 def warp_cache(tmp_path_factory):
     """One kernel cache for the tests that do not care about cold builds (saves compiles)."""

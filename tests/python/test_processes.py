@@ -162,6 +162,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("method", ["spawn", "fork"])
 @pytest.mark.parametrize("handler", [False, True], ids=["default", "WCP_MP_SIGTERM"])
 def test_sigterm_exit_status_and_timing_unchanged(tmp_path, warp_cache, method, handler):

@@ -172,6 +172,7 @@ print("INVOKED " + json.dumps(INVOKED))
         ("launch_tiled", [8], 64), ("launch", [8], 0), ("launch_tiled", [4], 0), ("cmd", [8], 8),
         ("launch_tiled", [8], 1)]
 
+@pytest.mark.timing
 def test_loads_match_warps_own_log(tmp_path):
     body = PRELUDE + KERNELS + """
 x = wp.zeros(8, dtype=float, device="cpu")
@@ -425,6 +426,7 @@ else:
 """
 
 
+@pytest.mark.timing
 def test_parallel_loads_are_recorded_as_they_ran(tmp_path):
     # Each load on its own thread gets its own record, span and trigger; the probe takes no lock
     # inside Warp's timers, so the spans of a parallel preload overlap.
