@@ -50,6 +50,70 @@ def measure(command, samples=1, extra_args=(), env=None, timeout=600):
         return result, report
 
 
+class Measurement:
+    """One `measure --json` of a command: its exit status, screen, stderr and report (a dict, or
+    None when none was written). `report_path` is the stored report: read it, never write it."""
+
+    def __init__(self, returncode, stdout, stderr, report_path):
+        self.returncode, self.stdout, self.stderr, self.report_path = returncode, stdout, stderr, report_path
+        self.report = None
+        if report_path and os.path.exists(report_path):
+            with open(report_path, encoding="utf-8") as handle:
+                self.report = json.load(handle)
+
+
+def _fixture_files_digest(command):
+    """Digest of every file of the folders the command's file arguments sit in (a fixture's
+    folder): an edited fixture is measured anew."""
+    digest = hashlib.sha256()
+    for argument in command:
+        if os.path.isfile(argument):
+            digest.update(tree_digest(os.path.dirname(os.path.abspath(argument))).encode())
+    return digest.hexdigest()
+
+
+def measured(command, samples=1, verbose=True, timeout=900):
+    """`measure [--verbose] --samples N --quiet --json R -- command`, run from the source tree with
+    a private, empty XDG cache (no calibration of this machine changes the estimates), measured
+    once per build tree and shared by every test that only reads it (WCP_MEASURE_CACHE, set by
+    tests/CMakeLists.txt; without it, measured each time in a scratch folder). The key covers the
+    CLI binary, the interpreter, the arguments, the fixture's files and the probe's WCP_*
+    environment, so a rebuilt CLI or an edited fixture measures anew. Tests that check measuring
+    itself (its environment, processes, caches, leftovers) measure on their own instead."""
+    import fcntl
+    cache_root = os.environ.get("WCP_MEASURE_CACHE")
+    args = ["measure", *(["--verbose"] if verbose else []), "--samples", str(samples), "--quiet"]
+    cli_stat = os.stat(CLI)
+    probe_environment = sorted((k, v) for k, v in os.environ.items()
+                               if k.startswith("WCP_") and k not in ("WCP_MEASURE_CACHE", "WCP_TEST_SCOPE"))
+    key = hashlib.sha256(json.dumps([CLI, cli_stat.st_size, cli_stat.st_mtime_ns, args, list(command),
+                                     _fixture_files_digest(command), probe_environment]).encode()).hexdigest()[:24]
+    entry = os.path.join(cache_root, key) if cache_root else tempfile.mkdtemp(prefix="wcp_measured_")
+    os.makedirs(entry, exist_ok=True)
+    result_path = os.path.join(entry, "result.json")
+    report_path = os.path.join(entry, "report.json")
+    # One test measures, any other that asks for the same key meanwhile waits for it (ctest -j).
+    with open(os.path.join(entry, ".lock"), "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(result_path):
+            xdg = os.path.join(entry, "xdg-cache")
+            os.makedirs(xdg, exist_ok=True)
+            if os.path.exists(report_path):
+                os.remove(report_path)
+            run = run_cli([*args, "--json", report_path, "--", *command],
+                          env={"PYTHONDONTWRITEBYTECODE": "1", "XDG_CACHE_HOME": xdg}, timeout=timeout,
+                          cwd=SOURCE_DIR)
+            if run.returncode != 0:  # a failed measurement is not shared: the next test measures again
+                return Measurement(run.returncode, run.stdout, run.stderr, report_path)
+            partial = result_path + ".partial"
+            with open(partial, "w", encoding="utf-8") as handle:
+                json.dump({"returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr}, handle)
+            os.replace(partial, result_path)
+        with open(result_path, encoding="utf-8") as handle:
+            stored = json.load(handle)
+    return Measurement(stored["returncode"], stored["stdout"], stored["stderr"], report_path)
+
+
 def diagnose(report):
     """`diagnose --verbose --json` of a report given as a dict: the diagnosis as a dict."""
     with tempfile.TemporaryDirectory() as directory:

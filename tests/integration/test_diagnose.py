@@ -13,6 +13,8 @@ import subprocess
 import tempfile
 import unittest
 
+from probe_testlib import measured
+
 CLI = os.environ.get("WCP_CLI", "warp-compile-probe")
 SOURCE = pathlib.Path(os.environ.get("WCP_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 PYTHON = os.environ.get("WCP_PYTHON", "python3")
@@ -40,14 +42,13 @@ class Measured:
     def __init__(self, relative, scratch, samples=1):
         self.path = FIXTURES / relative
         stem = relative.replace("/", "_").removesuffix(".py")
-        report_path = scratch / f"{stem}.json"
-        measure = subprocess.run([CLI, "measure", "--verbose", "--samples", str(samples), "--quiet", "--json", str(report_path), "--",
-                                  PYTHON, str(self.path)], capture_output=True, text=True, cwd=SOURCE,
-                                 env=environment(scratch), timeout=900)
+        # Measured once per build tree and shared with the other tests that only read it.
+        measure = measured([PYTHON, str(self.path)], samples=samples)
         if measure.returncode != 0:
             raise AssertionError(f"measure {relative} failed: {measure.stdout}\n{measure.stderr}")
         self.measure_output = measure.stdout
-        self.report = json.loads(report_path.read_text())
+        self.report = measure.report
+        self.report_path = report_path = measure.report_path
         diagnosis_path = scratch / f"{stem}.diagnosis.json"
         diagnose = subprocess.run([CLI, "diagnose", str(report_path), "--verbose", "--json", str(diagnosis_path)],
                                   capture_output=True, text=True, env=environment(scratch), timeout=120)
@@ -356,7 +357,7 @@ class SiblingModules(FixtureCase):
         self.assertIn("--boundaries", self.app.diagnose_output)
 
     def test_diagnose_boundaries_prints_the_proposal(self):
-        report = self.scratch / "sibling_modules_app.json"
+        report = self.app.report_path
         shown = subprocess.run([CLI, "diagnose", str(report), "--verbose", "--boundaries"], capture_output=True, text=True,
                                env=environment(self.scratch), timeout=120)
         self.assertEqual(shown.returncode, 0, shown.stderr)

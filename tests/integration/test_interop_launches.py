@@ -10,7 +10,7 @@ import json
 import os
 import unittest
 
-from probe_testlib import PYTHON, SOURCE_DIR, fixture, measure
+from probe_testlib import PYTHON, SOURCE_DIR, fixture, measured
 
 INTEROP = os.path.join(SOURCE_DIR, "tests", "data", "interop")
 
@@ -35,7 +35,8 @@ def same_workload(baseline, candidate):
 class InteropLaunchesTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        result, cls.ours = measure([PYTHON, fixture("clean/app.py")], samples=1)
+        result = measured([PYTHON, fixture("clean/app.py")])  # shared with the tests that only read it
+        cls.ours = result.report
         if result.returncode != 0 or cls.ours is None:
             raise AssertionError(f"measure failed: {result.stdout}\n{result.stderr}")
         with open(os.path.join(INTEROP, "clean-app.json"), encoding="utf-8") as handle:

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import unittest
 
-from probe_testlib import (PYTHON, SOURCE_DIR, catalog, compiled_events, diagnose, fixture, measure, run_cli,
+from probe_testlib import (PYTHON, SOURCE_DIR, catalog, compiled_events, diagnose, fixture, measured, run_cli,
                            skip_other_device_fixtures)
 
 OLD_PYTHON = os.environ.get("WCP_PYTHON_WARP_OLD", os.path.join(SOURCE_DIR, ".venv-warp-old", "bin", "python"))
@@ -23,6 +23,19 @@ def stable_name(module):
     """A module="unique" module is named <kernel>_<8 hex of its content hash>, and Warp's content
     hash covers Warp's own source, so the suffix differs between Warp versions by design."""
     return re.sub(r"_[0-9a-f]{8}$", "", module)
+
+
+# ci/test.sh (.ci/run) runs a quick subset, ci/full.sh the whole catalogue (WCP_TEST_SCOPE, set
+# by tests/CMakeLists.txt): the subset keeps the fixtures where the two eras' APIs differ most (a
+# kernel added after load, a late generic overload, a closure, module="unique" names).
+QUICK_FIXTURES = ("late_kernel", "late_generic", "closure_factory", "unique_modules")
+
+
+def fixtures_in_scope():
+    entries = catalog()
+    if os.environ.get("WCP_TEST_SCOPE", "full") == "quick":
+        entries = [entry for entry in entries if entry["name"] in QUICK_FIXTURES]
+    return entries
 
 
 def main_record(report):
@@ -40,13 +53,16 @@ class CatalogueOnTwoWarpVersions(unittest.TestCase):
             cls.version[python] = subprocess.run([python, "-c", "import warp; print(warp.config.version)"],
                                                  capture_output=True, text=True, check=True).stdout.strip()
         cls.runs = {}
-        for entry in catalog():
+        for entry in fixtures_in_scope():
             for era, python in (("new", PYTHON), ("old", OLD_PYTHON)):
-                result, report = measure([python, fixture(entry["app"])])
+                # Shared with the other tests that only read these reports (and between this
+                # test's quick and full variants).
+                result = measured([python, fixture(entry["app"])])
+                report = result.report
                 cls.runs[(entry["name"], era)] = (result, report, diagnose(report) if report else None)
 
     def pairs(self):
-        for entry in catalog():
+        for entry in fixtures_in_scope():
             yield entry, self.runs[(entry["name"], "new")], self.runs[(entry["name"], "old")]
 
     def test_fixtures_for_other_devices_are_skipped_here(self):
