@@ -4,7 +4,8 @@
 #   2. CTest labels `field`, `field-quick` and `full`: the whole field corpus (15 programs), the
 #      older Warp's whole pytest suite (instrument/warp-old), the whole test_warp_versions
 #      catalogue (integration/test_warp_versions-full);
-#   3. each libFuzzer target for WCP_FULL_FUZZ_SECONDS (default 600) over the same corpora;
+#   3. each libFuzzer target for WCP_FULL_FUZZ_SECONDS (default 300, five times .ci/run's) over the same
+#      corpora, two at a time;
 #   4. with WCP_FULL_BENCH=1, the gate bench (tests/bench/gate_cost.py, 15 to 25 minutes on a
 #      quiet machine; ci/bench.sh runs every bench).
 # About 25 minutes on the 2-core development machine without the bench. Extra arguments go to
@@ -25,7 +26,7 @@ cd "$root"
 export WCP_PYTHON="$root/.venv/bin/python"
 step ctest ctest --test-dir build -j"$(nproc)" -L '^(field|field-quick|full)$' --no-tests=error --output-on-failure \
   --timeout 1800 "$@"
-step fuzz env WCP_FUZZ_SECONDS="${WCP_FULL_FUZZ_SECONDS:-600}" bash ci/fuzz.sh
+step fuzz env WCP_FUZZ_SECONDS="${WCP_FULL_FUZZ_SECONDS:-300}" bash ci/fuzz.sh
 if [ "${WCP_FULL_BENCH:-0}" = "1" ]; then
   step gate-bench .venv/bin/python tests/bench/gate_cost.py --cli build/harness/warp-compile-probe \
     --python .venv/bin/python
