@@ -35,6 +35,9 @@ step() {
 # After the last step: a run that passed but took longer than its budget fails, naming it.
 within_budget() {
   local total=$(($(date +%s) - started))
+  if command -v ccache >/dev/null 2>&1; then
+    echo "test: ccache: $(ccache --print-stats 2>/dev/null | awk -F'\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" {hits += $2} $1 == "cache_miss" {misses = $2} END {printf "%d hits, %d misses", hits, misses}')" >&2
+  fi
   if ((total > budget)); then
     echo "test: FAILED: the run took $total s, over its budget of $budget s (WCP_TEST_BUDGET_SECONDS);" \
       "the step times above show where it grew (docs/testing.md)" >&2
@@ -42,6 +45,9 @@ within_budget() {
   fi
   echo "test: the run took $total s, within its budget of $budget s" >&2
 }
+# ccache's counters start at zero, so the last line can say how much of this run's compiling
+# the cache served (ci/ccache.sh).
+command -v ccache >/dev/null 2>&1 && ccache --zero-stats >/dev/null 2>&1 || true
 step setup bash "$root/ci/setup.sh"
 step field-setup bash "$root/ci/field_setup.sh"
 cd "$root"
