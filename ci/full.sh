@@ -8,18 +8,12 @@
 #      corpora, two at a time;
 #   4. with WCP_FULL_BENCH=1, the gate bench (tests/bench/gate_cost.py, 15 to 25 minutes on a
 #      quiet machine; ci/bench.sh runs every bench).
-# About 25 minutes on the 2-core development machine without the bench. Extra arguments go to
+# 19 minutes on the 2-core development machine without the bench (docs/testing.md). Extra arguments go to
 # ctest (e.g. -R field/).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-started=$(date +%s)
-step() {
-  local name="$1" step_started
-  shift
-  step_started=$(date +%s)
-  "$@"
-  echo "full: $name took $(($(date +%s) - step_started)) s ($(($(date +%s) - started)) s in all)" >&2
-}
+step_prefix=full
+source "$root/ci/steps.sh"
 step setup bash "$root/ci/setup.sh"
 step field-setup bash "$root/ci/field_setup.sh"
 cd "$root"

@@ -22,19 +22,12 @@
 # that causes it, not when a submission is lost.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# Each step says how long it took, so a run that grows shows where.
-started=$(date +%s)
+step_prefix=test
+source "$root/ci/steps.sh"
 budget="${WCP_TEST_BUDGET_SECONDS:-3600}"
-step() {
-  local name="$1" step_started
-  shift
-  step_started=$(date +%s)
-  "$@"
-  echo "test: $name took $(($(date +%s) - step_started)) s ($(($(date +%s) - started)) s in all)" >&2
-}
 # After the last step: a run that passed but took longer than its budget fails, naming it.
 within_budget() {
-  local total=$(($(date +%s) - started))
+  local total=$(($(date +%s) - steps_started))
   if command -v ccache >/dev/null 2>&1; then
     echo "test: ccache: $(ccache --print-stats 2>/dev/null | awk -F'\t' '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" {hits += $2} $1 == "cache_miss" {misses = $2} END {printf "%d hits, %d misses", hits, misses}')" >&2
   fi
