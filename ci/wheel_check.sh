@@ -54,7 +54,7 @@ build_wheel() {
   tar -xzf "${sdists[0]}" -C "$work/sdist-source"
   unpacked="$(find "$work/sdist-source" -mindepth 1 -maxdepth 1 -type d)"
   local launcher=()
-  if [ "${#ccache_launcher[@]}" -gt 0 ] && [ -n "${ccache_launcher[0]#*=}" ]; then
+  if ((ccache_in_use)); then
     launcher=(-Ccmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache -Ccmake.define.CMAKE_C_COMPILER_LAUNCHER=ccache)
   fi
   CCACHE_BASEDIR="$unpacked" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" PATH="$tools:$PATH" \

@@ -1,4 +1,5 @@
 """Shared helpers for the integration tests: run the real CLI against real Warp."""
+import fcntl
 import hashlib
 import json
 import os
@@ -80,7 +81,6 @@ def measured(command, samples=1, verbose=True, timeout=900):
     CLI binary, the interpreter, the arguments, the fixture's files and the probe's WCP_*
     environment, so a rebuilt CLI or an edited fixture measures anew. Tests that check measuring
     itself (its environment, processes, caches, leftovers) measure on their own instead."""
-    import fcntl
     cache_root = os.environ.get("WCP_MEASURE_CACHE")
     args = ["measure", *(["--verbose"] if verbose else []), "--samples", str(samples), "--quiet"]
     cli_stat = os.stat(CLI)
