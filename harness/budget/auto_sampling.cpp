@@ -8,6 +8,7 @@
 #include "budget/budget_keys.h"
 #include "facts/queries.h"
 #include "stats/sequential.h"
+#include "verdict/paired_stop.h"
 
 namespace wcp::budget {
 namespace {
@@ -20,6 +21,7 @@ constexpr double kConfirmWithinBands = 3.291 / 2.576;
 struct PriorNoises {
   const std::optional<Noise>& wall;
   const std::optional<Noise>& cpu;
+  const Report* paired_baseline = nullptr;
 };
 
 struct Assessment {
@@ -89,11 +91,19 @@ bool just_beyond_band_on_one_run(const verdict::Judgement& judgement) {
 }
 
 // The baseline budget: compare's judgement decides, or the sequential test ends the wait.
-Assessment assess_baseline(const BudgetOutcome& outcome, const CommandEntry& entry, const PriorNoises& prior_noises) {
+Assessment assess_baseline(const BudgetOutcome& outcome, const CommandEntry& entry, const Report& report,
+                           const PriorNoises& prior_noises) {
   // No judgement: no baseline yet (under --update-baseline), so this run becomes it.
   if (!outcome.judgement) return {true, "has none yet (this run becomes it)"};
   const verdict::Judgement& judgement = *outcome.judgement;
   const auto& work = judgement.module_work;
+  if (judgement.verdict == verdict::Verdict::not_judged) {
+    return {false, fmt::format("NOT JUDGED so far: {}; more runs narrow the band", verdict::detectable_text(work))};
+  }
+  if (prior_noises.paired_baseline && judgement.verdict != verdict::Verdict::unchanged) {
+    const auto decision = verdict::decide_pairs(judgement, *prior_noises.paired_baseline, report);
+    return {decision.decided, decision.how};
+  }
   const std::optional<Noise>& prior = work.clock == verdict::Clock::module_cpu ? prior_noises.cpu : prior_noises.wall;
   // A verdict on one run that only just left the band (less than 1.28 bands away) is what a
   // single outlier of an unchanged program gives: one more run confirms or undoes it. (Under two
@@ -135,7 +145,7 @@ Assessment assess_baseline(const BudgetOutcome& outcome, const CommandEntry& ent
 
 Assessment assess(const BudgetOutcome& outcome, const CommandEntry& entry, const Report& report,
                   const PriorNoises& prior) {
-  if (outcome.budget == key::baseline) return assess_baseline(outcome, entry, prior);
+  if (outcome.budget == key::baseline) return assess_baseline(outcome, entry, report, prior);
   // Counts, bytes and whether the warm run compiled are exact after one run.
   const bool timing = outcome.unit == Unit::seconds || outcome.unit == Unit::units;
   if (!timing || outcome.budget == key::warm_near_zero) return {true, "exact after one run"};
@@ -145,8 +155,9 @@ Assessment assess(const BudgetOutcome& outcome, const CommandEntry& entry, const
 }  // namespace
 
 bool assess_sampling(CommandResult& result, const CommandEntry& entry, const Report& report,
-                     const std::optional<Noise>& prior_noise, const std::optional<Noise>& prior_cpu_noise) {
-  const PriorNoises priors{prior_noise, prior_cpu_noise};
+                     const std::optional<Noise>& prior_noise, const std::optional<Noise>& prior_cpu_noise,
+                     const Report* paired_baseline) {
+  const PriorNoises priors{prior_noise, prior_cpu_noise, paired_baseline};
   const int runs = report.samples;
   Sampling sampling;
   sampling.automatic = entry.auto_samples;

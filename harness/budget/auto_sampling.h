@@ -15,9 +15,12 @@
 namespace wcp::budget {
 
 // Fills each outcome's decided and decided_by from the runs in `report`, and result.sampling;
-// returns whether every outcome is decided.
+// returns whether every outcome is decided. `paired_baseline`: the baseline is arm A of an
+// interleaved run (`--against-rev`), decided on its pairs (verdict/paired_stop.h). A NOT JUDGED
+// baseline stays open: more runs narrow the band.
 bool assess_sampling(CommandResult& result, const CommandEntry& entry, const Report& report,
                      const std::optional<Noise>& prior_noise,
-                     const std::optional<Noise>& prior_cpu_noise = std::nullopt);
+                     const std::optional<Noise>& prior_cpu_noise = std::nullopt,
+                     const Report* paired_baseline = nullptr);
 
 }  // namespace wcp::budget

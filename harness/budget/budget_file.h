@@ -17,6 +17,9 @@ inline constexpr int kDefaultSamples = 3;  // `measure`'s; a budget entry's defa
 // The most runs `samples: auto` takes before it answers with what it measured.
 inline constexpr int kMaxAutoSamples = 5;
 inline constexpr std::chrono::milliseconds kDefaultTimeout{900'000};
+// What a baseline budget must be able to see unless `baseline_threshold_percent` says otherwise:
+// a change this size is what a pull request that adds a kernel or an option typically costs.
+inline constexpr double kDefaultBaselineThresholdPercent = 5.0;
 
 struct CommandEntry {
   std::string name;
@@ -31,6 +34,9 @@ struct CommandEntry {
   DeviceRequirement device = DeviceRequirement::any;
   Settings budgets;  // the merged settings; evaluation reads its budget keys
   std::optional<std::filesystem::path> baseline_report;  // `baseline`, absolute
+  // `baseline: {rev: REV}` (variables expanded), or `check --against-rev REV`: the entry's
+  // baseline is REV, measured in a scratch worktree interleaved with the working tree's runs.
+  std::optional<std::string> baseline_rev;
 };
 
 struct BudgetFile {

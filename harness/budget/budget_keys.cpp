@@ -71,10 +71,32 @@ void read_device(const YamlReader& reader, const YAML::Node& node, Settings& int
     reader.fail(node, "'device' must be cpu, cuda or any, got '" + text + "'");
 }
 
+// A report's path, or `{rev: REV}`: a git revision measured beside the working tree.
+void read_baseline(const YamlReader& reader, const YAML::Node& node, Settings& into) {
+  if (node.IsMap()) {
+    for (const auto& item : node) {
+      const std::string name = item.first.as<std::string>();
+      if (name != "rev") reader.fail(item.first, "'baseline' takes a report path or {rev: REV}, not '" + name + "'");
+    }
+    if (!node["rev"]) reader.fail(node, "'baseline' as a mapping needs 'rev' (a git revision)");
+    into.baseline_rev = reader.string(node["rev"], "baseline.rev");
+    if (into.baseline_rev->empty()) reader.fail(node["rev"], "'baseline.rev' is empty");
+    return;
+  }
+  into.baseline = reader.string(node, std::string(key::baseline));
+}
+
+// One key, two forms: whichever the override wrote replaces both.
+void merge_baseline(Settings& merged, const Settings& overrides) {
+  if (!overrides.baseline && !overrides.baseline_rev) return;
+  merged.baseline = overrides.baseline;
+  merged.baseline_rev = overrides.baseline_rev;
+}
+
 #define WCP_KEY(member, reader_method) \
   &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
 
-const std::array<KeySpec, 25> kKeys{{
+const std::array<KeySpec, 26> kKeys{{
     {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
      false, &read_command, &merge_field<&Settings::command>},
     {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
@@ -103,10 +125,16 @@ const std::array<KeySpec, 25> kKeys{{
      WCP_KEY(compile_elapsed_seconds, positive_number)},
     {key::warm_near_zero, "true: the warm run compiles nothing and its module work stays near zero", true,
      WCP_KEY(warm_near_zero, boolean)},
-    {key::baseline, "a saved report to judge against, as `compare` does (relative to the budget file)", false,
-     WCP_KEY(baseline, string)},
+    {key::baseline,
+     "a saved report to judge against, as `compare` does (relative to the budget file), or {rev: REV}: a git "
+     "revision measured in the same job, interleaved with the working tree (docs/budgets.md#against-rev)",
+     false, &read_baseline, &merge_baseline},
     {key::baseline_tolerance_percent, "widens the baseline's noise band to at least this percent of its median", true,
      WCP_KEY(baseline_tolerance_percent, non_negative_number)},
+    {key::baseline_threshold_percent,
+     "the smallest regression (percent) the baseline budget must be able to see; a verdict that could not is NOT "
+     "JUDGED (default 5)",
+     true, WCP_KEY(baseline_threshold_percent, positive_number)},
     {key::gate_on_elapsed, "true: against the baseline, compile elapsed rising beyond its band also fails", true,
      WCP_KEY(gate_on_elapsed, boolean)},
     {key::max_generated_source_bytes, "most bytes of generated .cpp/.cu source in the cold run's cache", true,

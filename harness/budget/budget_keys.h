@@ -33,6 +33,7 @@ inline constexpr std::string_view compile_elapsed_seconds = "compile_elapsed_sec
 inline constexpr std::string_view warm_near_zero = "warm_near_zero";
 inline constexpr std::string_view baseline = "baseline";
 inline constexpr std::string_view baseline_tolerance_percent = "baseline_tolerance_percent";
+inline constexpr std::string_view baseline_threshold_percent = "baseline_threshold_percent";
 inline constexpr std::string_view gate_on_elapsed = "gate_on_elapsed";
 inline constexpr std::string_view max_generated_source_bytes = "max_generated_source_bytes";
 inline constexpr std::string_view max_lto_artifacts = "max_lto_artifacts";

@@ -86,6 +86,7 @@ class EntryBuilder {
     command.device = s.device.value_or(DeviceRequirement::any);
     command.budgets = s;
     if (s.baseline) command.baseline_report = (directory / expand(*s.baseline, at(key::baseline))).lexically_normal();
+    if (s.baseline_rev) command.baseline_rev = expand(*s.baseline_rev, at(key::baseline));
     if (options_.check_files) check_files(command, at);
     return command;
   }

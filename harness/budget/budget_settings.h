@@ -42,7 +42,13 @@ struct Settings {
   std::optional<double> compile_elapsed_seconds;
   std::optional<bool> warm_near_zero;
   std::optional<std::string> baseline;  // as written; CommandEntry::baseline_report is resolved
+  // `baseline: {rev: REV}`: judged against REV measured in the same job (issue 63), as written.
+  std::optional<std::string> baseline_rev;
   std::optional<double> baseline_tolerance_percent;
+  // The smallest regression the baseline budget must be able to see, in % of the baseline: a
+  // verdict whose noise could not see that much is NOT JUDGED (default
+  // kDefaultBaselineThresholdPercent).
+  std::optional<double> baseline_threshold_percent;
   std::optional<bool> gate_on_elapsed;
   std::optional<std::uint64_t> max_generated_source_bytes;
   std::optional<std::uint64_t> max_lto_artifacts;

@@ -8,6 +8,7 @@
 #include "errors.h"
 #include "io/file_io.h"
 #include "stats/noise.h"
+#include "verdict/paired_stop.h"
 
 namespace wcp::budget {
 namespace {
@@ -51,7 +52,42 @@ CommandResult judge_entry(const CheckPlan& plan, CheckSteps& steps, const Comman
   return evaluate(entry, report, baseline, options);
 }
 
+// The revision an entry is judged against in the same job, if any.
+std::optional<std::string> revision_of(const CheckPlan& plan, const CommandEntry& entry) {
+  if (plan.baselines_from_history) return std::nullopt;
+  if (!plan.against_rev.empty()) return plan.against_rev;
+  return entry.baseline_rev;
+}
+
+// Arm A at the revision, arm B here, interleaved: the drift between them cancels in each pair,
+// which a stored baseline's cannot (issue 63). An entry whose identities did not change is
+// decided by them after one pair (verdict/unchanged_compile.h).
+CommandResult check_entry_against_revision(const CheckPlan& plan, CheckSteps& steps, const CommandEntry& entry,
+                                           const std::string& revision, Report& report) {
+  EvaluateOptions options = plan.options;
+  options.paired_baseline = true;
+  options.updating_baseline = false;  // the revision is the baseline; there is no file to write
+  const int most_pairs = entry.auto_samples ? verdict::kMostAutoPairs : entry.samples;
+  measure::StopPairs stop;
+  if (entry.auto_samples) {
+    stop = [&](const measure::AbReports& so_far) {
+      auto trial = evaluate(entry, so_far.candidate, so_far.baseline, options);
+      return assess_sampling(trial, entry, so_far.candidate, std::nullopt, std::nullopt, &so_far.baseline);
+    };
+  }
+  const measure::AbReports reports =
+      steps.measure_against_revision(entry, revision, most_pairs, stop, options.baseline_description);
+  report = reports.candidate;
+  CommandResult result = evaluate(entry, reports.candidate, reports.baseline, options);
+  assess_sampling(result, entry, reports.candidate, std::nullopt, std::nullopt, &reports.baseline);
+  if (plan.update_baseline) result.baseline_not_written = "judged against a revision, which has no baseline file";
+  return result;
+}
+
 CommandResult check_entry(const CheckPlan& plan, CheckSteps& steps, const CommandEntry& entry, Report& report) {
+  if (const auto revision = revision_of(plan, entry)) {
+    return check_entry_against_revision(plan, steps, entry, *revision, report);
+  }
   const auto found = plan.baselines.find(entry.name);
   const std::optional<Report> file_baseline = found == plan.baselines.end() || plan.baselines_from_history
                                                   ? std::nullopt

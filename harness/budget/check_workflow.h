@@ -13,6 +13,7 @@
 #include "budget/budget_file.h"
 #include "budget/budget_result.h"
 #include "budget/evaluate.h"
+#include "measure/ab.h"
 #include "measure/measure.h"
 #include "model/report.h"
 #include "stats/noise.h"
@@ -37,6 +38,12 @@ class CheckSteps {
   // `options.history_baseline` set to say which (or why there is none). nullopt otherwise.
   virtual std::optional<Report> history_baseline(const CommandEntry& entry, const Report& so_far,
                                                  EvaluateOptions& options) = 0;
+  // `--against-rev` / `baseline: {rev: REV}`: the entry measured in two arms interleaved, arm A
+  // at `revision` and arm B in the working tree, at most `most_pairs` pairs and fewer once `stop`
+  // says the pairs so far decide. `description` is set to what arm A is ("main (1a2b3c4)").
+  virtual measure::AbReports measure_against_revision(const CommandEntry& entry, const std::string& revision,
+                                                      int most_pairs, const measure::StopPairs& stop,
+                                                      std::string& description) = 0;
   // Each entry once, in order, with its report (nullptr when it was not run) and its result.
   virtual void finished(const CommandEntry& entry, const Report* report, const CommandResult& result) = 0;
 };
@@ -48,6 +55,9 @@ struct CheckPlan {
   bool cuda_present = false;
   bool update_baseline = false;         // --update-baseline
   bool baselines_from_history = false;  // --against-branch: the files are not the baselines
+  // --against-rev REV: every entry's baseline is REV measured beside it (else an entry's own
+  // `baseline: {rev: REV}`); "" when not given.
+  std::string against_rev;
 };
 
 CheckResult run_check_workflow(const CheckPlan& plan, CheckSteps& steps);

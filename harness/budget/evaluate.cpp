@@ -126,6 +126,14 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   judge_options.gate_on_elapsed = budgets.gate_on_elapsed.value_or(false);
   judge_options.prior_noise = options.prior_noise;
   judge_options.prior_cpu_noise = options.prior_cpu_noise;
+  judge_options.paired = options.paired_baseline;
+  // A band wider than the regression this budget must catch is no pass (issue 63).
+  judge_options.threshold_percent = std::max(budgets.baseline_threshold_percent.value_or(kDefaultBaselineThresholdPercent),
+                                             budgets.baseline_tolerance_percent.value_or(0.0));
+  judge_options.how_to_decide =
+      options.paired_baseline
+          ? "take more pairs (samples) or run on a quieter runner"
+          : "decide it with paired runs in one job: `check --against-rev <merge base>` (docs/budgets.md#against-rev)";
   // In reference units when both runs measured one: a baseline then carries over between machines.
   verdict::Judgement judgement = verdict::judge_normalised(*baseline, report, judge_options);
   if (judgement.module_work.baseline && judgement.module_work.band_ms) {
@@ -136,6 +144,9 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   outcome.measured = seconds(judgement.module_work.candidate);
   outcome.note = fmt::format("{}: {}", verdict::to_string(judgement.verdict), judgement.reason);
   if (options.history_baseline) outcome.note += fmt::format(" (against {})", options.history_baseline->description);
+  if (options.paired_baseline && !options.baseline_description.empty()) {
+    outcome.note += fmt::format(" (against {}, measured in pairs in this job)", options.baseline_description);
+  }
   switch (judgement.verdict) {
     case verdict::Verdict::invalid:
       outcome.verdict = Verdict::fail;
@@ -153,7 +164,11 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
       break;
     case verdict::Verdict::inconclusive:
     case verdict::Verdict::unverified:
+    case verdict::Verdict::unchanged:
       outcome.verdict = Verdict::pass;
+      break;
+    case verdict::Verdict::not_judged:
+      outcome.verdict = Verdict::not_judged;
       break;
   }
   if (options.updating_baseline && !options.history_baseline) outcome.verdict = Verdict::accepted;
@@ -339,7 +354,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
     if (outcomes.back().verdict == Verdict::fail) outcomes.back().offenders = slowest_offenders(report, kTopOffenders);
   }
   if (budgets.warm_near_zero.value_or(false)) outcomes.push_back(warm_near_zero_budget(report));
-  const bool judged_on_baseline = entry.baseline_report || options.history_baseline;
+  const bool judged_on_baseline = entry.baseline_report || options.history_baseline || options.paired_baseline;
   if (judged_on_baseline) outcomes.push_back(baseline_budget(budgets, report, baseline, options));
   if (judged_on_baseline && baseline) result.since_baseline = verdict::compare_identities(*baseline, report);
   if (budgets.max_generated_source_bytes) {

@@ -31,6 +31,10 @@ struct EvaluateOptions {
     std::string not_enough;   // why there is none; "" when there is one
   };
   std::optional<HistoryBaseline> history_baseline;
+  // The baseline is arm A of an interleaved run against a revision (`--against-rev`, `baseline:
+  // {rev: REV}`): judge on paired samples.
+  bool paired_baseline = false;
+  std::string baseline_description;  // "v1.2 (abc1234), interleaved": said beside the verdict
 };
 
 CommandResult evaluate(const CommandEntry& entry, const Report& report, const std::optional<Report>& baseline,

@@ -1,25 +1,18 @@
 #include "calibrate/machine_info.h"
 
+#include "io/cpu_info.h"
+
 #include <sched.h>
 #include <unistd.h>
 
-#include <fstream>
 #include <thread>
 
 namespace wcp::calibrate {
 namespace {
 
 std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (line.rfind("model name", 0) != 0) continue;
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const auto start = line.find_first_not_of(" \t", colon + 1);
-    if (start != std::string::npos) return line.substr(start);
-  }
-  return "unknown";
+  std::string model = read_cpu_info().model;
+  return model.empty() ? "unknown" : model;
 }
 
 int usable_cores() {

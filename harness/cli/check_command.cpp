@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 
+#include "bisect/revision_checkout.h"
 #include "budget/budget_parse.h"
 #include "budget/check_workflow.h"
 #include "budget/cuda_device.h"
@@ -47,6 +49,7 @@ struct CheckArguments {
   std::string reference_python;
   history::HistoryChoice history;
   std::string against_branch;
+  std::string against_rev;
   std::size_t against_runs = 5;
   bool ctest_measurements = false;
   bool list = false;
@@ -198,6 +201,23 @@ class CheckWiring final : public budget::CheckSteps {
     return measure::measure(measure_options_for(entry), context_.interrupts, listener, {}, stop);
   }
 
+  measure::AbReports measure_against_revision(const budget::CommandEntry& entry, const std::string& revision,
+                                              int most_pairs, const measure::StopPairs& stop,
+                                              std::string& description) override {
+    auto& checkout = checkouts_[revision];
+    if (!checkout) checkout = std::make_unique<bisect::RevisionCheckout>(revision, entry.cwd);
+    description = checkout->description() + ", interleaved";
+    if (!arguments_.quiet) {
+      context_.err << "measuring " << entry.name << " against " << checkout->description() << " in pairs (at most "
+                   << most_pairs << ")\n";
+    }
+    CommandProgress progress(context_.err, arguments_.quiet);
+    measure::MeasureOptions here = measure_options_for(entry);
+    measure::MeasureOptions there = checkout->at_revision(here);
+    there.label = entry.name + "@" + checkout->description();
+    return measure::measure_ab(there, here, most_pairs, context_.interrupts, progress.listener(), stop);
+  }
+
   budget::EarlierNoise earlier_noise(const Report& report) override {
     return {prior_noise_.for_report(report), prior_noise_.cpu_for_report(report)};
   }
@@ -247,6 +267,8 @@ class CheckWiring final : public budget::CheckSteps {
   history::Recorder* history_;
   history::PriorNoise prior_noise_;
   std::vector<history::Result> branch_runs_;
+  // One scratch worktree per revision, kept for the whole check and removed with it.
+  std::map<std::string, std::unique_ptr<bisect::RevisionCheckout>> checkouts_;
 };
 
 int run_check(const CheckArguments& arguments, CliContext& context) {
@@ -273,6 +295,10 @@ int run_check(const CheckArguments& arguments, CliContext& context) {
     if (arguments.update_baseline)
       throw UsageError("--against-branch takes its baseline from the history: drop --update-baseline");
     plan.baselines_from_history = true;
+  }
+  if (!arguments.against_rev.empty()) {
+    if (!arguments.against_branch.empty()) throw UsageError("--against-rev and --against-branch: choose one baseline");
+    plan.against_rev = arguments.against_rev;
   }
   CheckWiring wiring(arguments, context, environment, plan, history ? &*history : nullptr);
 
@@ -302,6 +328,10 @@ void add_check_command(CLI::App& root, CliContext& context) {
        {"--against-branch", &arguments->against_branch,
         "Judge every entry against this branch's recent runs in the history (same command, runner class and "
         "toolchain) instead of a baseline file; fewer than 3 matching runs: not judged"},
+       {"--against-rev", &arguments->against_rev,
+        "Judge every entry against this git revision (in CI, the merge base), measured in a scratch worktree "
+        "interleaved with the working tree; entries whose compiled identities did not change are decided after one "
+        "pair"},
        {"--against-runs",
         &arguments->against_runs,
         "With --against-branch: how many of the branch's newest runs make the baseline (default 5)",

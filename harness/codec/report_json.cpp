@@ -595,7 +595,10 @@ void read_counts_and_cache(const json& document, Report& report) {
                         {},
                         get<std::uint64_t>(item, "shared_bytes", 0),
                         get_optional<std::uint64_t>(item, "forward_line_markers"),  // schema 10
-                        get_optional<std::uint64_t>(item, "repeated_line_markers")};
+                        get_optional<std::uint64_t>(item, "repeated_line_markers"),
+                        get_optional<std::string>(item, "source_digest"),  // schema 15
+                        get_optional<std::uint64_t>(item, "output_bytes"),
+                        get_optional<std::string>(item, "output_digest")};
     json_fields::each(item, "kernels", [&](const json& kernel, std::size_t) {
       module.kernels.push_back({get<std::string>(kernel, "name", ""), get<std::uint64_t>(kernel, "forward_bytes", 0),
                                 get<std::uint64_t>(kernel, "backward_bytes", 0)});
@@ -671,6 +674,13 @@ void read_document(const json& document, Report& report) {
   if (const auto found = document.find("instrumentation"); found != document.end() && found->is_object()) {
     report.instrumentation = instrumentation_from_json(*found);
   }
+  // Schema 15; absent or null: not recorded, and nothing can be decided by identity.
+  read_section(document, "build_environment", [&](const json& found) {
+    report.build_environment = BuildEnvironment{
+        get<std::string>(found, "warp_version", ""), get<std::string>(found, "cpu_compiler", ""),
+        get<std::string>(found, "cuda_toolkit", ""), get<std::string>(found, "cpu_model", ""),
+        get<std::string>(found, "cpu_features", "")};
+  });
   report.notes = get<std::vector<std::string>>(document, "notes", {});
   if (const auto found = document.find("reference"); found != document.end() && !found->is_null()) {
     report.reference = reference_from_json(*found);
@@ -762,6 +772,9 @@ json report_to_json(const Report& report) {
                        {"shared_bytes", module.shared_bytes},
                        {"forward_line_markers", or_null(module.forward_line_markers)},
                        {"repeated_line_markers", or_null(module.repeated_line_markers)},
+                       {"source_digest", or_null(module.source_digest)},
+                       {"output_bytes", or_null(module.output_bytes)},
+                       {"output_digest", or_null(module.output_digest)},
                        {"kernels", kernels}});
   }
   out["module_sources"] = sources;
@@ -798,6 +811,15 @@ json report_to_json(const Report& report) {
       {"cuda_toolkit_version", status.cuda_toolkit_version.empty() ? json(nullptr) : json(status.cuda_toolkit_version)},
       {"app_kernel_cache_dir", or_null(status.app_kernel_cache_dir)},
       {"use_precompiled_headers", or_null(status.use_precompiled_headers)}};
+  if (const auto& environment = report.build_environment) {
+    out["build_environment"] = json{{"warp_version", environment->warp_version},
+                                    {"cpu_compiler", environment->cpu_compiler},
+                                    {"cuda_toolkit", environment->cuda_toolkit},
+                                    {"cpu_model", environment->cpu_model},
+                                    {"cpu_features", environment->cpu_features}};
+  } else {
+    out["build_environment"] = nullptr;
+  }
   out["notes"] = report.notes;
   out["reference"] = report.reference ? reference_to_json(*report.reference) : json(nullptr);
   out["output_check"] = report.output_check ? output_check_to_json(*report.output_check) : json(nullptr);

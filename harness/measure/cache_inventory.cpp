@@ -1,5 +1,7 @@
 #include "measure/cache_inventory.h"
 
+#include "io/file_digest.h"
+
 #include <cctype>
 #include <fstream>
 #include <map>
@@ -147,6 +149,9 @@ CacheInventory inventory_cache(const std::filesystem::path& cache_root) {
   inventory.total_bytes = 0;  // measured from here on: an empty cache holds 0 bytes
   std::map<std::string, ModuleSource> modules;
   std::map<std::string, bool> has_meta;
+  // Per module directory, its files by name: digests are taken in name order, whatever order
+  // the directory listing gave.
+  std::map<std::string, std::map<std::string, std::filesystem::path>> sources, outputs;
   const auto options = std::filesystem::directory_options::skip_permission_denied;
   for (std::filesystem::recursive_directory_iterator it(cache_root, options, error), end; !error && it != end;
        it.increment(error)) {
@@ -161,6 +166,10 @@ CacheInventory inventory_cache(const std::filesystem::path& cache_root) {
       module.directory = directory;
       module.source_bytes += size;
       measure_source(path, module);
+      sources[directory][path.filename().string()] = path;
+    } else if (has_extension(path, {".o", ".obj", ".cubin", ".ptx", ".fatbin"})) {
+      modules[directory].directory = directory;
+      outputs[directory][path.filename().string()] = path;
     } else if (has_extension(path, {".lto", ".ltoir"})) {
       ++inventory.lto_artifacts;
       inventory.lto_bytes += size;
@@ -169,6 +178,29 @@ CacheInventory inventory_cache(const std::filesystem::path& cache_root) {
     }
   }
   inventory.module_directories = has_meta.size();
+  for (auto& [directory, module] : modules) {
+    const auto digest = [](const std::map<std::string, std::filesystem::path>& files) -> std::optional<std::string> {
+      Crc64 crc;
+      for (const auto& [name, path] : files) {
+        crc.feed(name);
+        if (!crc.feed_file(path)) return std::nullopt;  // unreadable: no digest rather than a wrong one
+      }
+      return crc.hex();
+    };
+    if (const auto found = sources.find(directory); found != sources.end()) module.source_digest = digest(found->second);
+    if (const auto found = outputs.find(directory); found != outputs.end()) {
+      module.output_digest = digest(found->second);
+      std::uint64_t bytes = 0;
+      bool sized = true;
+      for (const auto& [name, path] : found->second) {
+        std::error_code size_error;
+        const auto size = std::filesystem::file_size(path, size_error);
+        sized = sized && !size_error;
+        if (!size_error) bytes += size;
+      }
+      if (sized) module.output_bytes = bytes;
+    }
+  }
   for (auto& [name, module] : modules) inventory.modules.push_back(std::move(module));
   return inventory;
 }

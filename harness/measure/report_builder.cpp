@@ -7,6 +7,7 @@
 #include <string>
 
 #include "facts/test_attribution.h"
+#include "measure/build_environment.h"
 #include "measure/instrumentation_notes.h"
 #include "measure/interop_launches.h"
 #include "measure/lever_arrivals.h"
@@ -87,6 +88,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
   }
   describe_structure(report, *first_ok, options);
   describe_instrumentation(report, *first_ok);
+  report.build_environment = build_environment_of(report);
   return report;
 }
 

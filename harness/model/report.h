@@ -56,8 +56,10 @@ namespace wcp {
 // `module_cpu_unavailable`; every earlier field keeps its meaning, and reports without them are
 // judged on the wall clock, as before. Version 14 adds `document` ("report") and `version` (the
 // same number as `schema_version`), which every JSON document of this tool now carries
-// (docs/documents.md); nothing else changed.
-inline constexpr int kReportSchemaVersion = 14;
+// (docs/documents.md); nothing else changed. Version 15 adds `build_environment` and each module
+// source's `source_digest`, `output_bytes` and `output_digest` (issue 63: a compile decided
+// unchanged by identity); schema-14 reports read without them and are judged on time.
+inline constexpr int kReportSchemaVersion = 15;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
@@ -88,6 +90,14 @@ struct ModuleSource {
   // an unrolled loop emits its body's lines once per iteration. Absent in earlier reports.
   std::optional<std::uint64_t> forward_line_markers = std::nullopt;
   std::optional<std::uint64_t> repeated_line_markers = std::nullopt;
+  // Schema 15: what the build wrote and what it compiled, byte for byte: the CRC-64 (hex) of the
+  // generated source, and the bytes and CRC-64 of its native outputs (.o, .cubin, .ptx, .fatbin,
+  // in file-name order). Two runs that built one identity from the same bytes with the same
+  // compiler wrote the same outputs; absent in earlier reports, and the output fields when the
+  // build wrote none.
+  std::optional<std::string> source_digest = std::nullopt;
+  std::optional<std::uint64_t> output_bytes = std::nullopt;
+  std::optional<std::string> output_digest = std::nullopt;
   bool operator==(const ModuleSource&) const = default;
 };
 
@@ -120,6 +130,23 @@ struct InstrumentationStatus {
   // application itself); absent when no process said.
   std::optional<bool> cuda_cache_disabled;
   bool operator==(const InstrumentationStatus&) const = default;
+};
+
+// What else decides the bytes a module identity compiles to, beside its hash (schema 15): Warp's
+// module hash covers the kernels' source and the module options, not the compilers nor the CPU
+// the CPU build targets (Warp's LLVM tunes the object code for the host). Two runs that agree on
+// all of it and on the identities compiled the same code with the same compilers.
+struct BuildEnvironment {
+  std::string warp_version;
+  // Warp's CPU compiler, the LLVM/Clang library it ships: "<file name> <bytes> bytes crc64 <hex>";
+  // "" when Warp's folder or the library was not found.
+  std::string cpu_compiler;
+  std::string cuda_toolkit;  // the toolkit Warp was built with (its NVRTC), "" when not said
+  // The host CPU: /proc/cpuinfo's model name, and the CRC-64 of its feature flags (what LLVM
+  // targets); "" where unreadable.
+  std::string cpu_model;
+  std::string cpu_features;
+  bool operator==(const BuildEnvironment&) const = default;
 };
 
 // One sample = one cold run and (when it succeeded) one warm run in a fresh private cache.
@@ -206,6 +233,10 @@ struct Report : ColdStartClocks {
   std::vector<HashChange> hash_changes;
   std::vector<std::string> find_failures;  // "Failed to find ... kernel" lines
   InstrumentationStatus instrumentation;
+  // Schema 15: what decides the bytes each identity compiles to besides its hash; absent in
+  // earlier reports and the original probe's, whose time verdicts say they could not be decided
+  // by identity.
+  std::optional<BuildEnvironment> build_environment;
   std::vector<std::string> notes;  // isolation caveats and warnings, in plain words
   // The machine reference measured beside the command (`measure --reference`, `check` with
   // cold_units): its cost and the cold units it gives. Absent when none was asked for.

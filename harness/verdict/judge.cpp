@@ -126,6 +126,16 @@ SideFacts facts_of(const Report& report) {
 
 }  // namespace
 
+std::string detectable_text(const ClockComparison& clock) {
+  if (!clock.detectable_percent) return "";
+  const std::string runs =
+      clock.paired ? fmt::format("{} pair{}", clock.baseline_runs, clock.baseline_runs == 1 ? "" : "s")
+      : clock.baseline_runs == clock.candidate_runs
+          ? fmt::format("{} run{} a side", clock.baseline_runs, clock.baseline_runs == 1 ? "" : "s")
+          : fmt::format("{} and {} runs", clock.baseline_runs, clock.candidate_runs);
+  return fmt::format("could detect ≥ {:.1f} % with {}", *clock.detectable_percent, runs);
+}
+
 std::string signed_change(const ClockComparison& clock) {
   std::string text = fmt::format("{:+.1f} ms", *clock.delta_ms);
   if (clock.delta_percent) text += fmt::format(" ({:+.1f}%)", *clock.delta_percent);
@@ -134,12 +144,14 @@ std::string signed_change(const ClockComparison& clock) {
 
 namespace {
 
-constexpr NameTable<Verdict, 5> kVerdicts{{
+constexpr NameTable<Verdict, 7> kVerdicts{{
     {Verdict::invalid, "INVALID"},
     {Verdict::regression, "REGRESSION"},
     {Verdict::improved, "IMPROVED"},
     {Verdict::inconclusive, "INCONCLUSIVE"},
     {Verdict::unverified, "UNVERIFIED"},
+    {Verdict::unchanged, "UNCHANGED"},
+    {Verdict::not_judged, "NOT JUDGED"},
 }};
 
 constexpr NameTable<Clock, 3> kClocks{{
@@ -206,7 +218,10 @@ ClockComparison unjudged(Clock clock, const std::optional<Summary>& baseline, co
 void judge_against_band(ClockComparison& result, double delta, double band, const Summary& baseline) {
   result.delta_ms = delta;
   result.band_ms = band;
-  if (baseline.median != 0.0) result.delta_percent = 100.0 * delta / std::fabs(baseline.median);
+  if (baseline.median != 0.0) {
+    result.delta_percent = 100.0 * delta / std::fabs(baseline.median);
+    result.detectable_percent = 100.0 * band / std::fabs(baseline.median);
+  }
   result.direction = direction_of(delta, band);
 }
 
@@ -277,6 +292,8 @@ ClockComparison compare_clock(Clock clock, const std::optional<Summary>& baselin
     band = std::max(floor, kGrossChangeBound * median);
   }
   judge_against_band(result, candidate->median - baseline->median, band, *baseline);
+  result.baseline_runs = baseline->count;
+  result.candidate_runs = candidate->count;
   result.samples_to_decide = runs_needed(result, *baseline);
   return result;
 }
@@ -299,6 +316,7 @@ ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& 
     band = std::max(band, kGrossChangeBound * median);
   }
   judge_against_band(result, stats.median_delta, band, *baseline);
+  result.baseline_runs = result.candidate_runs = pairs.size();
   const int decided = stats.faster + stats.slower;
   stats.sign_test_p = sign_test_p(stats.median_delta < 0 ? stats.faster : stats.slower, decided);
   if (result.direction != Direction::within_band && stats.sign_test_p > kSignTestAlpha) {
@@ -402,6 +420,14 @@ Ruling workload_changed_rule(const RuleInputs& in) {
   return Decision{Verdict::invalid, Rule::workload_changed, reason};
 }
 
+// The same code compiled by the same compilers is the same compile work, whatever a clock read:
+// decided after one run, with no noise to weigh (verdict/unchanged_compile.h).
+Ruling identities_unchanged_rule(const RuleInputs& in) {
+  if (in.judgement.sameness.sameness != Sameness::same) return std::nullopt;
+  return Decision{Verdict::unchanged, Rule::identities_unchanged,
+                  "compile work unchanged: " + in.judgement.sameness.detail};
+}
+
 Ruling work_unavailable_rule(const RuleInputs& in) {
   const auto& work = in.judgement.module_work;
   if (work.direction != Direction::unavailable) return std::nullopt;
@@ -432,6 +458,7 @@ std::string work_change(const ClockComparison& work) {
                                                                                                   : signed_change(work),
                   reading_text(work.baseline->median), reading_text(work.candidate->median), band_text(work));
   if (!work.noise.measured() && work.direction != Direction::within_band) text += ": a gross change";
+  if (const std::string detectable = detectable_text(work); !detectable.empty()) text += "; " + detectable;
   return text;
 }
 
@@ -492,6 +519,18 @@ Ruling within_band_rule(const RuleInputs& in) {
     return Decision{Verdict::regression, Rule::within_band,
                     work_change(work) + ", but " + elapsed_change(elapsed) + " (this budget gates on elapsed)"};
   }
+  // A band wider than the change the caller must catch could hide that change: not a pass.
+  // Reports that predate the build environment are judged as before (INCONCLUSIVE), with the
+  // detectable change in the reason and a note saying why identity could not decide.
+  const bool recorded = in.judgement.sameness.sameness != Sameness::not_recorded;
+  if (recorded && in.options.threshold_percent && work.detectable_percent &&
+      *work.detectable_percent > *in.options.threshold_percent) {
+    std::string why = fmt::format("{}: wider than the {:.1f} % this must catch, so a regression of that size could "
+                                  "hide inside it; {}",
+                                  work_change(work), *in.options.threshold_percent, elapsed_change(elapsed));
+    if (!in.options.how_to_decide.empty()) why += "; " + in.options.how_to_decide;
+    return Decision{Verdict::not_judged, Rule::not_judged, std::move(why)};
+  }
   return Decision{Verdict::inconclusive, Rule::within_band,
                   work_change(work) + "; " + elapsed_change(elapsed) + what_would_decide(work)};
 }
@@ -502,10 +541,10 @@ Ruling improved_rule(const RuleInputs& in) {
 }
 
 // The rules in the order they are tried (docs/measurement.md#decision-rules).
-constexpr std::array<Ruling (*)(const RuleInputs&), 9> kDecisionRules{
-    candidate_failed_rule, baseline_failed_rule,  no_launch_record_rule,
-    workload_changed_rule, work_unavailable_rule, same_work_contention_rule,
-    regressed_rule,        within_band_rule,      improved_rule};
+constexpr std::array<Ruling (*)(const RuleInputs&), 10> kDecisionRules{
+    candidate_failed_rule, baseline_failed_rule,      no_launch_record_rule,     workload_changed_rule,
+    identities_unchanged_rule, work_unavailable_rule, same_work_contention_rule, regressed_rule,
+    within_band_rule,      improved_rule};
 
 Decision first_ruling(const RuleInputs& in) {
   for (const auto rule : kDecisionRules) {
@@ -541,6 +580,7 @@ std::optional<std::string> wall_clock_reason(const Report& baseline, const Repor
 
 Judgement judge(const Report& baseline, const Report& candidate, const JudgeOptions& options) {
   Judgement judgement;
+  std::string speed_not_applied;
   if (baseline.command != candidate.command) {
     judgement.warnings.push_back("the two reports measured different commands; make sure they run the same workload");
   }
@@ -566,16 +606,29 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
         pairs_of(baseline, candidate, Clock::compile_elapsed), options.tolerance_percent);
   } else {
+    // Against a stored baseline, the candidate's work at the baseline's speed where the
+    // unchanged modules tell that speed (verdict/runner_speed.h).
+    if (options.runner_speed_from_unchanged) {
+      auto reading = runner_speed(baseline, candidate, on_cpu);
+      judgement.runner_speed = reading.speed;
+      speed_not_applied = std::move(reading.not_applied);
+    }
+    const auto scaled = [&judgement](const std::optional<Summary>& summary) -> std::optional<Summary> {
+      if (!summary || !judgement.runner_speed) return summary;
+      return at_baseline_speed(*summary, *judgement.runner_speed);
+    };
     // A history's or calibration's noise is measured on cold module work. Compile elapsed is a
     // wall that holds that work, so it is at least as noisy: it takes the same relative noise
     // (else 3 back-to-back baseline samples that happened to agree give it a band of a few ms,
     // and a run-to-run wobble of 10 % reads as IMPROVED).
-    judgement.module_work = compare_clock(Clock::module_work, baseline.cold_module_ms, candidate.cold_module_ms,
-                                          options.tolerance_percent, options.prior_noise);
+    judgement.module_work =
+        compare_clock(Clock::module_work, baseline.cold_module_ms,
+                      on_cpu ? candidate.cold_module_ms : scaled(candidate.cold_module_ms), options.tolerance_percent,
+                      options.prior_noise);
     if (on_cpu) {
       judgement.module_wall = std::move(judgement.module_work);
       judgement.module_work =
-          compare_clock(Clock::module_cpu, baseline.cold_module_cpu_ms, candidate.cold_module_cpu_ms,
+          compare_clock(Clock::module_cpu, baseline.cold_module_cpu_ms, scaled(candidate.cold_module_cpu_ms),
                         options.tolerance_percent, options.prior_cpu_noise);
     }
     judgement.compile_elapsed =
@@ -586,6 +639,7 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.modules = hash_table(baseline, candidate);
   judgement.options = compare_options(baseline, candidate);
   judgement.identity_changes = compare_identities(baseline, candidate);
+  judgement.sameness = compare_compiled_code(baseline, candidate);
   judgement.same_work = same_work_compiled(baseline, candidate, judgement);
   judgement.less_work = !judgement.same_work && less_work_compiled(judgement);
   judgement.baseline = facts_of(baseline);
@@ -597,6 +651,9 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
   judgement.exit_code = exit_code_of(decision.verdict);
   judgement.reason = decision.reason;
   judgement.notes = notes_of(judgement);
+  if (!speed_not_applied.empty()) {
+    judgement.notes.push_back("the whole module work is judged, not only the changed modules': " + speed_not_applied);
+  }
   judgement.wall_clock_reason = wall_reason;
   if (wall_reason) judgement.notes.insert(judgement.notes.begin(), *wall_reason);
   if (options.forced_verdict) {

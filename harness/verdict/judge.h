@@ -9,6 +9,9 @@
 //   baseline_failed       the baseline measured nothing                    -> INVALID (exit 1)
 //   no_launch_record      either side has no launch record                 -> UNVERIFIED (exit 0)
 //   workload_changed      the launch topology differs                      -> INVALID (exit 1)
+//   identities_unchanged  the same identities, toolchain, CPU and bytes
+//                         (verdict/unchanged_compile.h): the same compile work by
+//                         construction, whatever the clocks read          -> UNCHANGED (exit 0)
 //   work_unavailable      cold module work missing on a side               -> UNVERIFIED (exit 0)
 // "Cold module work" is judged on the CPU clock when both reports have it (issue 49: load on
 // the machine doubles the wall and barely moves the CPU), else on the wall, and a note says why.
@@ -18,7 +21,10 @@
 //                                                                             else INCONCLUSIVE (exit 0)
 //   regressed             cold module work regressed beyond its band       -> REGRESSION (exit 1)
 //   within_band           inside the band                                  -> IMPROVED if elapsed improved,
-//                                                                             else INCONCLUSIVE
+//                                                                             else INCONCLUSIVE, or NOT JUDGED
+//                                                                             when the smallest change the band
+//                                                                             could detect exceeds the caller's
+//                                                                             threshold (a budget's; exit 0)
 //   improved              improved beyond the band                         -> IMPROVED
 // Structural changes and an elapsed-only rise are notes, never the verdict. A value that was
 // not measured is never turned into a delta: a missing clock is "unavailable".
@@ -33,11 +39,14 @@
 #include "stats/paired.h"
 #include "verdict/identity_changes.h"
 #include "verdict/option_comparison.h"
+#include "verdict/runner_speed.h"
+#include "verdict/unchanged_compile.h"
 #include "verdict/workload.h"
 
 namespace wcp::verdict {
 
-enum class Verdict { invalid, regression, improved, inconclusive, unverified };
+// unchanged and not_judged were added by issue 63 (the original probe has neither).
+enum class Verdict { invalid, regression, improved, inconclusive, unverified, unchanged, not_judged };
 std::string_view to_string(Verdict verdict);
 int exit_code_of(Verdict verdict);  // 1 for INVALID and REGRESSION, else 0
 
@@ -48,11 +57,13 @@ enum class Rule {
   baseline_failed,
   no_launch_record,
   workload_changed,
+  identities_unchanged,
   work_unavailable,
   same_work_contention,
   regressed,
   within_band,
   improved,
+  not_judged,  // within_band, with a detectable change above the threshold
 };
 
 // module_work is the summed wall clock of the builds (Warp's load timers), module_cpu the CPU
@@ -94,7 +105,15 @@ struct ClockComparison {
   // Inside the band: how many runs per side would decide a change this size, at this noise
   // (with no noise measured, the fewest that measure it); absent when none would.
   std::optional<int> samples_to_decide;
+  // The smallest change this comparison could have judged: the band as a share of the baseline
+  // median, with the runs behind it (per side; pairs when paired). Absent when unavailable.
+  std::optional<double> detectable_percent;
+  std::size_t baseline_runs = 0;
+  std::size_t candidate_runs = 0;
 };
+
+// "could detect ≥ 6.0 % with 2 runs" (or "2 and 3 runs", "5 pairs"); "" when unavailable.
+std::string detectable_text(const ClockComparison& clock);
 
 // "+12.3 ms (+4.5%)": a judged clock's delta (and its share of the baseline), as the reasons and
 // notes write it.
@@ -157,6 +176,15 @@ struct JudgeOptions {
   // Test only (WCP_JUDGE_FAULT, verdict/judge_fault.h): the verdict every judgement gives,
   // whatever the rules decided; the reason says so and what the rules said.
   std::optional<Verdict> forced_verdict;
+  // The smallest regression the caller needs caught, in % of the baseline (a budget's): a clock
+  // left inside a band wider than this is NOT JUDGED, not INCONCLUSIVE. Absent: no such need.
+  std::optional<double> threshold_percent;
+  // What NOT JUDGED tells the reader to do instead (check: "--against-rev <merge base>").
+  std::string how_to_decide;
+  // Judge only what changed (issue 63, item 3): outside paired runs, scale the candidate's
+  // module work by the runner's speed on the modules both sides built identically, where they
+  // carry enough work (verdict/runner_speed.h). Off for reports normalised by a reference.
+  bool runner_speed_from_unchanged = true;
 };
 
 struct Judgement {
@@ -185,6 +213,12 @@ struct Judgement {
   // Why each module that appeared, disappeared or changed identity did: for the reader, never
   // part of the decision.
   IdentityChanges identity_changes;
+  // Whether the two runs compiled the same code with the same compilers (the
+  // identities_unchanged rule), and why not.
+  CompileSameness sameness;
+  // Outside paired runs: the runner's speed on the unchanged modules, by which the candidate's
+  // module work was scaled before it was judged; absent when not applied (and why, in notes).
+  std::optional<RunnerSpeed> runner_speed;
   SideFacts baseline;
   SideFacts candidate;
 };

@@ -109,10 +109,62 @@ void measurement_notes(const Judgement& judgement, Notes& notes) {
   }
 }
 
+// What the identities decided, or why they could not, and what the clocks read beside it.
+void sameness_notes(const Judgement& judgement, Notes& notes) {
+  const CompileSameness& sameness = judgement.sameness;
+  const auto& work = judgement.module_work;
+  switch (sameness.sameness) {
+    case Sameness::same:
+      if (work.direction == Direction::regressed || work.direction == Direction::improved) {
+        notes.push_back(fmt::format(
+            "the runner, not the change: {} moved {} on the same compiled code (outside its band ±{:.1f} ms), which "
+            "is the machine's speed or load between the runs",
+            to_string(work.clock), signed_change(work), *work.band_ms));
+      }
+      return;
+    case Sameness::environment_differs:
+      notes.push_back("judged on time, not by identity: " + sameness.detail);
+      return;
+    case Sameness::bytes_differ:
+      notes.push_back("judged on time, not by identity: " + sameness.detail);
+      return;
+    case Sameness::not_recorded:
+      if (judgement.verdict != Verdict::invalid) {
+        notes.push_back("not decided by identity, judged on time as before: " + sameness.detail);
+      }
+      return;
+    case Sameness::identities_differ:
+      if (const auto& bytes = sameness.changed_bytes; bytes && (bytes->baseline_modules + bytes->candidate_modules) > 0) {
+        std::string text = fmt::format(
+            "what changed, exactly: {} module build(s) only the baseline made and {} only the candidate made; their "
+            "generated source {} → {} bytes",
+            bytes->baseline_modules, bytes->candidate_modules, bytes->baseline_source, bytes->candidate_source);
+        if (bytes->baseline_output && bytes->candidate_output) {
+          text += fmt::format(", native output {} → {} bytes", *bytes->baseline_output, *bytes->candidate_output);
+        }
+        notes.push_back(std::move(text));
+      }
+      return;
+  }
+}
+
+// The candidate's module work was scaled to the baseline's speed (verdict/runner_speed.h).
+void runner_speed_note(const Judgement& judgement, Notes& notes) {
+  const auto& speed = judgement.runner_speed;
+  if (!speed) return;
+  notes.push_back(fmt::format(
+      "the runner's speed, read on the {} module identit{} both sides built identically ({:.0f} → {:.0f} ms {}, "
+      "×{:.3f}): the candidate's module work is judged at the baseline's speed, so only the changed modules move it",
+      speed->unchanged_identities, speed->unchanged_identities == 1 ? "y" : "ies", speed->unchanged_baseline_ms,
+      speed->unchanged_candidate_ms, speed->cpu_clock ? "CPU" : "wall", speed->ratio));
+}
+
 }  // namespace
 
 std::vector<std::string> notes_of(const Judgement& judgement) {
   Notes notes;
+  sameness_notes(judgement, notes);
+  runner_speed_note(judgement, notes);
   work_count_notes(judgement, notes);
   elapsed_only_rise_note(judgement, notes);
   sign_test_notes(judgement, notes);

@@ -113,7 +113,11 @@ std::optional<ReferenceScaling> scale_to_baseline_reference(const Report& baseli
 Judgement judge_normalised(const Report& baseline, const Report& candidate, const JudgeOptions& options) {
   std::string why_not;
   if (const auto scaling = scale_to_baseline_reference(baseline, candidate, why_not)) {
-    Judgement judgement = judge(scaling->baseline, scaling->candidate, options);
+    // The reference already puts the runs on one machine's scale: the unchanged modules' speed
+    // on top would correct the same difference twice.
+    JudgeOptions in_units = options;
+    in_units.runner_speed_from_unchanged = false;
+    Judgement judgement = judge(scaling->baseline, scaling->candidate, in_units);
     judgement.notes.insert(
         judgement.notes.begin(),
         fmt::format("judged in reference units ({}): every sample divided by its own reference build and shown as ms "

@@ -63,7 +63,8 @@ PairsDecision decide_pairs(const Judgement& judgement, const Report& baseline, c
 
 PairsDecision decide_pair_ratios(Verdict verdict_so_far, const std::vector<double>& ratios) {
   const std::string pairs = fmt::format("{} pair{}", ratios.size(), ratios.size() == 1 ? "" : "s");
-  if (verdict_so_far != Verdict::inconclusive) {
+  // NOT JUDGED stays open like INCONCLUSIVE: more pairs narrow the band it was too wide in.
+  if (verdict_so_far != Verdict::inconclusive && verdict_so_far != Verdict::not_judged) {
     return {true, fmt::format("decided after {}: {}", pairs, to_string(verdict_so_far))};
   }
   const auto spread = relative_spread(ratios);

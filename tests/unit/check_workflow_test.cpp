@@ -44,6 +44,29 @@ class FakeSteps final : public CheckSteps {
     }
     return report;
   }
+  // Arm A of --against-rev: `at_revision`, one pair per step, `stop` asked after each.
+  Report at_revision = clean_report();
+  std::vector<std::string> revisions_seen;
+  int pairs_taken = 0;
+  measure::AbReports measure_against_revision(const CommandEntry& entry, const std::string& revision, int most_pairs,
+                                              const measure::StopPairs& stop, std::string& description) override {
+    measured_names.push_back(entry.name);
+    revisions_seen.push_back(revision);
+    description = revision + " (fake)";
+    measure::AbReports reports{at_revision, measured};
+    for (auto* report : {&reports.baseline, &reports.candidate}) report->sample_results.clear();
+    for (int pair = 1; pair <= most_pairs; ++pair) {
+      pairs_taken = pair;
+      for (auto [arm, source] : {std::pair{&reports.baseline, &at_revision}, std::pair{&reports.candidate, &measured}}) {
+        SampleResult sample = source->sample_results.front();
+        sample.index = pair;
+        arm->sample_results.push_back(sample);
+        arm->samples = pair;
+      }
+      if (stop && pair < most_pairs && stop(reports)) break;
+    }
+    return reports;
+  }
   EarlierNoise earlier_noise(const Report&) override { return {}; }
   std::optional<Report> history_baseline(const CommandEntry&, const Report&, EvaluateOptions& options) override {
     ++history_asks;

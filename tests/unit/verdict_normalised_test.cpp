@@ -46,8 +46,16 @@ TEST(JudgeNormalised, AFasterMachineEarnsNoCredit) {
 TEST(JudgeNormalised, TheSameUnitsOnASlowerMachineAreNotARegression) {
   const Report baseline = with_reference(2000.0, 200.0);
   const Report candidate = with_extra_identity(with_reference(3000.0, 300.0));
-  EXPECT_EQ(judge(baseline, candidate).verdict, Verdict::regression);
+  JudgeOptions in_ms;
+  in_ms.runner_speed_from_unchanged = false;
+  EXPECT_EQ(judge(baseline, candidate, in_ms).verdict, Verdict::regression);
+  // The module both built identically tells the same slowdown without a reference.
+  const Judgement at_speed = judge(baseline, candidate);
+  ASSERT_TRUE(at_speed.runner_speed);
+  EXPECT_DOUBLE_EQ(at_speed.runner_speed->ratio, 1.5);
+  EXPECT_NE(at_speed.verdict, Verdict::regression);
   const Judgement judgement = judge_normalised(baseline, candidate);
+  EXPECT_FALSE(judgement.runner_speed) << "the reference already scaled it: never twice";
   EXPECT_NE(judgement.verdict, Verdict::regression);
   EXPECT_EQ(judgement.module_work.direction, Direction::within_band);
 }

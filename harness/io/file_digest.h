@@ -1,0 +1,27 @@
+#pragma once
+// Byte-for-byte fingerprints of files: the CRC-64 (XZ's polynomial, Boost.CRC) as 16 hex digits.
+// They tell whether two runs wrote the same bytes (a build's source and outputs, a compiler
+// library), not that nobody forged them: a CRC is no cryptographic hash, and needs none here.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace wcp {
+
+class Crc64 {
+ public:
+  void feed(std::string_view bytes);
+  // Feeds the whole file; false (and nothing fed) when it cannot be read.
+  bool feed_file(const std::filesystem::path& path);
+  std::string hex() const;
+
+ private:
+  std::uint64_t state_ = ~std::uint64_t{0};
+};
+
+// The file's CRC-64 in hex; nullopt when it cannot be read.
+std::optional<std::string> file_crc64(const std::filesystem::path& path);
+
+}  // namespace wcp

@@ -1,0 +1,88 @@
+#include "verdict/runner_speed.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "facts/queries.h"
+
+namespace wcp::verdict {
+namespace {
+
+struct IdentityTime {
+  std::size_t builds = 0;
+  double ms = 0.0;
+};
+
+// Per compiled identity, its builds and their time on the chosen clock; nullopt when a load
+// lacks that clock.
+std::optional<std::map<ModuleIdentity, IdentityTime>> identity_times(const Report& report, bool cpu_clock) {
+  std::map<ModuleIdentity, IdentityTime> times;
+  for (const ModuleEvent* event : cold_compiled_events(report)) {
+    std::optional<double> ms = event->ms;
+    if (cpu_clock) ms = event->detail ? event->detail->cpu_ms : std::nullopt;
+    if (!ms) return std::nullopt;
+    auto& time = times[identity_of(*event)];
+    ++time.builds;
+    time.ms += *ms;
+  }
+  return times;
+}
+
+}  // namespace
+
+RunnerSpeedReading runner_speed(const Report& baseline, const Report& candidate, bool cpu_clock) {
+  RunnerSpeedReading reading;
+  if (!baseline.loads_observed || !candidate.loads_observed) {
+    reading.not_applied = "a side's loads were not observed";
+    return reading;
+  }
+  const auto before = identity_times(baseline, cpu_clock);
+  const auto after = identity_times(candidate, cpu_clock);
+  if (!before || !after) {
+    reading.not_applied = fmt::format("a load has no {} of its own", cpu_clock ? "CPU clock" : "timer");
+    return reading;
+  }
+  RunnerSpeed speed;
+  speed.cpu_clock = cpu_clock;
+  bool changed = before->size() != after->size();
+  for (const auto& [identity, time] : *before) {
+    speed.baseline_total_ms += time.ms;
+    const auto found = after->find(identity);
+    if (found == after->end() || found->second.builds != time.builds) {
+      changed = true;
+      continue;
+    }
+    ++speed.unchanged_identities;
+    speed.unchanged_baseline_ms += time.ms;
+    speed.unchanged_candidate_ms += found->second.ms;
+  }
+  if (!changed) return reading;  // nothing changed: the whole sum is judged, or decided by identity
+  if (speed.unchanged_identities == 0) {
+    reading.not_applied = "no module was built identically on both sides";
+    return reading;
+  }
+  if (speed.unchanged_baseline_ms < kMinimumUnchangedMs ||
+      speed.unchanged_baseline_ms < kMinimumUnchangedShare * speed.baseline_total_ms ||
+      speed.unchanged_candidate_ms <= 0.0) {
+    reading.not_applied = fmt::format(
+        "the {} module(s) built identically carry {:.0f} ms of the baseline's {:.0f} ms, under the {:.0f} ms and "
+        "{:.0f} % it takes to read the runner's speed",
+        speed.unchanged_identities, speed.unchanged_baseline_ms, speed.baseline_total_ms, kMinimumUnchangedMs,
+        100.0 * kMinimumUnchangedShare);
+    return reading;
+  }
+  speed.ratio = speed.unchanged_candidate_ms / speed.unchanged_baseline_ms;
+  reading.speed = speed;
+  return reading;
+}
+
+Summary at_baseline_speed(const Summary& candidate, const RunnerSpeed& speed) {
+  Summary scaled = candidate;
+  scaled.median /= speed.ratio;
+  if (scaled.mad) *scaled.mad /= speed.ratio;
+  for (double& value : scaled.values) value /= speed.ratio;
+  return scaled;
+}
+
+}  // namespace wcp::verdict
