@@ -29,8 +29,8 @@ struct Assessment {
   std::string how;
 };
 
-std::string runs_text(int runs) {
-  return fmt::format("{} run{}", runs, runs == 1 ? "" : "s");
+std::string runs_text(int runs, bool pairs = false) {
+  return fmt::format("{} {}{}", runs, pairs ? "pair" : "run", runs == 1 ? "" : "s");
 }
 
 // The per-run values behind a timing ceiling, when the budget reads one clock's median.
@@ -97,6 +97,9 @@ Assessment assess_baseline(const BudgetOutcome& outcome, const CommandEntry& ent
   if (!outcome.judgement) return {true, "has none yet (this run becomes it)"};
   const verdict::Judgement& judgement = *outcome.judgement;
   const auto& work = judgement.module_work;
+  if (judgement.verdict == verdict::Verdict::unchanged) {
+    return {true, "UNCHANGED, decided by identity: no clock needed"};
+  }
   if (judgement.verdict == verdict::Verdict::not_judged) {
     return {false, fmt::format("NOT JUDGED so far: {}; more runs narrow the band", verdict::detectable_text(work))};
   }
@@ -158,6 +161,7 @@ bool assess_sampling(CommandResult& result, const CommandEntry& entry, const Rep
                      const std::optional<Noise>& prior_noise, const std::optional<Noise>& prior_cpu_noise,
                      const Report* paired_baseline) {
   const PriorNoises priors{prior_noise, prior_cpu_noise, paired_baseline};
+  const bool paired = paired_baseline != nullptr;
   const int runs = report.samples;
   Sampling sampling;
   sampling.automatic = entry.auto_samples;
@@ -174,16 +178,16 @@ bool assess_sampling(CommandResult& result, const CommandEntry& entry, const Rep
   }
   const bool settled = open.empty();  // a run that failed outright has no outcomes: nothing more to learn
   if (!entry.auto_samples) {
-    sampling.summary = fmt::format("{} (fixed)", runs_text(runs));
+    sampling.summary = fmt::format("{} (fixed)", runs_text(runs, paired));
   } else if (result.run_failure) {
-    sampling.summary = fmt::format("stopped after {}: {}", runs_text(runs), *result.run_failure);
+    sampling.summary = fmt::format("stopped after {}: {}", runs_text(runs, paired), *result.run_failure);
   } else if (settled) {
-    sampling.summary = fmt::format("decided after {}: {}", runs_text(runs),
+    sampling.summary = fmt::format("decided after {}: {}", runs_text(runs, paired),
                                    timings.empty() ? std::string("every budget is structural, exact after one run")
                                                    : fmt::format("{}", fmt::join(timings, "; ")));
   } else {
     sampling.summary = fmt::format("{} after {}: {}", runs >= entry.samples ? "not decided" : "undecided",
-                                   runs_text(runs), fmt::join(open, "; "));
+                                   runs_text(runs, paired), fmt::join(open, "; "));
   }
   result.sampling = std::move(sampling);
   return settled;

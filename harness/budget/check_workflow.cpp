@@ -52,13 +52,6 @@ CommandResult judge_entry(const CheckPlan& plan, CheckSteps& steps, const Comman
   return evaluate(entry, report, baseline, options);
 }
 
-// The revision an entry is judged against in the same job, if any.
-std::optional<std::string> revision_of(const CheckPlan& plan, const CommandEntry& entry) {
-  if (plan.baselines_from_history) return std::nullopt;
-  if (!plan.against_rev.empty()) return plan.against_rev;
-  return entry.baseline_rev;
-}
-
 // Arm A at the revision, arm B here, interleaved: the drift between them cancels in each pair,
 // which a stored baseline's cannot (issue 63). An entry whose identities did not change is
 // decided by them after one pair (verdict/unchanged_compile.h).
@@ -114,6 +107,12 @@ CommandResult check_entry(const CheckPlan& plan, CheckSteps& steps, const Comman
 }
 
 }  // namespace
+
+std::optional<std::string> revision_of(const CheckPlan& plan, const CommandEntry& entry) {
+  if (plan.baselines_from_history) return std::nullopt;
+  if (!plan.against_rev.empty()) return plan.against_rev;
+  return entry.baseline_rev;
+}
 
 CheckResult run_check_workflow(const CheckPlan& plan, CheckSteps& steps) {
   CheckResult result;

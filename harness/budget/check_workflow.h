@@ -62,6 +62,10 @@ struct CheckPlan {
 
 CheckResult run_check_workflow(const CheckPlan& plan, CheckSteps& steps);
 
+// The revision `entry` is judged against in the same job (--against-rev, else its `baseline:
+// {rev: REV}`); nullopt when none, and under --against-branch.
+std::optional<std::string> revision_of(const CheckPlan& plan, const CommandEntry& entry);
+
 // The entries of `file` that `--only` names (all when empty); UsageError naming the file's
 // entries when none matches.
 std::vector<const CommandEntry*> select_entries(const BudgetFile& file, const std::string& only);

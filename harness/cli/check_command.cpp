@@ -173,6 +173,10 @@ class CheckWiring final : public budget::CheckSteps {
     // --against-branch: every entry's baseline comes from that branch's recent runs, read
     // before this check records its own (history/branch_baseline.h).
     if (plan.baselines_from_history) branch_runs_ = history_->results();
+    // Every revision is resolved and checked out before the first run: a typo fails in a second.
+    for (const auto* entry : plan.selected) {
+      if (const auto revision = budget::revision_of(plan, *entry)) checkout_of(*revision, *entry);
+    }
   }
 
   Report measure(const budget::CommandEntry& entry, const std::optional<Report>& baseline,
@@ -204,9 +208,8 @@ class CheckWiring final : public budget::CheckSteps {
   measure::AbReports measure_against_revision(const budget::CommandEntry& entry, const std::string& revision,
                                               int most_pairs, const measure::StopPairs& stop,
                                               std::string& description) override {
-    auto& checkout = checkouts_[revision];
-    if (!checkout) checkout = std::make_unique<bisect::RevisionCheckout>(revision, entry.cwd);
-    description = checkout->description() + ", interleaved";
+    const auto& checkout = checkout_of(revision, entry);
+    description = checkout->description();
     if (!arguments_.quiet) {
       context_.err << "measuring " << entry.name << " against " << checkout->description() << " in pairs (at most "
                    << most_pairs << ")\n";
@@ -252,6 +255,12 @@ class CheckWiring final : public budget::CheckSteps {
   }
 
  private:
+  const std::unique_ptr<bisect::RevisionCheckout>& checkout_of(const std::string& revision,
+                                                               const budget::CommandEntry& entry) {
+    auto& checkout = checkouts_[revision];
+    if (!checkout) checkout = std::make_unique<bisect::RevisionCheckout>(revision, entry.cwd);
+    return checkout;
+  }
   bool same_run_reference() const { return arguments_.units_reference == "run"; }
   // Each entry's reference runs with its own command's interpreter unless one is given.
   reference::ReferenceSetup reference_setup(const budget::CommandEntry& entry) const {

@@ -57,6 +57,12 @@ constexpr int document_version(DocumentKind kind) {
       return kReportSchemaVersion;
     case DocumentKind::diagnosis:
       return 2;
+    // Version 2 (issue 63): the verdicts UNCHANGED and NOT JUDGED, and the fields that explain
+    // them (identity_decision, runner_speed, each clock's detectable_percent).
+    case DocumentKind::judgement:
+    case DocumentKind::check_result:
+    case DocumentKind::ab:
+      return 2;
     default:
       return 1;
   }

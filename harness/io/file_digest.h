@@ -2,6 +2,7 @@
 // Byte-for-byte fingerprints of files: the CRC-64 (XZ's polynomial, Boost.CRC) as 16 hex digits.
 // They tell whether two runs wrote the same bytes (a build's source and outputs, a compiler
 // library), not that nobody forged them: a CRC is no cryptographic hash, and needs none here.
+#include <boost/crc.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -18,7 +19,8 @@ class Crc64 {
   std::string hex() const;
 
  private:
-  std::uint64_t state_ = ~std::uint64_t{0};
+  // CRC-64/XZ: reflected, initial and final value all ones.
+  boost::crc_optimal<64, 0x42F0E1EBA9EA3693ULL, ~0ULL, ~0ULL, true, true> engine_;
 };
 
 // The file's CRC-64 in hex; nullopt when it cannot be read.

@@ -11,9 +11,10 @@ void render_clock_lines(const verdict::ClockComparison& clock, std::ostream& out
   print_wrapped(fmt::format("{}: {} → {}", verdict::to_string(clock.clock), summary_cell(clock.baseline),
                             summary_cell(clock.candidate)),
                 "  ", "    ", out);
-  print_wrapped(
-      fmt::format("{}, noise band {}: {}", change_cell(clock), band_cell(clock), verdict::to_string(clock.direction)),
-      "    ", "    ", out);
+  std::string line =
+      fmt::format("{}, noise band {}: {}", change_cell(clock), band_cell(clock), verdict::to_string(clock.direction));
+  if (const std::string detectable = verdict::detectable_text(clock); !detectable.empty()) line += "; " + detectable;
+  print_wrapped(line, "    ", "    ", out);
 }
 
 }  // namespace wcp::render

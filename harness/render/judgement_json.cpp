@@ -43,11 +43,47 @@ json clock_json(const verdict::ClockComparison& clock) {
   }
   out["noise"] = noise_json(clock.noise);
   out["samples_to_decide"] = or_null(clock.samples_to_decide);
+  // Version 2: the smallest change this clock could have judged, and the runs behind it.
+  out["detectable_percent"] = or_null(clock.detectable_percent);
+  out["runs"] = clock.detectable_percent
+                    ? json{{"baseline", clock.baseline_runs}, {"candidate", clock.candidate_runs}}
+                    : json(nullptr);
   // The flat fields of schema 1, kept for readers of it: null when unavailable.
   out["baseline_median_ms"] = clock.baseline ? json(clock.baseline->median) : json(nullptr);
   out["baseline_mad_ms"] = clock.baseline ? or_null(clock.baseline->mad) : json(nullptr);
   out["candidate_median_ms"] = clock.candidate ? json(clock.candidate->median) : json(nullptr);
   return out;
+}
+
+json sameness_json(const verdict::CompileSameness& sameness) {
+  json out{{"decided", sameness.sameness == verdict::Sameness::same},
+           {"sameness", std::string(verdict::to_string(sameness.sameness))},
+           {"detail", sameness.detail},
+           {"identities", sameness.identities},
+           {"builds", sameness.builds},
+           {"modules_checked", sameness.modules_checked},
+           {"differences", sameness.differences}};
+  if (const auto& bytes = sameness.changed_bytes) {
+    out["changed_bytes"] = json{{"baseline_modules", bytes->baseline_modules},
+                                {"candidate_modules", bytes->candidate_modules},
+                                {"baseline_source_bytes", bytes->baseline_source},
+                                {"candidate_source_bytes", bytes->candidate_source},
+                                {"baseline_output_bytes", or_null(bytes->baseline_output)},
+                                {"candidate_output_bytes", or_null(bytes->candidate_output)}};
+  } else {
+    out["changed_bytes"] = nullptr;
+  }
+  return out;
+}
+
+json runner_speed_json(const std::optional<verdict::RunnerSpeed>& speed) {
+  if (!speed) return nullptr;
+  return json{{"clock", speed->cpu_clock ? "cpu" : "wall"},
+              {"ratio", speed->ratio},
+              {"unchanged_identities", speed->unchanged_identities},
+              {"unchanged_baseline_ms", speed->unchanged_baseline_ms},
+              {"unchanged_candidate_ms", speed->unchanged_candidate_ms},
+              {"baseline_total_ms", speed->baseline_total_ms}};
 }
 
 json side_json(const verdict::SideFacts& facts) {
@@ -281,6 +317,9 @@ json judgement_to_json(const verdict::Judgement& judgement) {
       // Where the verdict's band came from (the judged module clock's): issue 42.
       {"noise", noise_json(judgement.module_work.noise)},
       {"samples_to_decide", or_null(judgement.module_work.samples_to_decide)},
+      {"detectable_percent", or_null(judgement.module_work.detectable_percent)},
+      {"identity_decision", sameness_json(judgement.sameness)},
+      {"runner_speed", runner_speed_json(judgement.runner_speed)},
       {"compile_elapsed", clock_json(judgement.compile_elapsed)},
       {"counts", counts},
       {"modules", modules},

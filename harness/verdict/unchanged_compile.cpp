@@ -144,6 +144,22 @@ std::optional<CompileSameness::ChangedBytes> changed_bytes(const Report& baselin
 
 }  // namespace
 
+std::string_view to_string(Sameness sameness) {
+  switch (sameness) {
+    case Sameness::same:
+      return "same";
+    case Sameness::identities_differ:
+      return "identities_differ";
+    case Sameness::environment_differs:
+      return "environment_differs";
+    case Sameness::bytes_differ:
+      return "bytes_differ";
+    case Sameness::not_recorded:
+      return "not_recorded";
+  }
+  return "not_recorded";
+}
+
 CompileSameness compare_compiled_code(const Report& baseline, const Report& candidate) {
   CompileSameness result;
   for (const auto& [report, side] : {std::pair{&baseline, "baseline"}, std::pair{&candidate, "candidate"}}) {

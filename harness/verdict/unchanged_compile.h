@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/report.h"
@@ -28,6 +29,8 @@ enum class Sameness {
   bytes_differ,          // the same identities and environment, other bytes: a defect
   not_recorded,          // a side lacks what would decide it (an older report, unobserved loads)
 };
+
+std::string_view to_string(Sameness sameness);
 
 struct CompileSameness {
   Sameness sameness = Sameness::not_recorded;

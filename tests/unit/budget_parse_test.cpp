@@ -125,6 +125,27 @@ TEST(BudgetParse, WrongTypesNameLine) {
             std::string::npos);
 }
 
+TEST(BudgetParse, ABaselineIsAReportOrARevisionAndAnEntryOverridesEitherForm) {
+  const auto file = parse(
+      "defaults:\n  baseline_threshold_percent: 3\ncommands:\n"
+      "  - name: a\n    command: [x]\n    baseline: {rev: \"${WCP_PYTHON}\"}\n"
+      "  - name: b\n    command: [x]\n    baseline: reports/b.json\n");
+  EXPECT_EQ(file.commands[0].baseline_rev, "/venv/bin/python") << "variables expand in a revision";
+  EXPECT_FALSE(file.commands[0].baseline_report);
+  EXPECT_EQ(file.commands[0].budgets.baseline_threshold_percent, 3.0);
+  EXPECT_FALSE(file.commands[1].baseline_rev);
+  EXPECT_EQ(file.commands[1].baseline_report, std::filesystem::path("/project/reports/b.json"));
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    baseline: {commit: main}\n")
+                .find("budget.yaml:4: 'baseline' takes a report path or {rev: REV}, not 'commit'"),
+            std::string::npos);
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    baseline: {rev: \"\"}\n")
+                .find("budget.yaml:4: 'baseline.rev' is empty"),
+            std::string::npos);
+  EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    baseline_threshold_percent: 0\n")
+                .find("budget.yaml:4: 'baseline_threshold_percent' must be"),
+            std::string::npos);
+}
+
 TEST(BudgetParse, TimeoutBeyondAYearIsAnErrorNotAnOverflow) {
   // 3e130 s times 1000 does not fit a long long of milliseconds; budget_fuzz found the cast.
   EXPECT_NE(error_of("commands:\n  - name: a\n    command: [x]\n    timeout: 3e130\n")

@@ -109,5 +109,32 @@ TEST_F(CacheInventoryTest, CountsRepeatedForwardLineMarkersOutsideStaticLoops) {
   EXPECT_EQ(inventory.modules[0].repeated_line_markers, 2u);
 }
 
+TEST_F(CacheInventoryTest, DigestsEachModulesSourceAndOutputsByteForByte) {
+  place("cpu_alpha_beta.cpp", "wp___main___aaaaaaa", "wp___main___aaaaaaa.cpp");
+  const fs::path module = root_ / "1.19.0" / "wp___main___aaaaaaa";
+  std::ofstream(module / "wp___main___aaaaaaa.cpufb5ef6e7.o", std::ios::binary) << "object code";
+  std::ofstream(module / "wp___main___aaaaaaa.meta") << "{}";
+  const auto first = inventory_cache(root_);
+  ASSERT_EQ(first.modules.size(), 1u);
+  ASSERT_TRUE(first.modules[0].source_digest && first.modules[0].output_digest);
+  EXPECT_EQ(first.modules[0].output_bytes, 11u);
+  EXPECT_EQ(inventory_cache(root_), first) << "the same bytes give the same digests";
+
+  std::ofstream(module / "wp___main___aaaaaaa.cpufb5ef6e7.o", std::ios::binary) << "object_code";
+  const auto rebuilt = inventory_cache(root_);
+  EXPECT_EQ(rebuilt.modules[0].output_bytes, 11u) << "one byte changed, not the size";
+  EXPECT_NE(rebuilt.modules[0].output_digest, first.modules[0].output_digest);
+  EXPECT_EQ(rebuilt.modules[0].source_digest, first.modules[0].source_digest);
+}
+
+TEST_F(CacheInventoryTest, AModuleWithoutOutputsHasNoOutputDigestRatherThanAnEmptyOne) {
+  place("cpu_alpha_beta.cpp", "wp___main___aaaaaaa", "wp___main___aaaaaaa.cpp");
+  const auto inventory = inventory_cache(root_);
+  ASSERT_EQ(inventory.modules.size(), 1u);
+  EXPECT_TRUE(inventory.modules[0].source_digest);
+  EXPECT_FALSE(inventory.modules[0].output_digest);
+  EXPECT_FALSE(inventory.modules[0].output_bytes);
+}
+
 }  // namespace
 }  // namespace wcp::measure

@@ -161,6 +161,61 @@ TEST(CheckWorkflow, ABaselineIsReacceptedOnlyWhenTheOtherBudgetsPass) {
   std::filesystem::remove_all(dir);
 }
 
+// The arms of --against-rev as `measure` writes them now: the build environment and each
+// module's bytes, so that identity can decide.
+Report recorded_arm(const std::string& hash, double cold_ms) {
+  Report report = clean_report(cold_ms);
+  report.build_environment = BuildEnvironment{"1.19.0", "warp-clang.so 1 bytes crc64 0", "", "cpu", "flags"};
+  report.module_events[0].hash = hash;
+  report.cache.modules[0].directory = "wp___main___" + hash;
+  report.cache.modules[0].source_digest = hash;
+  report.cache.modules[0].output_digest = hash;
+  return report;
+}
+
+TEST(CheckWorkflow, AnEntryWhoseIdentitiesDidNotChangeIsDecidedAfterOnePairAgainstItsRevision) {
+  CommandEntry app = entry_named("app");
+  app.auto_samples = true;
+  app.samples = 5;
+  app.baseline_rev = "main";
+  CheckPlan plan;
+  plan.selected = {&app};
+  FakeSteps steps;
+  steps.at_revision = recorded_arm("aaaaaaa", 1000.0);
+  steps.measured = recorded_arm("aaaaaaa", 1200.0);  // a slower moment of the runner: the same code
+  const CheckResult result = run_check_workflow(plan, steps);
+  EXPECT_EQ(steps.revisions_seen, std::vector<std::string>{"main"});
+  EXPECT_EQ(steps.pairs_taken, 1);
+  const auto& baseline = result.commands[0].outcomes.back();
+  ASSERT_EQ(baseline.budget, "baseline");
+  EXPECT_EQ(baseline.judgement->verdict, verdict::Verdict::unchanged);
+  EXPECT_EQ(baseline.verdict, Verdict::pass);
+  EXPECT_NE(baseline.note.find("against main (fake), measured in pairs"), std::string::npos) << baseline.note;
+  EXPECT_NE(result.commands[0].sampling->summary.find("decided after 1 pair"), std::string::npos)
+      << result.commands[0].sampling->summary;
+}
+
+TEST(CheckWorkflow, AChangedEntryIsJudgedOnPairsUntilTheyDecide) {
+  CommandEntry app = entry_named("app");
+  app.auto_samples = true;
+  app.samples = 5;
+  CheckPlan plan;
+  plan.selected = {&app};
+  plan.against_rev = "origin/main";  // the flag wins over the file for every entry
+  FakeSteps steps;
+  steps.at_revision = recorded_arm("aaaaaaa", 1000.0);
+  steps.measured = recorded_arm("bbbbbbb", 1120.0);
+  const CheckResult result = run_check_workflow(plan, steps);
+  EXPECT_EQ(steps.revisions_seen, std::vector<std::string>{"origin/main"});
+  // Identical pairs (MAD 0): the band is 1 % from 3 pairs, and the sign test needs 5 pairs all
+  // one way (p = 1/32) to call it.
+  EXPECT_EQ(steps.pairs_taken, 5);
+  const auto& baseline = result.commands[0].outcomes.back();
+  EXPECT_EQ(baseline.judgement->verdict, verdict::Verdict::regression);
+  EXPECT_TRUE(baseline.judgement->module_work.paired);
+  EXPECT_EQ(baseline.verdict, Verdict::fail);
+}
+
 TEST(CheckWorkflow, OnlyNamesAnEntryOrSaysWhichThereAre) {
   BudgetFile file;
   file.path = "/b/budget.yaml";
