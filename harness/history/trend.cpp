@@ -203,6 +203,22 @@ void find_steps(std::vector<Point>& points, LevelClock clock) {
         step.clock_left_band = point.clock == ClockMove::above || point.clock == ClockMove::below;
       }
     }
+    // The same identities as the commit before: the same code by the same toolchain. A level
+    // that moved there is the runner's; the band restarts at the new level, and no step is drawn.
+    bool runner_moved = false;
+    if (step.clock_left_band && !step.structure_changed && previous && result.identity_set &&
+        result.identity_set == points[*previous].result.identity_set) {
+      runner_moved = true;
+      step.clock_left_band = false;
+      point.note = Note{NoteKind::runner_level_moved, {}, {}, {},
+                        fmt::format("the level moved ({:+.1f} against a band of ±{:.1f}) while this commit compiled "
+                                    "exactly the identities of the one before: the runner, not the code",
+                                    *step.delta, *step.band)};
+    }
+    if (runner_moved) {
+      window.clear();
+      window_commits = 0;
+    }
     if (step.structure_changed || step.clock_left_band) {
       step.summary = describe(step, point, clock);
       point.step = std::move(step);
@@ -240,8 +256,9 @@ constexpr NameTable<ClockMove, 6> kClockMoves{{
     {ClockMove::unconfirmed, "unconfirmed"},
 }};
 
-constexpr NameTable<NoteKind, 1> kNoteKinds{{
+constexpr NameTable<NoteKind, 2> kNoteKinds{{
     {NoteKind::kernel_code_changed, "kernel_code_changed"},
+    {NoteKind::runner_level_moved, "runner_level_moved"},
 }};
 
 constexpr NameTable<LevelClock, 3> kLevelClocks{{

@@ -8,7 +8,9 @@
 // band of the results since the last step (max(1 %, 2 × MAD) of their pooled samples,
 // model/stats.h noise_band) and the next two measured commits of the same structure stayed
 // beyond it on the same side: one slow run is noise, three in a row are a level. New hashes
-// with the same structure (edited kernel code) are a note on the commit, never a step. Commits
+// with the same structure (edited kernel code) are a note on the commit, never a step; so is a
+// level that moved at a commit that compiled the very identities of the one before it (the
+// runner's level, not the code's: the band restarts there). Commits
 // whose every sample failed are shown but never compared (missing is not zero).
 // docs/history.md has the rules.
 #include <optional>
@@ -46,9 +48,12 @@ struct Step {
   std::string summary;        // "cold module work +1.2 s at abc1234; identities 5 → 7; module X built twice"
 };
 
-// What a commit changed that is not a step. One kind so far: kernel code was edited (new
-// hashes, the same structure). Its string form is in the JSON; never repurpose one.
-enum class NoteKind { kernel_code_changed };
+// What a commit changed that is not a step: kernel code was edited (new hashes, the same
+// structure), or the level moved while the commit compiled exactly the identities of the one
+// before it (issue 63: the same code compiled by the same toolchain, since a series holds one
+// Warp and toolkit, is the same work; the runner moved). Their string forms are in the JSON;
+// never repurpose one.
+enum class NoteKind { kernel_code_changed, runner_level_moved };
 std::string to_string(NoteKind kind);
 
 struct Note {

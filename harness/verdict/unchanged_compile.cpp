@@ -205,6 +205,15 @@ CompileSameness compare_compiled_code(const Report& baseline, const Report& cand
   }
   result.differences =
       environment_differences(*baseline.build_environment, *candidate.build_environment, cpu_built, cuda_built);
+  // Precompiled headers change the work of a build, not its module hash nor its output.
+  const auto pch = [](const Report& report) {
+    const auto& setting = report.instrumentation.use_precompiled_headers;
+    return setting ? (*setting ? std::string("on") : std::string("off")) : std::string("unknown");
+  };
+  if (pch(baseline) != pch(candidate)) {
+    result.differences.push_back(
+        fmt::format("precompiled headers differ ({} vs {})", pch(baseline), pch(candidate)));
+  }
   if (!result.differences.empty()) {
     result.sameness = Sameness::environment_differs;
     result.detail = fmt::format("the same {} identities, built under another toolchain or CPU: {}", result.identities,

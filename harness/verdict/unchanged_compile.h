@@ -7,7 +7,8 @@
 // built. What the hash leaves out is the compilers and the CPU a CPU build targets, which the
 // reports' build environment records (schema 15). So: the same compiled identities, each built
 // as many times, on both sides and in every sample; the same Warp, CPU compiler, CUDA toolkit
-// (when a CUDA module was built) and host CPU features (when a CPU module was); and, as the
+// (when a CUDA module was built) and host CPU features (when a CPU module was), and the same
+// precompiled-header setting (it changes a build's work, not its hash); and, as the
 // proof that the hash told the truth, the same generated source and native output bytes in
 // every module directory. Equal identities with different bytes are a defect to report (Warp's
 // hash or this tool), never a pass.

@@ -57,10 +57,6 @@ std::vector<int> note_commits(const Series& series) {
   return commits;
 }
 
-// "__main__ <hash of commit>": the module's hash after an edit of its kernel at that commit.
-std::string main_at(int commit) {
-  return "__main__ " + std::string(7, static_cast<char>('0' + commit));
-}
 
 TEST(HistoryTrend, AChangedIdentitySetIsAStepAtThatCommitOnly) {
   std::vector<Result> results;
@@ -92,15 +88,21 @@ TEST(HistoryTrend, AChangedIdentitySetIsAStepAtThatCommitOnly) {
   EXPECT_DOUBLE_EQ(*series[0].points[3].change_ms, 0.0);
 }
 
+// "__main__ <hash of commit>": the module's hash after an edit of its kernel at that commit.
+std::string main_at(int commit) {
+  return "__main__ " + std::string(7, static_cast<char>('0' + commit));
+}
+
 TEST(HistoryTrend, ALevelHeldByTheNextTwoCommitsIsAStep) {
+  // Commit 3 edits the kernel (a new hash, the same structure) and its cost holds.
   std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1005, 995, 1010}),
-                              at_commit(3, {1300, 1310, 1290}), at_commit(4, {1295, 1305, 1300}),
-                              at_commit(5, {1310, 1290, 1300})};
+                              at_commit(3, {1300, 1310, 1290}, {main_at(3)}), at_commit(4, {1295, 1305, 1300}, {main_at(3)}),
+                              at_commit(5, {1310, 1290, 1300}, {main_at(3)})};
   const auto series = build_series(results);
   EXPECT_EQ(step_commits(series[0]), std::vector<int>{3});
   const Step& step = *series[0].points[2].step;
   EXPECT_FALSE(step.structure_changed);
-  EXPECT_FALSE(step.structure.identities_differ);
+  EXPECT_TRUE(step.structure.code_edited()) << "new hashes, the same structure";
   EXPECT_TRUE(step.clock_left_band);
   EXPECT_EQ(series[0].points[2].clock, ClockMove::above);
 }
@@ -171,13 +173,16 @@ TEST(HistoryTrend, ColdUnitsDivideOutABusierMachine) {
   results[1].cold_units.reset();  // one commit without a reference: the series falls back to ms
   const auto in_ms = build_series(results);
   EXPECT_EQ(in_ms[0].level_clock, LevelClock::cold_module_ms);
-  EXPECT_EQ(step_commits(in_ms[0]), std::vector<int>{3});
+  // In ms the level moved at 3, but commit 3 compiled exactly commit 2's identities: the runner.
+  EXPECT_TRUE(step_commits(in_ms[0]).empty());
+  ASSERT_TRUE(in_ms[0].points[2].note);
+  EXPECT_EQ(in_ms[0].points[2].note->kind, NoteKind::runner_level_moved);
 }
 
 TEST(HistoryTrend, AStepInColdUnitsIsNamedInUnits) {
   std::vector<Result> results;
   for (int commit = 1; commit <= 5; ++commit) {
-    Result result = at_commit(commit, {1000, 1000, 1000});
+    Result result = at_commit(commit, {1000, 1000, 1000}, {main_at(commit >= 3 ? 3 : 1)});
     const double level = commit >= 3 ? 3.0 : 2.0;
     result.cold_units = summarize({level, level + 0.02, level - 0.02});
     result.reference = "warp-cpu/pch/4x2-kernel-modules/v1";
@@ -381,11 +386,31 @@ TEST(HistoryTrendCpu, ARunnerThatGotBusyIsNoStepOnTheCpuClock) {
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0].level_clock, LevelClock::cold_module_cpu_ms);
   EXPECT_TRUE(step_commits(series[0]).empty());
-  for (int commit = 6; commit <= 8; ++commit) results[commit - 1].cold_module_cpu_ms = summarize({1200, 1210, 1190});
+  for (int commit = 6; commit <= 8; ++commit) {
+    results[commit - 1].cold_module_cpu_ms = summarize({1200, 1210, 1190});
+    results[commit - 1].identity_set = std::vector<std::string>{main_at(6)};  // an edit that costs more
+  }
   series = build_series(results);
   EXPECT_EQ(step_commits(series[0]), std::vector<int>{6});
   EXPECT_NE(series[0].points[5].step->summary.find("cold module CPU +"), std::string::npos)
       << series[0].points[5].step->summary;
+}
+
+// Issue 63: the same compiled identities under the series' one Warp and toolkit are the same
+// work; a level that moved there, however long it holds, is the runner's.
+TEST(HistoryTrend, ALevelThatMovedOverTheSameIdentitiesIsTheRunnersNotAStep) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 7; ++commit) {
+    const double level = commit >= 4 ? 1100.0 : 1000.0;
+    results.push_back(at_commit(commit, {level, level + 10, level - 10}));
+  }
+  const auto series = build_series(results);
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  EXPECT_EQ(note_commits(series[0]), std::vector<int>{4});
+  const Note& note = *series[0].points[3].note;
+  EXPECT_EQ(note.kind, NoteKind::runner_level_moved);
+  EXPECT_NE(note.summary.find("the runner, not the code"), std::string::npos) << note.summary;
+  EXPECT_EQ(to_string(NoteKind::runner_level_moved), "runner_level_moved");
 }
 
 TEST(HistoryTrendCpu, OneResultWithoutTheCpuClockKeepsTheSeriesOnTheWall) {

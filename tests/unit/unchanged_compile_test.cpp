@@ -85,6 +85,15 @@ TEST(UnchangedCompile, AnotherWarpVersionOrCpuIsJudgedOnTimeAndSaysWhy) {
   }
 }
 
+TEST(UnchangedCompile, PrecompiledHeadersSwitchedAreOtherWorkUnderTheSameHash) {
+  Report candidate = recorded(1000.0);
+  candidate.instrumentation.use_precompiled_headers = false;
+  const Judgement judgement = judge(recorded(1000.0), candidate);
+  EXPECT_EQ(judgement.sameness.sameness, Sameness::environment_differs);
+  EXPECT_NE(judgement.sameness.detail.find("precompiled headers differ (unknown vs off)"), std::string::npos)
+      << judgement.sameness.detail;
+}
+
 TEST(UnchangedCompile, TheCudaToolkitMattersOnlyWhenACudaModuleWasBuilt) {
   Report candidate = recorded(1000.0);
   candidate.build_environment->cuda_toolkit = "12.8";
