@@ -100,6 +100,10 @@ Assessment assess_baseline(const BudgetOutcome& outcome, const CommandEntry& ent
   if (judgement.verdict == verdict::Verdict::unchanged) {
     return {true, "UNCHANGED, decided by identity: no clock needed"};
   }
+  if (judgement.verdict == verdict::Verdict::not_judged && work.drift_floor) {
+    return {true, fmt::format("NOT JUDGED: {}, the drift a stored baseline allows, which more runs cannot narrow",
+                              verdict::detectable_text(work))};
+  }
   if (judgement.verdict == verdict::Verdict::not_judged) {
     return {false, fmt::format("NOT JUDGED so far: {}; more runs narrow the band", verdict::detectable_text(work))};
   }

@@ -16,6 +16,15 @@ bool CommandResult::improved() const {
   return std::any_of(outcomes.begin(), outcomes.end(), [](const auto& o) { return o.verdict == Verdict::improved; });
 }
 
+bool CommandResult::not_judged() const {
+  return !failed() &&
+         std::any_of(outcomes.begin(), outcomes.end(), [](const auto& o) { return o.verdict == Verdict::not_judged; });
+}
+
+int CheckResult::not_judged() const {
+  return static_cast<int>(std::count_if(commands.begin(), commands.end(), [](const auto& c) { return c.not_judged(); }));
+}
+
 bool CheckResult::failed() const {
   return std::any_of(commands.begin(), commands.end(), [](const auto& c) { return c.failed(); });
 }

@@ -97,6 +97,7 @@ struct CommandResult {
 
   bool failed() const;
   bool improved() const;
+  bool not_judged() const;  // some budget could not be judged (and none failed): never a silent pass
 };
 
 struct CheckResult {
@@ -105,6 +106,7 @@ struct CheckResult {
 
   bool failed() const;
   bool all_not_run() const;
+  int not_judged() const;  // commands with a budget not judged and none failed
 };
 
 std::string to_string(Verdict verdict);

@@ -147,6 +147,7 @@ std::string outcome_word(const CommandResult& result) {
   if (result.run_failure) return "not measured";
   if (result.failed()) return "fail";
   if (result.improved()) return "improved";
+  if (result.not_judged()) return "not judged";
   return "pass";
 }
 

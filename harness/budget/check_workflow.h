@@ -70,7 +70,7 @@ std::optional<std::string> revision_of(const CheckPlan& plan, const CommandEntry
 // entries when none matches.
 std::vector<const CommandEntry*> select_entries(const BudgetFile& file, const std::string& only);
 
-// The one word a history keeps for an entry's outcome: "not measured", "fail", "improved", "pass".
+// The words a history keeps for an entry's outcome: "not measured", "fail", "improved", "not judged", "pass".
 std::string outcome_word(const CommandResult& result);
 
 }  // namespace wcp::budget

@@ -127,6 +127,7 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   judge_options.prior_noise = options.prior_noise;
   judge_options.prior_cpu_noise = options.prior_cpu_noise;
   judge_options.paired = options.paired_baseline;
+  if (!options.paired_baseline) judge_options.stored_baseline_drift_percent = verdict::kStoredBaselineDriftPercent;
   // A band wider than the regression this budget must catch is no pass (issue 63).
   judge_options.threshold_percent = std::max(budgets.baseline_threshold_percent.value_or(kDefaultBaselineThresholdPercent),
                                              budgets.baseline_tolerance_percent.value_or(0.0));

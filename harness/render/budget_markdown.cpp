@@ -49,7 +49,10 @@ std::vector<Row> rows_of(const budget::CheckResult& result) {
 
 std::string render_budget_markdown(const budget::CheckResult& result) {
   std::string text = fmt::format("## Compile budgets: `{}`\n\n", result.file.filename().string());
-  text += result.failed() ? "**Failed.**\n\n" : "**All budgets passed.**\n\n";
+  text += result.failed()       ? "**Failed.**\n\n"
+          : result.not_judged() > 0 ? "**Passed, but not judged against the baseline** (see below: decide with "
+                                      "`check --against-rev <merge base>`).\n\n"
+                                    : "**All budgets passed.**\n\n";
   text += "| Status | Command | Budget | Measured | Limit | Note |\n|---|---|---|---|---|---|\n";
   for (const auto& row : rows_of(result)) {
     text += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", row.status, markdown_cell(row.command), markdown_cell(row.budget),

@@ -125,8 +125,17 @@ void render_budget_summary(const budget::CheckResult& result, std::ostream& out)
     not_run += command.not_run ? 1 : 0;
     improved += command.improved() ? 1 : 0;
   }
-  const int passed = static_cast<int>(result.commands.size()) - failed - not_run;
-  out << fmt::format("\n{} command(s): {} passed, {} failed, {} not run\n", result.commands.size(), passed, failed, not_run);
+  const int not_judged = result.not_judged();
+  const int passed = static_cast<int>(result.commands.size()) - failed - not_run - not_judged;
+  out << fmt::format("\n{} command(s): {} passed, {} failed, {} not run", result.commands.size(), passed, failed, not_run);
+  if (not_judged > 0) out << fmt::format(", {} not judged", not_judged);
+  out << "\n";
+  if (not_judged > 0) {
+    out << fmt::format("{} command(s) NOT JUDGED against their baseline: the runs could not see a regression of the "
+                       "size the budget must catch; decide them in pairs: `warp-compile-probe check {} --against-rev "
+                       "<merge base>`\n",
+                       not_judged, result.file.string());
+  }
   if (improved > 0) {
     out << fmt::format("{} command(s) beat their baseline: run `warp-compile-probe check {} --update-baseline` to accept\n",
                        improved, result.file.string());

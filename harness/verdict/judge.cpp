@@ -330,6 +330,22 @@ ClockComparison compare_clock_paired(Clock clock, const std::optional<Summary>& 
 
 namespace {
 
+// A stored baseline's band holds the runner's drift since it was taken (JudgeOptions).
+void widen_for_drift(ClockComparison& clock, double drift_percent) {
+  if (!clock.baseline || !clock.candidate || !clock.band_ms || !clock.delta_ms) return;
+  const double drift = drift_percent / 100.0 * std::fabs(clock.baseline->median);
+  if (drift <= *clock.band_ms) return;
+  clock.band_ms = drift;
+  clock.drift_floor = true;
+  if (clock.baseline->median != 0.0) clock.detectable_percent = drift_percent;
+  clock.direction = direction_of(*clock.delta_ms, drift);
+  clock.noise.detail += fmt::format(
+      "; widened to the {:.0f} % a runner drifts between a stored baseline and now (no unchanged module to read "
+      "its speed on)",
+      drift_percent);
+  clock.samples_to_decide.reset();  // more runs of the candidate alone cannot narrow a drift
+}
+
 // (baseline, candidate) values of one clock for every sample index both arms measured.
 std::vector<std::pair<double, double>> pairs_of(const Report& baseline, const Report& candidate, Clock clock) {
   const auto value = [clock](const SampleResult& sample) -> std::optional<double> {
@@ -635,11 +651,15 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
                       options.tolerance_percent, options.prior_noise);
   }
+  judgement.sameness = compare_compiled_code(baseline, candidate);
+  if (options.stored_baseline_drift_percent && !options.paired && !judgement.runner_speed &&
+      judgement.sameness.sameness != Sameness::not_recorded && judgement.sameness.sameness != Sameness::same) {
+    widen_for_drift(judgement.module_work, *options.stored_baseline_drift_percent);
+  }
   judgement.counts = count_table(baseline, candidate);
   judgement.modules = hash_table(baseline, candidate);
   judgement.options = compare_options(baseline, candidate);
   judgement.identity_changes = compare_identities(baseline, candidate);
-  judgement.sameness = compare_compiled_code(baseline, candidate);
   judgement.same_work = same_work_compiled(baseline, candidate, judgement);
   judgement.less_work = !judgement.same_work && less_work_compiled(judgement);
   judgement.baseline = facts_of(baseline);

@@ -110,6 +110,9 @@ struct ClockComparison {
   std::optional<double> detectable_percent;
   std::size_t baseline_runs = 0;
   std::size_t candidate_runs = 0;
+  // The band is a stored baseline's drift allowance (JudgeOptions::stored_baseline_drift_percent),
+  // which no number of runs narrows.
+  bool drift_floor = false;
 };
 
 // "could detect ≥ 6.0 % with 2 runs" (or "2 and 3 runs", "5 pairs"); "" when unavailable.
@@ -185,7 +188,16 @@ struct JudgeOptions {
   // module work by the runner's speed on the modules both sides built identically, where they
   // carry enough work (verdict/runner_speed.h). Off for reports normalised by a reference.
   bool runner_speed_from_unchanged = true;
+  // A baseline stored earlier (a file, a history's runs) carries its runner's speed at the time:
+  // runners of one class, and one runner hours apart, differ by several percent (the gate bench
+  // measured 6-10 %). Set by budgets outside paired runs: the band of a changed compile judged
+  // on the whole sum is at least this share of the baseline, unless the runner's speed was read
+  // off unchanged modules or a reference. compare leaves it unset (the original probe's rules).
+  std::optional<double> stored_baseline_drift_percent;
 };
+
+// The drift a stored baseline allows for (JudgeOptions::stored_baseline_drift_percent).
+inline constexpr double kStoredBaselineDriftPercent = 10.0;
 
 struct Judgement {
   Verdict verdict = Verdict::inconclusive;

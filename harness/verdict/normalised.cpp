@@ -117,6 +117,7 @@ Judgement judge_normalised(const Report& baseline, const Report& candidate, cons
     // on top would correct the same difference twice.
     JudgeOptions in_units = options;
     in_units.runner_speed_from_unchanged = false;
+    in_units.stored_baseline_drift_percent.reset();
     Judgement judgement = judge(scaling->baseline, scaling->candidate, in_units);
     judgement.notes.insert(
         judgement.notes.begin(),

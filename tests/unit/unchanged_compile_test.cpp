@@ -181,6 +181,32 @@ TEST(DetectableChange, ABandNarrowerThanTheThresholdStillGivesInconclusive) {
   EXPECT_LE(*judgement.module_work.detectable_percent, 5.0);
 }
 
+// A changed compile against a stored baseline with three tight samples: compare keeps the
+// original probe's band (1 %); a budget allows for the runner's drift since the baseline.
+TEST(StoredBaselineDrift, ABudgetCannotSeeBelowTheRunnersDriftAndSaysSo) {
+  Report baseline = recorded(1000.0);
+  baseline.samples = 3;
+  baseline.cold_module_cpu_ms = summarize({999.0, 1000.0, 1001.0});
+  const auto candidate_at = [](double ms) {
+    Report candidate = recorded(ms);
+    candidate.module_events[0].hash = "bbbbbbb";
+    return candidate;
+  };
+  EXPECT_EQ(judge(baseline, candidate_at(1040.0)).verdict, Verdict::regression) << "compare: the original band";
+
+  budget::CommandEntry entry;
+  entry.name = "twin";
+  entry.baseline_report = "baseline.json";
+  const auto judged = [&](double ms) {
+    return *budget::evaluate(entry, candidate_at(ms), baseline).outcomes.back().judgement;
+  };
+  const Judgement small = judged(1040.0);
+  EXPECT_EQ(small.verdict, Verdict::not_judged);
+  EXPECT_TRUE(small.module_work.drift_floor);
+  EXPECT_NE(small.reason.find("could detect ≥ 10.0 %"), std::string::npos) << small.reason;
+  EXPECT_EQ(judged(1150.0).verdict, Verdict::regression) << "beyond any drift";
+}
+
 // Two modules: "stable" built identically on both sides (3000 ms of the baseline's 4000), and
 // "changed" with a new identity in the candidate.
 Report two_modules(double stable_ms, double changed_ms, const std::string& changed_hash) {
@@ -207,6 +233,21 @@ TEST(RunnerSpeed, TheUnchangedModulesTellTheRunnersSpeedAndOnlyTheChangedOnesAre
   JudgeOptions raw;
   raw.runner_speed_from_unchanged = false;
   EXPECT_NEAR(*judge(baseline, candidate, raw).module_work.delta_ms, 920.0, 1e-9);
+}
+
+TEST(RunnerSpeed, AStoredBaselineWithUnchangedModulesNeedsNoDriftAllowance) {
+  Report baseline = two_modules(3000.0, 1000.0, "1111111");
+  baseline.samples = 3;
+  baseline.cold_module_cpu_ms = summarize({3990.0, 4000.0, 4010.0});
+  budget::CommandEntry entry;
+  entry.name = "app";
+  entry.baseline_report = "baseline.json";
+  // A runner 20 % slower and a changed module 16 % dearer: +4 % at the baseline's speed.
+  const auto judgement =
+      *budget::evaluate(entry, two_modules(3600.0, 1392.0, "2222222"), baseline).outcomes.back().judgement;
+  ASSERT_TRUE(judgement.runner_speed);
+  EXPECT_FALSE(judgement.module_work.drift_floor);
+  EXPECT_EQ(judgement.verdict, Verdict::regression) << judgement.reason;
 }
 
 TEST(RunnerSpeed, TooLittleUnchangedWorkIsNotReadAsTheRunnersSpeed) {
