@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
 #include "facts/queries.h"
 
@@ -29,6 +30,27 @@ std::optional<std::map<ModuleIdentity, IdentityTime>> identity_times(const Repor
   return times;
 }
 
+// Identities whose module directory holds other bytes on the two sides (schema 15): not the
+// same compile, whatever the hash says (verdict/unchanged_compile.h), so not the runner's speed.
+// Warp names a module's directory "wp_<module>_<hash>".
+std::set<ModuleIdentity> other_bytes(const Report& baseline, const Report& candidate,
+                                     const std::map<ModuleIdentity, IdentityTime>& identities) {
+  std::map<std::string, const ModuleSource*> after;
+  for (const auto& module : candidate.cache.modules) after[module.directory] = &module;
+  std::set<std::string> differing;
+  for (const auto& module : baseline.cache.modules) {
+    const auto found = after.find(module.directory);
+    if (found == after.end()) continue;
+    if (module.source_digest != found->second->source_digest || module.output_digest != found->second->output_digest)
+      differing.insert(module.directory);
+  }
+  std::set<ModuleIdentity> result;
+  for (const auto& [identity, time] : identities) {
+    if (differing.contains("wp_" + identity.name + "_" + identity.hash)) result.insert(identity);
+  }
+  return result;
+}
+
 }  // namespace
 
 RunnerSpeedReading runner_speed(const Report& baseline, const Report& candidate, bool cpu_clock) {
@@ -45,11 +67,12 @@ RunnerSpeedReading runner_speed(const Report& baseline, const Report& candidate,
   }
   RunnerSpeed speed;
   speed.cpu_clock = cpu_clock;
+  const auto rewritten = other_bytes(baseline, candidate, *before);
   bool changed = before->size() != after->size();
   for (const auto& [identity, time] : *before) {
     speed.baseline_total_ms += time.ms;
     const auto found = after->find(identity);
-    if (found == after->end() || found->second.builds != time.builds) {
+    if (found == after->end() || found->second.builds != time.builds || rewritten.contains(identity)) {
       changed = true;
       continue;
     }

@@ -2,7 +2,8 @@
 // The runner's speed, read off the work that did not change (issue 63, item 3). Against a stored
 // baseline the candidate runs on another runner, or the same one hours later, whose speed can
 // differ by more than the change being judged. Where a pull request changed some modules and
-// left others identical (same identity, built as often), the identical ones are the same
+// left others identical (same identity, built as often, and where the reports record them the
+// same generated and compiled bytes), the identical ones are the same
 // compile on both runners: their time ratio is the runner's speed, measured in the very run
 // being judged. judge() divides the candidate's module work by it, so the changed modules are
 // judged at the baseline's speed.

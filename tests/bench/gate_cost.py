@@ -163,10 +163,11 @@ class Bench:
         shutil.rmtree(cache, ignore_errors=True)
         return {"cold_s": walls[0], "warm_s": walls[1], "wall_s": walls[0] + walls[1]}
 
-    def check(self, name, samples, baseline=False, history=None, update=False, twin="a"):
-        """One `check --only NAME`; returns its wall and what its JSON says."""
+    def check(self, name, samples, baseline=False, history=None, update=False, twin="a", budget=None):
+        """One `check --only NAME` (of BUDGET when given, else a copy of budgets.yaml); returns its
+        wall and what its JSON says."""
         self.count += 1
-        budget = budget_variant(self.scratch, samples, name if baseline else None)
+        budget = budget or budget_variant(self.scratch, samples, name if baseline else None)
         out = os.path.join(self.scratch, f"check-{self.count}.json")
         reports = os.path.join(self.scratch, f"reports-{self.count}")
         argv = [self.cli, "check", budget, "--only", name, "--quiet", "--json", out, "--report-dir", reports]
@@ -175,7 +176,9 @@ class Bench:
         if update:
             argv.append("--update-baseline")
         start = time.perf_counter()
-        result = subprocess.run(argv, env=dict(self.env, WCP_GATE_TWIN=twin), capture_output=True, text=True,
+        # twin None: the program's own default (the paired series' arms differ in their source).
+        env = dict(self.env, **({"WCP_GATE_TWIN": twin} if twin else {}))
+        result = subprocess.run(argv, env=env, capture_output=True, text=True,
                                 timeout=self.args.timeout * 12)
         wall = time.perf_counter() - start
         if result.returncode == 2 and samples == "auto" and "samples" in result.stderr:
@@ -227,6 +230,9 @@ class Bench:
             "noise_runs": noise.get("runs"),
             "noise_summary": noise.get("summary"),
             "samples_to_decide": judgement.get("samples_to_decide"),
+            "detectable_percent": judgement.get("detectable_percent"),
+            "paired": bool(cold.get("paired")),
+            "runner_speed": (judgement.get("runner_speed") or {}).get("ratio"),
             "decided_by": {o.get("budget"): o.get("decided_by") for o in outcomes if "decided_by" in o},
         }
 
@@ -351,6 +357,124 @@ def twin_summary(aa, ba, seeded):
     }
 
 
+# The budget of --parts identity's paired series: the twin judged against the revision that
+# holds the A twin (`baseline: {rev: HEAD}`), measured beside the working tree's B twin.
+REV_BUDGET = """\
+version: 1
+defaults:
+  samples: auto
+  timeout: 300
+  device: cpu
+  env:
+    PYTHONDONTWRITEBYTECODE: "1"
+  max_builds_per_module: 1
+  warm_near_zero: true
+  cold_seconds: 60
+commands:
+  - name: twin
+    command: ["{python}", "twin_app.py"]
+    max_identities: 1
+    baseline: {{rev: HEAD}}
+"""
+
+
+def git(repo, *argv):
+    subprocess.run(["git", "-C", repo, "-c", "user.email=bench@example.com", "-c", "user.name=bench", *argv],
+                   check=True, capture_output=True)
+
+
+def rev_repo(bench, twin):
+    """A scratch repository whose HEAD holds the A twin and whose working tree holds TWIN."""
+    repo = tempfile.mkdtemp(prefix="rev-repo-", dir=bench.scratch)
+    git(repo, "init", "-q")
+    with open(os.path.join(DATA, "twin_app.py"), encoding="utf-8") as handle:
+        source = handle.read()
+    with open(os.path.join(repo, "twin_app.py"), "w", encoding="utf-8") as handle:
+        handle.write(source)
+    with open(os.path.join(repo, "budgets.yaml"), "w", encoding="utf-8") as handle:
+        handle.write(REV_BUDGET.format(python=bench.python))
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "the A twin")
+    if twin == "b":
+        with open(os.path.join(repo, "twin_app.py"), "w", encoding="utf-8") as handle:
+            handle.write(source.replace('get("WCP_GATE_TWIN", "a")', 'get("WCP_GATE_TWIN", "b")'))
+    return os.path.join(repo, "budgets.yaml")
+
+
+# Issue 63's conditions: `quiet`; `busy`, two busy loops beside the baseline and the checks; and
+# `drift`, the baseline and history taken beside two busy loops and the checks quiet (a
+# baseline that carries another moment's runner speed).
+IDENTITY_CONDITIONS = {"quiet": (0, 0), "busy": (2, 2), "drift": (2, 0)}
+
+
+def identity_series(bench, args):
+    """Per condition: A/A against a stored baseline (unchanged identities), B/A against it, B/A
+    paired against a revision, and the fem twin (one module of many added) against a stored
+    baseline. Each check's baseline verdict and runs are kept."""
+    results = {}
+    for condition in args.conditions:
+        seed_loops, check_loops = IDENTITY_CONDITIONS[condition]
+        rows = {"aa": [], "ba_stored": [], "ba_rev": [], "fem_aa": [], "fem_ba": []}
+        with BusyLoops(seed_loops, 6 * 3600):
+            log(f"[identity {condition}] baselines and {args.history_runs}-run histories of the A twins")
+            history, _ = bench.seed_history("twin", args.history_runs)
+            fem_history = bench.seed_history("fem-twin", args.history_runs)[0] if args.fem_checks else None
+        rev_b = rev_repo(bench, "b")
+        with BusyLoops(check_loops, 6 * 3600):
+            for index in range(max(args.aa, args.ba, args.fem_checks)):
+                if index < args.aa:
+                    rows["aa"].append(bench.check("twin", args.mode, baseline=True, history=bench.copy(history)))
+                if index < args.ba:
+                    rows["ba_stored"].append(bench.check("twin", args.mode, baseline=True, history=bench.copy(history),
+                                                         twin="b"))
+                    rows["ba_rev"].append(bench.check("twin", args.mode, budget=rev_b, twin=None))
+                if index < args.fem_checks:
+                    rows["fem_aa"].append(bench.check("fem-twin", args.mode, baseline=True,
+                                                      history=bench.copy(fem_history)))
+                    rows["fem_ba"].append(bench.check("fem-twin", args.mode, baseline=True,
+                                                      history=bench.copy(fem_history), twin="b"))
+                log(f"[identity {condition}] {index + 1} (load {os.getloadavg()[0]:.1f}): " + "  ".join(
+                    f"{series} {r[-1]['judgement']} ({r[-1]['runs']}, {(r[-1]['delta_percent'] or 0):+.1f} %)"
+                    for series, r in rows.items() if r and len(r) == index + 1))
+        results[condition] = {"rows": rows, "summary": identity_summary(rows)}
+    return results
+
+
+def identity_summary(rows):
+    def count(series, *verdicts):
+        return sum(r["judgement"] in verdicts for r in rows[series])
+
+    def runs(series):
+        values = [r["runs"] for r in rows[series] if r["runs"] is not None]
+        return {"median": median(values), "max": max(values) if values else None}
+
+    summary = {}
+    for series in rows:
+        summary[series] = {
+            "n": len(rows[series]), "runs": runs(series),
+            "verdicts": {v: count(series, v) for v in sorted({r["judgement"] for r in rows[series]}, key=str)},
+            "fail": sum(r["baseline_verdict"] == "fail" for r in rows[series]),
+            "other_failures": sum(bool(r["other_failures"]) for r in rows[series]),
+            "detectable_percent": median(r["detectable_percent"] for r in rows[series]),
+        }
+    # Goals (issue 63): A/A 0 false in 20 and one run; B/A paired >= 19 of 20 caught in <= 5 pairs
+    # (median), 0 passed silently; against a stored baseline every missed regression NOT JUDGED.
+    for series in ("aa", "fem_aa"):
+        s = summary[series]
+        s["false"] = s["n"] - count(series, "UNCHANGED", "INCONCLUSIVE")
+        s["goal_met"] = s["n"] == 0 or (s["false"] == 0 and s["runs"]["max"] == 1)
+    for series in ("ba_stored", "ba_rev", "fem_ba"):
+        s = summary[series]
+        s["caught"] = count(series, "REGRESSION")
+        s["silent"] = s["n"] - s["caught"] - count(series, "NOT JUDGED")
+    summary["ba_rev"]["goal_met"] = (summary["ba_rev"]["n"] == 0 or (
+        summary["ba_rev"]["caught"] >= 0.95 * summary["ba_rev"]["n"] and summary["ba_rev"]["runs"]["median"] <= 5
+        and summary["ba_rev"]["silent"] == 0))
+    for series in ("ba_stored", "fem_ba"):
+        summary[series]["goal_met"] = summary[series]["silent"] == 0
+    return summary
+
+
 def clock_series(bench, args):
     """Per program, interleaved quiet and loaded (two busy loops) `measure --samples 1` runs."""
     results = {}
@@ -431,13 +555,18 @@ def main():
     parser.add_argument("--programs", default="fixture-clean,fem-diffusion,fem-convection-diffusion",
                         help="comma-separated, of: " + ", ".join(PROGRAMS))
     parser.add_argument("--parts", default="cost,twin",
-                        help="comma-separated, of: cost, twin, verdicts (the project's budgets, auto against samples 3)")
+                        help="comma-separated, of: cost, twin, verdicts (the project's budgets, auto against samples "
+                             "3), clock, identity (issue 63: identity, stored and paired series under --conditions)")
     parser.add_argument("--load", type=int, default=0,
                         help="busy loops to run beside every part, as other jobs on a shared runner (default 0)")
     parser.add_argument("--twins", default="twin,fem-twin", help="A/B twins of --parts twin, of: " + ", ".join(TWINS))
     parser.add_argument("--load-after-seed", type=int, default=0,
                         help="busy loops beside the twin checks only, after a quiet baseline and history (default 0)")
     parser.add_argument("--clock-repeat", type=int, default=4, help="quiet/loaded pairs per program (--parts clock)")
+    parser.add_argument("--conditions", default="quiet,busy,drift",
+                        help="--parts identity's load conditions, of: " + ", ".join(IDENTITY_CONDITIONS))
+    parser.add_argument("--fem-checks", type=int, default=5,
+                        help="--parts identity: A/A and B/A checks of the fem twin per condition (15-30 s a run)")
     parser.add_argument("--quick", action="store_true", help="repeat 1, 6 A/A and 6 B/A, no convection-diffusion")
     parser.add_argument("--timeout", type=int, default=300, help="seconds per program run")
     parser.add_argument("--json", default="", help="write the summary and every check's figures here")
@@ -451,6 +580,10 @@ def main():
     args.mode_label = "auto" if args.mode == "auto" else f"samples {args.mode}"
     args.programs = [p for p in args.programs.split(",") if p]
     args.twins = [t for t in args.twins.split(",") if t]
+    args.conditions = [c for c in args.conditions.split(",") if c]
+    for condition in args.conditions:
+        if condition not in IDENTITY_CONDITIONS:
+            parser.error(f"unknown condition {condition} (known: {', '.join(IDENTITY_CONDITIONS)})")
     for name in args.twins:
         if name not in TWINS:
             parser.error(f"unknown twin {name} (known: {', '.join(TWINS)})")
@@ -477,6 +610,8 @@ def main():
             document["twin"] = {name: twin_series(bench, args, name) for name in args.twins}
         if "verdicts" in parts:
             document["verdicts"] = project_budget_verdicts(bench)
+        if "identity" in parts:
+            document["identity"] = identity_series(bench, args)
     except Fatal as error:
         print(f"gate_cost: {error}", file=sys.stderr)
         return 2
@@ -566,6 +701,21 @@ def main():
             goals_met += [false == 0, aa_runs <= 1.5]
         if ba:
             goals_met += [twin["ba_caught"] >= 0.95 * len(ba), ba_runs <= 1.5]
+    labels_identity = {"aa": "A/A, stored baseline", "ba_stored": "B/A, stored baseline",
+                       "ba_rev": "B/A, paired against REV", "fem_aa": "fem A/A, stored baseline",
+                       "fem_ba": "fem B/A, stored baseline"}
+    for condition, result in document.get("identity", {}).items():
+        print(f"\nIdentity and pairs ({condition}): baseline verdicts; runs per check (pairs against REV)")
+        print(f"{'series':28} {'n':>3} {'verdicts':44} {'runs med/max':>12} {'detectable':>10}  goal")
+        for series, row in result["summary"].items():
+            if not row["n"]:
+                continue
+            verdicts = ", ".join(f"{k} {v}" for k, v in row["verdicts"].items())
+            detectable = f"{row['detectable_percent']:.1f} %" if row["detectable_percent"] is not None else "-"
+            mark = verdict(row["goal_met"]) if "goal_met" in row else ""
+            goals_met.append(row.get("goal_met", True))
+            print(f"{labels_identity[series]:28} {row['n']:3} {verdicts:44} "
+                  f"{row['runs']['median']:>5g}/{row['runs']['max']:<6g} {detectable:>10}  {mark}")
     if "verdicts" in document:
         verdicts = [r for r in document["verdicts"] if "budget" in r]
         differ = [r for r in verdicts if r["auto"] != r["samples3"]]

@@ -106,7 +106,7 @@ TEST(UnchangedCompile, EqualHashesOverOtherBytesAreADefectNeverAPass) {
   const Judgement judgement = judge(recorded(1000.0), candidate);
   EXPECT_NE(judgement.verdict, Verdict::unchanged);
   EXPECT_EQ(judgement.sameness.sameness, Sameness::bytes_differ);
-  EXPECT_NE(judgement.sameness.detail.find("please report it"), std::string::npos);
+  EXPECT_NE(judgement.sameness.detail.find("for Warp's maintainers, not a pass"), std::string::npos);
 }
 
 TEST(UnchangedCompile, ABuildRepeatedOrASampleThatBuiltOtherwiseIsNotTheSame) {
@@ -248,6 +248,25 @@ TEST(RunnerSpeed, AStoredBaselineWithUnchangedModulesNeedsNoDriftAllowance) {
   ASSERT_TRUE(judgement.runner_speed);
   EXPECT_FALSE(judgement.module_work.drift_floor);
   EXPECT_EQ(judgement.verdict, Verdict::regression) << judgement.reason;
+}
+
+TEST(RunnerSpeed, AModuleRewrittenUnderTheSameHashIsNotTheRunnersSpeed) {
+  // Both sides built the same two identities; Warp wrote "changed"'s source otherwise in the
+  // candidate (a process-dependent order): "stable" alone tells the speed.
+  auto with_directories = [](Report report, const std::string& changed_digest) {
+    report.cache.modules = {{"wp_stable_aaaaaaa", 1000, 1, 0, {}, 0}, {"wp_changed_1111111", 1000, 1, 0, {}, 0}};
+    report.cache.modules[0].source_digest = report.cache.modules[0].output_digest = "s";
+    report.cache.modules[1].source_digest = changed_digest;
+    report.cache.modules[1].output_digest = "o";
+    return report;
+  };
+  const Report baseline = with_directories(two_modules(3000.0, 1000.0, "1111111"), "x");
+  const Report candidate = with_directories(two_modules(3300.0, 1100.0, "1111111"), "y");
+  EXPECT_EQ(compare_compiled_code(baseline, candidate).sameness, Sameness::bytes_differ);
+  const auto reading = runner_speed(baseline, candidate, true);
+  ASSERT_TRUE(reading.speed) << reading.not_applied;
+  EXPECT_EQ(reading.speed->unchanged_identities, 1u);
+  EXPECT_NEAR(reading.speed->ratio, 1.1, 1e-12);
 }
 
 TEST(RunnerSpeed, TooLittleUnchangedWorkIsNotReadAsTheRunnersSpeed) {
