@@ -436,12 +436,26 @@ Ruling workload_changed_rule(const RuleInputs& in) {
   return Decision{Verdict::invalid, Rule::workload_changed, reason};
 }
 
+std::string elapsed_change(const ClockComparison& elapsed);
+
 // The same code compiled by the same compilers is the same compile work, whatever a clock read:
 // decided after one run, with no noise to weigh (verdict/unchanged_compile.h).
+// The same work can still be done sooner or later (a lever that builds modules in parallel):
+// compile elapsed decides that, as within_band lets it, except against a stored baseline, whose
+// walls carry another moment's runner.
 Ruling identities_unchanged_rule(const RuleInputs& in) {
   if (in.judgement.sameness.sameness != Sameness::same) return std::nullopt;
-  return Decision{Verdict::unchanged, Rule::identities_unchanged,
-                  "compile work unchanged: " + in.judgement.sameness.detail};
+  const auto& elapsed = in.judgement.compile_elapsed;
+  const std::string same = "compile work unchanged: " + in.judgement.sameness.detail;
+  if (elapsed.direction == Direction::improved && !in.options.stored_baseline_drift_percent) {
+    return Decision{Verdict::improved, Rule::identities_unchanged,
+                    same + "; but " + elapsed_change(elapsed) + ": the same work, done sooner"};
+  }
+  if (in.options.gate_on_elapsed && elapsed.direction == Direction::regressed) {
+    return Decision{Verdict::regression, Rule::identities_unchanged,
+                    same + "; but " + elapsed_change(elapsed) + " (this budget gates on elapsed)"};
+  }
+  return Decision{Verdict::unchanged, Rule::identities_unchanged, same};
 }
 
 Ruling work_unavailable_rule(const RuleInputs& in) {

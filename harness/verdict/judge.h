@@ -11,7 +11,10 @@
 //   workload_changed      the launch topology differs                      -> INVALID (exit 1)
 //   identities_unchanged  the same identities, toolchain, CPU and bytes
 //                         (verdict/unchanged_compile.h): the same compile work by
-//                         construction, whatever the clocks read          -> UNCHANGED (exit 0)
+//                         construction, whatever the clocks read          -> UNCHANGED (exit 0); IMPROVED when
+//                                                                             compile elapsed improved (not against
+//                                                                             a stored baseline), REGRESSION when it
+//                                                                             regressed and the budget gates on it
 //   work_unavailable      cold module work missing on a side               -> UNVERIFIED (exit 0)
 // "Cold module work" is judged on the CPU clock when both reports have it (issue 49: load on
 // the machine doubles the wall and barely moves the CPU), else on the wall, and a note says why.

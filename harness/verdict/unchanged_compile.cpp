@@ -8,6 +8,7 @@
 #include <set>
 
 #include "facts/queries.h"
+#include "io/name_table.h"
 
 namespace wcp::verdict {
 namespace {
@@ -153,20 +154,20 @@ std::optional<CompileSameness::ChangedBytes> changed_bytes(const Report& baselin
 
 }  // namespace
 
+namespace {
+
+constexpr NameTable<Sameness, 5> kSameness{{
+    {Sameness::same, "same"},
+    {Sameness::identities_differ, "identities_differ"},
+    {Sameness::environment_differs, "environment_differs"},
+    {Sameness::bytes_differ, "bytes_differ"},
+    {Sameness::not_recorded, "not_recorded"},
+}};
+
+}  // namespace
+
 std::string_view to_string(Sameness sameness) {
-  switch (sameness) {
-    case Sameness::same:
-      return "same";
-    case Sameness::identities_differ:
-      return "identities_differ";
-    case Sameness::environment_differs:
-      return "environment_differs";
-    case Sameness::bytes_differ:
-      return "bytes_differ";
-    case Sameness::not_recorded:
-      return "not_recorded";
-  }
-  return "not_recorded";
+  return name_of(kSameness, sameness);
 }
 
 CompileSameness compare_compiled_code(const Report& baseline, const Report& candidate) {
