@@ -32,7 +32,7 @@ struct CommandEntry {
   bool auto_samples = true;
   std::chrono::milliseconds timeout = kDefaultTimeout;
   DeviceRequirement device = DeviceRequirement::any;
-  Settings budgets;  // the merged settings; evaluation reads its budget keys
+  Settings budgets;                                      // the merged settings; evaluation reads its budget keys
   std::optional<std::filesystem::path> baseline_report;  // `baseline`, absolute
   // `baseline: {rev: REV}` (variables expanded), or `check --against-rev REV`: the entry's
   // baseline is REV, measured in a scratch worktree interleaved with the working tree's runs.

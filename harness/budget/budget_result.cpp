@@ -22,7 +22,8 @@ bool CommandResult::not_judged() const {
 }
 
 int CheckResult::not_judged() const {
-  return static_cast<int>(std::count_if(commands.begin(), commands.end(), [](const auto& c) { return c.not_judged(); }));
+  return static_cast<int>(
+      std::count_if(commands.begin(), commands.end(), [](const auto& c) { return c.not_judged(); }));
 }
 
 bool CheckResult::failed() const {

@@ -44,10 +44,10 @@ struct ReferenceUse {
   ReferenceKind kind = ReferenceKind::warp_cpu;
   std::string name;
   std::string description;
-  bool same_run = true;  // measured beside the command in this run; else a stored calibration's
-  std::string source;    // "this run", or the calibration file and its date
-  Summary cost_ms;       // the reference's median and MAD
-  Summary units;         // cold units, one value per sample (per pair when same_run)
+  bool same_run = true;     // measured beside the command in this run; else a stored calibration's
+  std::string source;       // "this run", or the calibration file and its date
+  Summary cost_ms;          // the reference's median and MAD
+  Summary units;            // cold units, one value per sample (per pair when same_run)
   double band_units = 0.0;  // the units' noise band (facts/reference_units.h)
   // The calibration's stored reference of the same name, and this run's distance from it
   // (run / stored − 1); absent when there is nothing to cross-check against.

@@ -129,8 +129,9 @@ BudgetOutcome baseline_budget(const Settings& budgets, const Report& report, con
   judge_options.paired = options.paired_baseline;
   if (!options.paired_baseline) judge_options.stored_baseline_drift_percent = verdict::kStoredBaselineDriftPercent;
   // A band wider than the regression this budget must catch is no pass (issue 63).
-  judge_options.threshold_percent = std::max(budgets.baseline_threshold_percent.value_or(kDefaultBaselineThresholdPercent),
-                                             budgets.baseline_tolerance_percent.value_or(0.0));
+  judge_options.threshold_percent =
+      std::max(budgets.baseline_threshold_percent.value_or(kDefaultBaselineThresholdPercent),
+               budgets.baseline_tolerance_percent.value_or(0.0));
   judge_options.how_to_decide =
       options.paired_baseline
           ? "take more pairs (samples) or run on a quieter runner"

@@ -676,10 +676,10 @@ void read_document(const json& document, Report& report) {
   }
   // Schema 15; absent or null: not recorded, and nothing can be decided by identity.
   read_section(document, "build_environment", [&](const json& found) {
-    report.build_environment = BuildEnvironment{
-        get<std::string>(found, "warp_version", ""), get<std::string>(found, "cpu_compiler", ""),
-        get<std::string>(found, "cuda_toolkit", ""), get<std::string>(found, "cpu_model", ""),
-        get<std::string>(found, "cpu_features", "")};
+    report.build_environment =
+        BuildEnvironment{get<std::string>(found, "warp_version", ""), get<std::string>(found, "cpu_compiler", ""),
+                         get<std::string>(found, "cuda_toolkit", ""), get<std::string>(found, "cpu_model", ""),
+                         get<std::string>(found, "cpu_features", "")};
   });
   report.notes = get<std::vector<std::string>>(document, "notes", {});
   if (const auto found = document.find("reference"); found != document.end() && !found->is_null()) {

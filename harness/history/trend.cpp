@@ -210,7 +210,10 @@ void find_steps(std::vector<Point>& points, LevelClock clock) {
         result.identity_set == points[*previous].result.identity_set) {
       runner_moved = true;
       step.clock_left_band = false;
-      point.note = Note{NoteKind::runner_level_moved, {}, {}, {},
+      point.note = Note{NoteKind::runner_level_moved,
+                        {},
+                        {},
+                        {},
                         fmt::format("the level moved ({:+.1f} against a band of ±{:.1f}) while this commit compiled "
                                     "exactly the identities of the one before: the runner, not the code",
                                     *step.delta, *step.band)};

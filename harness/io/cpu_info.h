@@ -7,8 +7,8 @@
 namespace wcp {
 
 struct CpuInfo {
-  std::string model;                // the first "model name"; "" where absent
-  std::vector<std::string> flags;   // the first "flags" (x86) or "Features" (Arm) line, as listed
+  std::string model;               // the first "model name"; "" where absent
+  std::vector<std::string> flags;  // the first "flags" (x86) or "Features" (Arm) line, as listed
 };
 
 CpuInfo read_cpu_info();  // empty fields where /proc/cpuinfo is unreadable

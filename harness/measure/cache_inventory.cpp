@@ -187,7 +187,8 @@ CacheInventory inventory_cache(const std::filesystem::path& cache_root) {
       }
       return crc.hex();
     };
-    if (const auto found = sources.find(directory); found != sources.end()) module.source_digest = digest(found->second);
+    if (const auto found = sources.find(directory); found != sources.end())
+      module.source_digest = digest(found->second);
     if (const auto found = outputs.find(directory); found != outputs.end()) {
       module.output_digest = digest(found->second);
       std::uint64_t bytes = 0;

@@ -32,8 +32,13 @@ std::vector<Row> rows_of(const budget::CheckResult& result) {
       continue;
     }
     for (const auto& outcome : command.outcomes) {
-      Row row{3, "✅ pass", command.name, outcome.budget, format_budget_value(outcome.measured, outcome.unit),
-              format_budget_value(outcome.limit, outcome.unit), outcome.note};
+      Row row{3,
+              "✅ pass",
+              command.name,
+              outcome.budget,
+              format_budget_value(outcome.measured, outcome.unit),
+              format_budget_value(outcome.limit, outcome.unit),
+              outcome.note};
       if (outcome.verdict == budget::Verdict::fail) row.rank = 0, row.status = "❌ FAIL";
       if (outcome.verdict == budget::Verdict::improved) row.rank = 2, row.status = "🟢 improved";
       if (outcome.verdict == budget::Verdict::accepted) row.rank = 2, row.status = "📌 accepted";
@@ -49,18 +54,19 @@ std::vector<Row> rows_of(const budget::CheckResult& result) {
 
 std::string render_budget_markdown(const budget::CheckResult& result) {
   std::string text = fmt::format("## Compile budgets: `{}`\n\n", result.file.filename().string());
-  text += result.failed()       ? "**Failed.**\n\n"
+  text += result.failed()           ? "**Failed.**\n\n"
           : result.not_judged() > 0 ? "**Passed, but not judged against the baseline** (see below: decide with "
                                       "`check --against-rev <merge base>`).\n\n"
                                     : "**All budgets passed.**\n\n";
   text += "| Status | Command | Budget | Measured | Limit | Note |\n|---|---|---|---|---|---|\n";
   for (const auto& row : rows_of(result)) {
-    text += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", row.status, markdown_cell(row.command), markdown_cell(row.budget),
-                        row.measured, row.limit, markdown_cell(row.note));
+    text += fmt::format("| {} | `{}` | {} | {} | {} | {} |\n", row.status, markdown_cell(row.command),
+                        markdown_cell(row.budget), row.measured, row.limit, markdown_cell(row.note));
   }
   text += "\n";
   for (const auto& command : result.commands) {
-    if (command.sampling) text += fmt::format("- `{}`: {}\n", markdown_cell(command.name), markdown_cell(command.sampling->summary));
+    if (command.sampling)
+      text += fmt::format("- `{}`: {}\n", markdown_cell(command.name), markdown_cell(command.sampling->summary));
   }
   for (const auto& command : result.commands) {
     if (command.failed() && command.since_baseline) {

@@ -17,10 +17,14 @@ constexpr std::size_t kTextDeltaLines = 10;
 std::string format_budget_value(const std::optional<double>& value, budget::Unit unit) {
   if (!value) return "unavailable";
   switch (unit) {
-    case budget::Unit::count: return fmt::format("{:.0f}", *value);
-    case budget::Unit::seconds: return fmt::format("{:.3f} s", *value);
-    case budget::Unit::bytes: return bytes_text(static_cast<std::uint64_t>(*value));
-    case budget::Unit::units: return fmt::format("{:.2f} units", *value);
+    case budget::Unit::count:
+      return fmt::format("{:.0f}", *value);
+    case budget::Unit::seconds:
+      return fmt::format("{:.3f} s", *value);
+    case budget::Unit::bytes:
+      return bytes_text(static_cast<std::uint64_t>(*value));
+    case budget::Unit::units:
+      return fmt::format("{:.2f} units", *value);
   }
   return "";
 }
@@ -40,15 +44,26 @@ std::string offender_explanation(const budget::Offender& offender) {
   std::string text;
   if (offender.rebuild) {
     switch (*offender.rebuild) {
-      case RebuildCause::identity_churn: text = "identity churn"; break;
-      case RebuildCause::block_dim_spread: text = "block_dim spread"; break;
-      case RebuildCause::both: text = "identity churn and block_dim spread"; break;
-      case RebuildCause::same_identity: text = "same identity built again"; break;
-      case RebuildCause::several_processes: text = "built in several processes"; break;
+      case RebuildCause::identity_churn:
+        text = "identity churn";
+        break;
+      case RebuildCause::block_dim_spread:
+        text = "block_dim spread";
+        break;
+      case RebuildCause::both:
+        text = "identity churn and block_dim spread";
+        break;
+      case RebuildCause::same_identity:
+        text = "same identity built again";
+        break;
+      case RebuildCause::several_processes:
+        text = "built in several processes";
+        break;
     }
   }
   if (offender.mechanism) {
-    text += fmt::format("{}{} {}", text.empty() ? "" : " — ", code(*offender.mechanism), info(*offender.mechanism).title);
+    text +=
+        fmt::format("{}{} {}", text.empty() ? "" : " — ", code(*offender.mechanism), info(*offender.mechanism).title);
   }
   if (!offender.explanation.empty()) text += (text.empty() ? "" : ": ") + offender.explanation;
   if (!offender.fix.empty()) text += (text.empty() ? "fix: " : "; fix: ") + offender.fix;
@@ -127,18 +142,21 @@ void render_budget_summary(const budget::CheckResult& result, std::ostream& out)
   }
   const int not_judged = result.not_judged();
   const int passed = static_cast<int>(result.commands.size()) - failed - not_run - not_judged;
-  out << fmt::format("\n{} command(s): {} passed, {} failed, {} not run", result.commands.size(), passed, failed, not_run);
+  out << fmt::format("\n{} command(s): {} passed, {} failed, {} not run", result.commands.size(), passed, failed,
+                     not_run);
   if (not_judged > 0) out << fmt::format(", {} not judged", not_judged);
   out << "\n";
   if (not_judged > 0) {
-    out << fmt::format("{} command(s) NOT JUDGED against their baseline: the runs could not see a regression of the "
-                       "size the budget must catch; decide them in pairs: `warp-compile-probe check {} --against-rev "
-                       "<merge base>`\n",
-                       not_judged, result.file.string());
+    out << fmt::format(
+        "{} command(s) NOT JUDGED against their baseline: the runs could not see a regression of the "
+        "size the budget must catch; decide them in pairs: `warp-compile-probe check {} --against-rev "
+        "<merge base>`\n",
+        not_judged, result.file.string());
   }
   if (improved > 0) {
-    out << fmt::format("{} command(s) beat their baseline: run `warp-compile-probe check {} --update-baseline` to accept\n",
-                       improved, result.file.string());
+    out << fmt::format(
+        "{} command(s) beat their baseline: run `warp-compile-probe check {} --update-baseline` to accept\n", improved,
+        result.file.string());
   }
 }
 

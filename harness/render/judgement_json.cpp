@@ -45,9 +45,8 @@ json clock_json(const verdict::ClockComparison& clock) {
   out["samples_to_decide"] = or_null(clock.samples_to_decide);
   // Version 2: the smallest change this clock could have judged, and the runs behind it.
   out["detectable_percent"] = or_null(clock.detectable_percent);
-  out["runs"] = clock.detectable_percent
-                    ? json{{"baseline", clock.baseline_runs}, {"candidate", clock.candidate_runs}}
-                    : json(nullptr);
+  out["runs"] = clock.detectable_percent ? json{{"baseline", clock.baseline_runs}, {"candidate", clock.candidate_runs}}
+                                         : json(nullptr);
   // The flat fields of schema 1, kept for readers of it: null when unavailable.
   out["baseline_median_ms"] = clock.baseline ? json(clock.baseline->median) : json(nullptr);
   out["baseline_mad_ms"] = clock.baseline ? or_null(clock.baseline->mad) : json(nullptr);

@@ -555,9 +555,10 @@ Ruling within_band_rule(const RuleInputs& in) {
   const bool recorded = in.judgement.sameness.sameness != Sameness::not_recorded;
   if (recorded && in.options.threshold_percent && work.detectable_percent &&
       *work.detectable_percent > *in.options.threshold_percent) {
-    std::string why = fmt::format("{}: wider than the {:.1f} % this must catch, so a regression of that size could "
-                                  "hide inside it; {}",
-                                  work_change(work), *in.options.threshold_percent, elapsed_change(elapsed));
+    std::string why = fmt::format(
+        "{}: wider than the {:.1f} % this must catch, so a regression of that size could "
+        "hide inside it; {}",
+        work_change(work), *in.options.threshold_percent, elapsed_change(elapsed));
     if (!in.options.how_to_decide.empty()) why += "; " + in.options.how_to_decide;
     return Decision{Verdict::not_judged, Rule::not_judged, std::move(why)};
   }
@@ -572,9 +573,9 @@ Ruling improved_rule(const RuleInputs& in) {
 
 // The rules in the order they are tried (docs/measurement.md#decision-rules).
 constexpr std::array<Ruling (*)(const RuleInputs&), 10> kDecisionRules{
-    candidate_failed_rule, baseline_failed_rule,      no_launch_record_rule,     workload_changed_rule,
+    candidate_failed_rule,     baseline_failed_rule,  no_launch_record_rule,     workload_changed_rule,
     identities_unchanged_rule, work_unavailable_rule, same_work_contention_rule, regressed_rule,
-    within_band_rule,      improved_rule};
+    within_band_rule,          improved_rule};
 
 Decision first_ruling(const RuleInputs& in) {
   for (const auto rule : kDecisionRules) {
@@ -651,10 +652,9 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
     // wall that holds that work, so it is at least as noisy: it takes the same relative noise
     // (else 3 back-to-back baseline samples that happened to agree give it a band of a few ms,
     // and a run-to-run wobble of 10 % reads as IMPROVED).
-    judgement.module_work =
-        compare_clock(Clock::module_work, baseline.cold_module_ms,
-                      on_cpu ? candidate.cold_module_ms : scaled(candidate.cold_module_ms), options.tolerance_percent,
-                      options.prior_noise);
+    judgement.module_work = compare_clock(Clock::module_work, baseline.cold_module_ms,
+                                          on_cpu ? candidate.cold_module_ms : scaled(candidate.cold_module_ms),
+                                          options.tolerance_percent, options.prior_noise);
     if (on_cpu) {
       judgement.module_wall = std::move(judgement.module_work);
       judgement.module_work =

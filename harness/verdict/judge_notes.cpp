@@ -134,7 +134,8 @@ void sameness_notes(const Judgement& judgement, Notes& notes) {
       }
       return;
     case Sameness::identities_differ:
-      if (const auto& bytes = sameness.changed_bytes; bytes && (bytes->baseline_modules + bytes->candidate_modules) > 0) {
+      if (const auto& bytes = sameness.changed_bytes;
+          bytes && (bytes->baseline_modules + bytes->candidate_modules) > 0) {
         std::string text = fmt::format(
             "what changed, exactly: {} module build(s) only the baseline made and {} only the candidate made; their "
             "generated source {} → {} bytes",

@@ -30,7 +30,8 @@ std::string identity_text(const ModuleIdentity& identity) {
 // What a side cannot tell; nullopt when it has everything the decision reads.
 std::optional<std::string> missing_from(const Report& report, std::string_view side) {
   if (!report.measured()) return fmt::format("the {} measured nothing", side);
-  if (!report.loads_observed) return fmt::format("the {}'s loads were not observed ({})", side, report.loads_unobserved);
+  if (!report.loads_observed)
+    return fmt::format("the {}'s loads were not observed ({})", side, report.loads_unobserved);
   if (report.origin == ReportOrigin::original_probe) {
     return fmt::format("the {} is the original probe's report, which records no build environment", side);
   }
@@ -67,8 +68,8 @@ std::vector<std::string> environment_differences(const BuildEnvironment& a, cons
   std::vector<std::string> differences;
   const auto differ = [&differences](std::string_view what, const std::string& x, const std::string& y) {
     if (x != y) {
-      differences.push_back(fmt::format("{} differs ({} vs {})", what, x.empty() ? "unknown" : x,
-                                        y.empty() ? "unknown" : y));
+      differences.push_back(
+          fmt::format("{} differs ({} vs {})", what, x.empty() ? "unknown" : x, y.empty() ? "unknown" : y));
     }
   };
   differ("Warp version", a.warp_version, b.warp_version);
@@ -194,7 +195,8 @@ CompileSameness compare_compiled_code(const Report& baseline, const Report& cand
       }
     }
     for (const auto& [identity, builds] : after) {
-      if (!before.contains(identity)) result.differences.push_back(identity_text(identity) + ": built by the candidate only");
+      if (!before.contains(identity))
+        result.differences.push_back(identity_text(identity) + ": built by the candidate only");
     }
     result.detail = fmt::format("{} of the compiled identities differ", result.differences.size());
     result.changed_bytes = changed_bytes(baseline, candidate);
@@ -221,8 +223,7 @@ CompileSameness compare_compiled_code(const Report& baseline, const Report& cand
     return setting ? (*setting ? std::string("on") : std::string("off")) : std::string("unknown");
   };
   if (pch(baseline) != pch(candidate)) {
-    result.differences.push_back(
-        fmt::format("precompiled headers differ ({} vs {})", pch(baseline), pch(candidate)));
+    result.differences.push_back(fmt::format("precompiled headers differ ({} vs {})", pch(baseline), pch(candidate)));
   }
   if (!result.differences.empty()) {
     result.sameness = Sameness::environment_differs;
@@ -242,19 +243,21 @@ CompileSameness compare_compiled_code(const Report& baseline, const Report& cand
   }
   if (not_recorded || (result.identities > 0 && result.modules_checked == 0)) {
     result.detail = not_recorded ? *not_recorded
-                                 : std::string("no module directory in the kernel cache holds the bytes to confirm "
-                                               "the identities (is the kernel cache switched off?)");
+                                 : std::string(
+                                       "no module directory in the kernel cache holds the bytes to confirm "
+                                       "the identities (is the kernel cache switched off?)");
     return result;
   }
   result.sameness = Sameness::same;
   result.detail =
       result.identities == 0
           ? std::string("neither side compiled a module")
-          : fmt::format("the same {} identit{} as the baseline ({} build{}), with the same Warp {}, compilers and CPU, "
-                        "and the same generated source and native output bytes in {} module director{}",
-                        result.identities, result.identities == 1 ? "y" : "ies", result.builds,
-                        result.builds == 1 ? "" : "s", baseline.build_environment->warp_version,
-                        result.modules_checked, result.modules_checked == 1 ? "y" : "ies");
+          : fmt::format(
+                "the same {} identit{} as the baseline ({} build{}), with the same Warp {}, compilers and CPU, "
+                "and the same generated source and native output bytes in {} module director{}",
+                result.identities, result.identities == 1 ? "y" : "ies", result.builds, result.builds == 1 ? "" : "s",
+                baseline.build_environment->warp_version, result.modules_checked,
+                result.modules_checked == 1 ? "y" : "ies");
   return result;
 }
 

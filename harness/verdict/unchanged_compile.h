@@ -24,19 +24,19 @@
 namespace wcp::verdict {
 
 enum class Sameness {
-  same,                  // decided exactly: the compile work is unchanged
-  identities_differ,     // some identity was built by one side only, or a different number of times
-  environment_differs,   // the same identities under another Warp, compiler, toolkit or CPU
-  bytes_differ,          // the same identities and environment, other bytes: a defect
-  not_recorded,          // a side lacks what would decide it (an older report, unobserved loads)
+  same,                 // decided exactly: the compile work is unchanged
+  identities_differ,    // some identity was built by one side only, or a different number of times
+  environment_differs,  // the same identities under another Warp, compiler, toolkit or CPU
+  bytes_differ,         // the same identities and environment, other bytes: a defect
+  not_recorded,         // a side lacks what would decide it (an older report, unobserved loads)
 };
 
 std::string_view to_string(Sameness sameness);
 
 struct CompileSameness {
   Sameness sameness = Sameness::not_recorded;
-  std::size_t identities = 0;  // distinct compiled identities compared (the baseline's)
-  std::size_t builds = 0;      // compiled loads behind them
+  std::size_t identities = 0;       // distinct compiled identities compared (the baseline's)
+  std::size_t builds = 0;           // compiled loads behind them
   std::size_t modules_checked = 0;  // module directories whose bytes were compared
   // Plain words: why it is or is not decided by identity ("the same 25 identities …", "the
   // baseline report predates the build environment (schema 14)", "Warp 1.9.1 vs 1.19.0").

@@ -57,7 +57,8 @@ class FakeSteps final : public CheckSteps {
     for (auto* report : {&reports.baseline, &reports.candidate}) report->sample_results.clear();
     for (int pair = 1; pair <= most_pairs; ++pair) {
       pairs_taken = pair;
-      for (auto [arm, source] : {std::pair{&reports.baseline, &at_revision}, std::pair{&reports.candidate, &measured}}) {
+      for (auto [arm, source] :
+           {std::pair{&reports.baseline, &at_revision}, std::pair{&reports.candidate, &measured}}) {
         SampleResult sample = source->sample_results.front();
         sample.index = pair;
         arm->sample_results.push_back(sample);

@@ -57,7 +57,6 @@ std::vector<int> note_commits(const Series& series) {
   return commits;
 }
 
-
 TEST(HistoryTrend, AChangedIdentitySetIsAStepAtThatCommitOnly) {
   std::vector<Result> results;
   for (int commit = 1; commit <= 8; ++commit) {
@@ -95,9 +94,9 @@ std::string main_at(int commit) {
 
 TEST(HistoryTrend, ALevelHeldByTheNextTwoCommitsIsAStep) {
   // Commit 3 edits the kernel (a new hash, the same structure) and its cost holds.
-  std::vector<Result> results{at_commit(1, {1000, 1020, 980}), at_commit(2, {1005, 995, 1010}),
-                              at_commit(3, {1300, 1310, 1290}, {main_at(3)}), at_commit(4, {1295, 1305, 1300}, {main_at(3)}),
-                              at_commit(5, {1310, 1290, 1300}, {main_at(3)})};
+  std::vector<Result> results{
+      at_commit(1, {1000, 1020, 980}), at_commit(2, {1005, 995, 1010}), at_commit(3, {1300, 1310, 1290}, {main_at(3)}),
+      at_commit(4, {1295, 1305, 1300}, {main_at(3)}), at_commit(5, {1310, 1290, 1300}, {main_at(3)})};
   const auto series = build_series(results);
   EXPECT_EQ(step_commits(series[0]), std::vector<int>{3});
   const Step& step = *series[0].points[2].step;

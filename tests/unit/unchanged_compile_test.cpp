@@ -71,9 +71,10 @@ TEST(UnchangedCompile, ALevelBeyondTheNoiseOnUnchangedWorkIsANoteAboutTheRunner)
 }
 
 TEST(UnchangedCompile, AnotherWarpVersionOrCpuIsJudgedOnTimeAndSaysWhy) {
-  for (const auto& [field, value] : {std::pair{&BuildEnvironment::warp_version, std::string("1.9.1")},
-                                     std::pair{&BuildEnvironment::cpu_features, std::string("0000000000000000")},
-                                     std::pair{&BuildEnvironment::cpu_compiler, std::string("warp-clang.so 1 bytes")}}) {
+  for (const auto& [field, value] :
+       {std::pair{&BuildEnvironment::warp_version, std::string("1.9.1")},
+        std::pair{&BuildEnvironment::cpu_features, std::string("0000000000000000")},
+        std::pair{&BuildEnvironment::cpu_compiler, std::string("warp-clang.so 1 bytes")}}) {
     Report candidate = recorded(1000.0);
     (*candidate.build_environment).*field = value;
     const Judgement judgement = judge(recorded(1000.0), candidate);
@@ -132,7 +133,8 @@ TEST(UnchangedCompile, AnOlderReportIsJudgedAsBeforeAndSaysSo) {
   EXPECT_EQ(judgement.verdict, Verdict::inconclusive);
   EXPECT_EQ(judgement.sameness.sameness, Sameness::not_recorded);
   bool said = false;
-  for (const auto& note : judgement.notes) said = said || note.find("predates the build environment") != std::string::npos;
+  for (const auto& note : judgement.notes)
+    said = said || note.find("predates the build environment") != std::string::npos;
   EXPECT_TRUE(said);
 }
 
@@ -281,8 +283,8 @@ TEST(RunnerSpeed, TooLittleUnchangedWorkIsNotReadAsTheRunnersSpeed) {
 TEST(RunnerSpeed, PairedRunsNeedNoSpeedCorrection) {
   JudgeOptions paired;
   paired.paired = true;
-  EXPECT_FALSE(judge(two_modules(3000.0, 1000.0, "1111111"), two_modules(3600.0, 1320.0, "2222222"), paired)
-                   .runner_speed);
+  EXPECT_FALSE(
+      judge(two_modules(3000.0, 1000.0, "1111111"), two_modules(3600.0, 1320.0, "2222222"), paired).runner_speed);
 }
 
 }  // namespace
