@@ -553,6 +553,16 @@ Ruling within_band_rule(const RuleInputs& in) {
   // Reports that predate the build environment are judged as before (INCONCLUSIVE), with the
   // detectable change in the reason and a note saying why identity could not decide.
   const bool recorded = in.judgement.sameness.sameness != Sameness::not_recorded;
+  // Pairs whose median left the band but whose signs chance could give detected nothing.
+  const bool held_back = work.paired && work.paired->too_few_to_tell;
+  if (recorded && in.options.threshold_percent && held_back) {
+    std::string why = fmt::format(
+        "{}: the median paired delta left the band, but the candidate was slower in only {} of {} pairs, which "
+        "chance gives too often (sign test p = {:.3f}): no change of any size was shown",
+        work_change(work), work.paired->slower, work.paired->pairs, work.paired->sign_test_p);
+    if (!in.options.how_to_decide.empty()) why += "; " + in.options.how_to_decide;
+    return Decision{Verdict::not_judged, Rule::not_judged, std::move(why)};
+  }
   if (recorded && in.options.threshold_percent && work.detectable_percent &&
       *work.detectable_percent > *in.options.threshold_percent) {
     std::string why = fmt::format(
@@ -644,21 +654,22 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
       judgement.runner_speed = reading.speed;
       speed_not_applied = std::move(reading.not_applied);
     }
-    const auto scaled = [&judgement](const std::optional<Summary>& summary) -> std::optional<Summary> {
-      if (!summary || !judgement.runner_speed) return summary;
-      return at_baseline_speed(*summary, *judgement.runner_speed);
+    const auto scaled = [&judgement](const std::optional<Summary>& summary,
+                                     const std::optional<Summary>& baseline_summary) -> std::optional<Summary> {
+      if (!summary || !baseline_summary || !judgement.runner_speed) return summary;
+      return at_baseline_speed(*summary, *baseline_summary, *judgement.runner_speed);
     };
     // A history's or calibration's noise is measured on cold module work. Compile elapsed is a
     // wall that holds that work, so it is at least as noisy: it takes the same relative noise
     // (else 3 back-to-back baseline samples that happened to agree give it a band of a few ms,
     // and a run-to-run wobble of 10 % reads as IMPROVED).
     judgement.module_work = compare_clock(Clock::module_work, baseline.cold_module_ms,
-                                          on_cpu ? candidate.cold_module_ms : scaled(candidate.cold_module_ms),
+                                          on_cpu ? candidate.cold_module_ms : scaled(candidate.cold_module_ms, baseline.cold_module_ms),
                                           options.tolerance_percent, options.prior_noise);
     if (on_cpu) {
       judgement.module_wall = std::move(judgement.module_work);
       judgement.module_work =
-          compare_clock(Clock::module_cpu, baseline.cold_module_cpu_ms, scaled(candidate.cold_module_cpu_ms),
+          compare_clock(Clock::module_cpu, baseline.cold_module_cpu_ms, scaled(candidate.cold_module_cpu_ms, baseline.cold_module_cpu_ms),
                         options.tolerance_percent, options.prior_cpu_noise);
     }
     judgement.compile_elapsed =

@@ -69,6 +69,7 @@ RunnerSpeedReading runner_speed(const Report& baseline, const Report& candidate,
   speed.cpu_clock = cpu_clock;
   const auto rewritten = other_bytes(baseline, candidate, *before);
   bool changed = before->size() != after->size();
+  for (const auto& [identity, time] : *after) speed.candidate_total_ms += time.ms;
   for (const auto& [identity, time] : *before) {
     speed.baseline_total_ms += time.ms;
     const auto found = after->find(identity);
@@ -100,11 +101,15 @@ RunnerSpeedReading runner_speed(const Report& baseline, const Report& candidate,
   return reading;
 }
 
-Summary at_baseline_speed(const Summary& candidate, const RunnerSpeed& speed) {
+Summary at_baseline_speed(const Summary& candidate, const Summary& baseline, const RunnerSpeed& speed) {
+  double ratio = speed.ratio;
+  if (speed.candidate_total_ms > 0.0 && speed.baseline_total_ms > 0.0 && baseline.median > 0.0) {
+    ratio *= (candidate.median / speed.candidate_total_ms) / (baseline.median / speed.baseline_total_ms);
+  }
   Summary scaled = candidate;
-  scaled.median /= speed.ratio;
-  if (scaled.mad) *scaled.mad /= speed.ratio;
-  for (double& value : scaled.values) value /= speed.ratio;
+  scaled.median /= ratio;
+  if (scaled.mad) *scaled.mad /= ratio;
+  for (double& value : scaled.values) value /= ratio;
   return scaled;
 }
 

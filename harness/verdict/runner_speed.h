@@ -27,6 +27,7 @@ struct RunnerSpeed {
   double unchanged_baseline_ms = 0.0;
   double unchanged_candidate_ms = 0.0;
   double baseline_total_ms = 0.0;  // every compiled load's, first successful sample
+  double candidate_total_ms = 0.0;
 };
 
 struct RunnerSpeedReading {
@@ -36,7 +37,11 @@ struct RunnerSpeedReading {
 
 RunnerSpeedReading runner_speed(const Report& baseline, const Report& candidate, bool cpu_clock);
 
-// The summary at the baseline's speed: every value divided by the ratio.
-Summary at_baseline_speed(const Summary& candidate, const RunnerSpeed& speed);
+// The candidate's summary at the baseline's speed. The loads (hence the ratio) are the first
+// sample's on each side, and a side's first sample need not sit at its median (a first run on a
+// fresh runner is often slower), so the ratio is carried to the medians first: the result's
+// median is the baseline's median times the first samples' speed-corrected ratio, and its
+// spread is the candidate's, scaled alike.
+Summary at_baseline_speed(const Summary& candidate, const Summary& baseline, const RunnerSpeed& speed);
 
 }  // namespace wcp::verdict

@@ -108,9 +108,11 @@ class CompareTest(unittest.TestCase):
         self.assertIn("Verdict: INVALID", result.stdout)
 
     def test_a_report_against_itself_is_not_a_change(self):
+        # The same identities, toolchain and bytes: decided by identity (issue 63), not by a clock.
         result, comparison = self.compare("clean", "clean")
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
-        self.assertEqual(comparison["verdict"], "INCONCLUSIVE")
+        self.assertEqual(comparison["verdict"], "UNCHANGED")
+        self.assertTrue(comparison["identity_decision"]["decided"])
         self.assertEqual(comparison["warnings"], [])
 
     def test_a_schema_1_report_still_reads(self):

@@ -50,9 +50,16 @@ class NoiseTest(unittest.TestCase):
         shutil.rmtree(cls.scratch, ignore_errors=True)
 
     def compare(self, *extra):
+        """The fourth report against a copy of itself without its build environment (a schema-14
+        report): the same run, judged on time, as identity can no longer decide it (issue 63)."""
         out = self.scratch / "comparison.json"
         out.unlink(missing_ok=True)
-        result = subprocess.run([CLI, "compare", str(self.reports[3]), str(self.reports[3]), "--json", str(out), *extra],
+        older = self.scratch / "older.json"
+        document = json.loads(self.reports[3].read_text())
+        document.pop("build_environment", None)
+        document["schema_version"] = document["version"] = 14
+        older.write_text(json.dumps(document))
+        result = subprocess.run([CLI, "compare", str(self.reports[3]), str(older), "--json", str(out), *extra],
                                 capture_output=True, text=True, env=self.env, timeout=120)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         return result, json.loads(out.read_text())
@@ -64,6 +71,8 @@ class NoiseTest(unittest.TestCase):
         self.assertIsNone(noise["relative_mad"])
         self.assertEqual(noise["gross_change_bound"], 0.35)
         self.assertEqual(comparison["verdict"], "INCONCLUSIVE")
+        self.assertEqual(comparison["detectable_percent"], 35.0)
+        self.assertEqual(comparison["identity_decision"]["sameness"], "not_recorded")
         # The band is the gross-change bound, not 1 % of the median.
         work = comparison["cold_module_work"]
         self.assertAlmostEqual(work["band_ms"], 0.35 * work["baseline"]["median_ms"], places=3)

@@ -116,7 +116,7 @@ class WorkflowTest(unittest.TestCase):
                          env=self.env, cwd=SOURCE, timeout=900)
         document = json.loads(out.read_text())
         self.assertEqual(document["kind"], "ab")
-        self.assertEqual((document["document"], document["version"]), ("ab", 1))  # docs/documents.md
+        self.assertEqual((document["document"], document["version"]), ("ab", 2))  # docs/documents.md
         self.assertEqual(document["order"], ["AB", "BA"])
         comparison = document["comparison"]
         self.assertEqual(comparison["cold_module_work"]["paired"]["pairs"], 2)

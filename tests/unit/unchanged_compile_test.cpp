@@ -209,6 +209,30 @@ TEST(StoredBaselineDrift, ABudgetCannotSeeBelowTheRunnersDriftAndSaysSo) {
   EXPECT_EQ(judged(1150.0).verdict, Verdict::regression) << "beyond any drift";
 }
 
+TEST(DetectableChange, PairsTheSignTestHeldBackAreNotJudgedWhenABudgetNeedsAnAnswer) {
+  // Four pairs of five slower by 12 %, one faster: the median left a 1 % band, but 4 of 5 is
+  // what chance gives (p = 0.1875). compare says INCONCLUSIVE; a budget may not pass it silently.
+  auto arm = [](const std::vector<double>& runs, const std::string& hash) {
+    Report report = testing::report_of_runs(runs);
+    report.build_environment = this_machine();
+    report.module_events[0].hash = hash;
+    report.cache.modules[0].source_digest = report.cache.modules[0].output_digest = hash;
+    return report;
+  };
+  const Report baseline = arm({1000, 1000, 1000, 1000, 1000}, "aaaaaaa");
+  const Report candidate = arm({1120, 1120, 1120, 1120, 900}, "bbbbbbb");
+  JudgeOptions paired;
+  paired.paired = true;
+  const Judgement inconclusive = judge(baseline, candidate, paired);
+  ASSERT_TRUE(inconclusive.module_work.paired);
+  EXPECT_TRUE(inconclusive.module_work.paired->too_few_to_tell);
+  EXPECT_EQ(inconclusive.verdict, Verdict::inconclusive);
+  paired.threshold_percent = 5.0;
+  const Judgement judgement = judge(baseline, candidate, paired);
+  EXPECT_EQ(judgement.verdict, Verdict::not_judged);
+  EXPECT_NE(judgement.reason.find("slower in only 4 of 5 pairs"), std::string::npos) << judgement.reason;
+}
+
 // Two modules: "stable" built identically on both sides (3000 ms of the baseline's 4000), and
 // "changed" with a new identity in the candidate.
 Report two_modules(double stable_ms, double changed_ms, const std::string& changed_hash) {
@@ -235,6 +259,18 @@ TEST(RunnerSpeed, TheUnchangedModulesTellTheRunnersSpeedAndOnlyTheChangedOnesAre
   JudgeOptions raw;
   raw.runner_speed_from_unchanged = false;
   EXPECT_NEAR(*judge(baseline, candidate, raw).module_work.delta_ms, 920.0, 1e-9);
+}
+
+TEST(RunnerSpeed, TheRatioIsCarriedFromTheFirstSamplesToTheMedians) {
+  // The baseline's first run was slow (4400 ms against a median of 4000): its loads read 10 %
+  // above its median. Read off those loads alone, the speed would credit the candidate 10 %.
+  Report baseline = two_modules(3300.0, 1100.0, "1111111");
+  baseline.cold_module_cpu_ms = summarize({4400.0, 4000.0, 3990.0});
+  const Report candidate = two_modules(3000.0, 1000.0, "2222222");  // same speed, same cost
+  const Judgement judgement = judge(baseline, candidate);
+  ASSERT_TRUE(judgement.runner_speed);
+  EXPECT_NEAR(judgement.runner_speed->ratio, 3000.0 / 3300.0, 1e-12);
+  EXPECT_NEAR(judgement.module_work.candidate->median, 4000.0, 1e-9) << "the baseline's median, unchanged";
 }
 
 TEST(RunnerSpeed, AStoredBaselineWithUnchangedModulesNeedsNoDriftAllowance) {
