@@ -13,6 +13,9 @@ namespace {
 struct IdentityTime {
   std::size_t builds = 0;
   double ms = 0.0;
+  // A build that also generated the process's precompiled header carries that cost too, and
+  // which module pays it moves with build order: such an identity tells no runner's speed.
+  bool built_pch = false;
 };
 
 // Per compiled identity, its builds and their time on the chosen clock; nullopt when a load
@@ -26,6 +29,7 @@ std::optional<std::map<ModuleIdentity, IdentityTime>> identity_times(const Repor
     auto& time = times[identity_of(*event)];
     ++time.builds;
     time.ms += *ms;
+    time.built_pch = time.built_pch || event->built_pch;
   }
   return times;
 }
@@ -73,7 +77,8 @@ RunnerSpeedReading runner_speed(const Report& baseline, const Report& candidate,
   for (const auto& [identity, time] : *before) {
     speed.baseline_total_ms += time.ms;
     const auto found = after->find(identity);
-    if (found == after->end() || found->second.builds != time.builds || rewritten.contains(identity)) {
+    if (found == after->end() || found->second.builds != time.builds || rewritten.contains(identity) ||
+        time.built_pch || found->second.built_pch) {
       changed = true;
       continue;
     }

@@ -3,7 +3,8 @@
 // baseline the candidate runs on another runner, or the same one hours later, whose speed can
 // differ by more than the change being judged. Where a pull request changed some modules and
 // left others identical (same identity, built as often, and where the reports record them the
-// same generated and compiled bytes), the identical ones are the same
+// same generated and compiled bytes, and not the build that paid for the precompiled header),
+// the identical ones are the same
 // compile on both runners: their time ratio is the runner's speed, measured in the very run
 // being judged. judge() divides the candidate's module work by it, so the changed modules are
 // judged at the baseline's speed.

@@ -47,6 +47,16 @@ budget is a false failure too and is counted.
         --python .venv/bin/python [--mode auto|N] [--repeat 3] [--aa 20] [--ba 20] [--parts cost,twin,verdicts]
         [--json out.json]
 
+7. Identity and pairs (--parts identity, issue 63), under --conditions quiet (nothing beside),
+   drift (the baseline and history taken beside two busy loops, the checks without) and busy (two
+   busy loops throughout): --aa A/A checks of the twin against its stored baseline (unchanged
+   identities: goal UNCHANGED, one run), --ba B/A checks against it (goal: every one not caught
+   reads NOT JUDGED) and --ba B/A checks paired against a scratch repository's HEAD holding the A
+   twin (`baseline: {rev: HEAD}`; goal >= 95 % caught, median <= 5 pairs, none silent), and
+   --fem-checks A/A and B/A checks of the fem twin against its stored baseline (runner speed read
+   off its unchanged modules). With --aa 20 --ba 10 --fem-checks 3: 42 minutes for the three
+   conditions (docs/measurement.md#identity-and-pairs-measured).
+
 Duration on the project's 2-core machine (2026-12-05): --parts twin with 20 A/A and 20 B/A took
 2.7 minutes (quiet: every check decided in 1-2 runs); --parts verdicts 2.4; --parts cost for
 two programs and 2 repetitions 2.6-4.5. Under a parallel build, checks with a baseline take up

@@ -307,6 +307,24 @@ TEST(RunnerSpeed, AModuleRewrittenUnderTheSameHashIsNotTheRunnersSpeed) {
   EXPECT_NEAR(reading.speed->ratio, 1.1, 1e-12);
 }
 
+TEST(RunnerSpeed, TheBuildThatPaidForThePrecompiledHeaderTellsNoSpeed) {
+  // The candidate's new module built first and paid for the header the baseline's first
+  // module paid for: that module's time fell for a reason other than the runner.
+  Report baseline = two_modules(3000.0, 1000.0, "1111111");
+  Report candidate = two_modules(3000.0, 1000.0, "2222222");
+  baseline.module_events.push_back(compiled("third", "3333333", 1500.0));
+  baseline.module_events.back().built_pch = true;
+  baseline.module_events.back().detail = LoadDetail{};
+  baseline.module_events.back().detail->cpu_ms = 1500.0;
+  candidate.module_events.push_back(compiled("third", "3333333", 500.0));
+  candidate.module_events.back().detail = LoadDetail{};
+  candidate.module_events.back().detail->cpu_ms = 500.0;
+  const auto reading = runner_speed(baseline, candidate, true);
+  ASSERT_TRUE(reading.speed) << reading.not_applied;
+  EXPECT_EQ(reading.speed->unchanged_identities, 1u) << "only `stable`";
+  EXPECT_DOUBLE_EQ(reading.speed->ratio, 1.0);
+}
+
 TEST(RunnerSpeed, TooLittleUnchangedWorkIsNotReadAsTheRunnersSpeed) {
   const Report baseline = two_modules(50.0, 4000.0, "1111111");
   const Report candidate = two_modules(60.0, 4400.0, "2222222");
