@@ -67,7 +67,10 @@ std::vector<std::string> environment_differences(const BuildEnvironment& a, cons
                                                  bool cuda_built) {
   std::vector<std::string> differences;
   const auto differ = [&differences](std::string_view what, const std::string& x, const std::string& y) {
-    if (x != y) {
+    // Unknown on both sides is no proof of sameness: missing is not equal.
+    if (x.empty() && y.empty()) {
+      differences.push_back(fmt::format("{} is unknown on both sides", what));
+    } else if (x != y) {
       differences.push_back(
           fmt::format("{} differs ({} vs {})", what, x.empty() ? "unknown" : x, y.empty() ? "unknown" : y));
     }

@@ -95,6 +95,16 @@ TEST(UnchangedCompile, PrecompiledHeadersSwitchedAreOtherWorkUnderTheSameHash) {
       << judgement.sameness.detail;
 }
 
+TEST(UnchangedCompile, ACompilerUnknownOnBothSidesIsNoProofOfTheSameCompiler) {
+  Report baseline = recorded(1000.0), candidate = recorded(1000.0);
+  baseline.build_environment->cpu_compiler.clear();  // Warp's folder was not found
+  candidate.build_environment->cpu_compiler.clear();
+  const Judgement judgement = judge(baseline, candidate);
+  EXPECT_NE(judgement.verdict, Verdict::unchanged);
+  EXPECT_NE(judgement.sameness.detail.find("Warp's CPU compiler is unknown on both sides"), std::string::npos)
+      << judgement.sameness.detail;
+}
+
 TEST(UnchangedCompile, TheCudaToolkitMattersOnlyWhenACudaModuleWasBuilt) {
   Report candidate = recorded(1000.0);
   candidate.build_environment->cuda_toolkit = "12.8";
