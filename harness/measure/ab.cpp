@@ -17,6 +17,7 @@ AbReports measure_ab(const MeasureOptions& baseline, const MeasureOptions& candi
   validate(baseline);
   validate(candidate);
   std::vector<SampleRecord> a, b;
+  BuildEnvironmentReader environments[2];  // per arm: the arms may run different Pythons
   ArmProgress arm_progress(progress, 2 * samples);
   int taken = 0;
   const auto take = [&](const char* arm, const MeasureOptions& options, int index, std::vector<SampleRecord>& into) {
@@ -33,10 +34,12 @@ AbReports measure_ab(const MeasureOptions& baseline, const MeasureOptions& candi
       take("B", candidate, index, b);
       take("A", baseline, index, a);
     }
-    if (stop && index < samples && stop({build_report(baseline, a), build_report(candidate, b)})) break;
+    if (stop && index < samples &&
+        stop({build_report(baseline, a, &environments[0]), build_report(candidate, b, &environments[1])}))
+      break;
   }
   arm_progress.done();
-  return {build_report(baseline, a), build_report(candidate, b)};
+  return {build_report(baseline, a, &environments[0]), build_report(candidate, b, &environments[1])};
 }
 
 }  // namespace wcp::measure

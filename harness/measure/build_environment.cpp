@@ -43,4 +43,14 @@ BuildEnvironment build_environment_of(const Report& report) {
   return environment;
 }
 
+BuildEnvironment BuildEnvironmentReader::read(const Report& report) {
+  auto key =
+      std::tuple{report.instrumentation.warp_dir, report.warp_version, report.instrumentation.cuda_toolkit_version};
+  if (key_ != key) {
+    environment_ = build_environment_of(report);
+    key_ = std::move(key);
+  }
+  return environment_;
+}
+
 }  // namespace wcp::measure

@@ -45,6 +45,7 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
     progress.arm("");
   }
   std::vector<SampleRecord> samples;
+  BuildEnvironmentReader environments;  // one read of the compiler library for every report below
   samples.reserve(static_cast<std::size_t>(options.samples));
   std::optional<std::string> stopped;
   for (int index = 1; index <= options.samples; ++index) {
@@ -60,7 +61,7 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
       break;
     }
     interrupts.throw_if_interrupted();
-    if (stop && index < options.samples && stop(build_report(options, samples))) {
+    if (stop && index < options.samples && stop(build_report(options, samples, &environments))) {
       progress.plan((options.check_output ? 2 : 0) + index * passes_per_sample(options.cold_only));
       break;
     }
@@ -68,7 +69,7 @@ Measurement measure_with_trace(const MeasureOptions& options, InterruptWatch& in
   std::optional<CacheAudit> audit;
   if (options.warm_cache && !samples.empty())
     audit = audit_warm_cache(options, *options.warm_cache, interrupts, progress);
-  Measurement result{build_report(options, samples), build_trace(options, samples)};
+  Measurement result{build_report(options, samples, &environments), build_trace(options, samples)};
   result.report.cache_audit = std::move(audit);
   if (!options.cold_only && result.report.measured()) {
     // Only when a hash varied, or when asked: the experiments cost about one more cold run.

@@ -73,7 +73,8 @@ std::uint64_t count_identities(const std::vector<ModuleEvent>& events) {
   return identities.size();
 }
 
-Report build_report(const MeasureOptions& options, const std::vector<SampleRecord>& samples) {
+Report build_report(const MeasureOptions& options, const std::vector<SampleRecord>& samples,
+                    BuildEnvironmentReader* environments) {
   Report report;
   report.tool_version = WCP_VERSION;
   report.command = options.command;
@@ -88,7 +89,7 @@ Report build_report(const MeasureOptions& options, const std::vector<SampleRecor
   }
   describe_structure(report, *first_ok, options);
   describe_instrumentation(report, *first_ok);
-  report.build_environment = build_environment_of(report);
+  report.build_environment = environments ? environments->read(report) : build_environment_of(report);
   return report;
 }
 
