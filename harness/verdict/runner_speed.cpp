@@ -6,6 +6,7 @@
 #include <set>
 
 #include "facts/queries.h"
+#include "verdict/unchanged_compile.h"
 
 namespace wcp::verdict {
 namespace {
@@ -39,15 +40,7 @@ std::optional<std::map<ModuleIdentity, IdentityTime>> identity_times(const Repor
 // Warp names a module's directory "wp_<module>_<hash>".
 std::set<ModuleIdentity> other_bytes(const Report& baseline, const Report& candidate,
                                      const std::map<ModuleIdentity, IdentityTime>& identities) {
-  std::map<std::string, const ModuleSource*> after;
-  for (const auto& module : candidate.cache.modules) after[module.directory] = &module;
-  std::set<std::string> differing;
-  for (const auto& module : baseline.cache.modules) {
-    const auto found = after.find(module.directory);
-    if (found == after.end()) continue;
-    if (module.source_digest != found->second->source_digest || module.output_digest != found->second->output_digest)
-      differing.insert(module.directory);
-  }
+  const auto differing = directories_with_other_bytes(baseline, candidate);
   std::set<ModuleIdentity> result;
   for (const auto& [identity, time] : identities) {
     if (differing.contains("wp_" + identity.name + "_" + identity.hash)) result.insert(identity);

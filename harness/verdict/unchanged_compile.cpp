@@ -170,6 +170,19 @@ constexpr NameTable<Sameness, 5> kSameness{{
 
 }  // namespace
 
+std::set<std::string> directories_with_other_bytes(const Report& baseline, const Report& candidate) {
+  std::map<std::string, const ModuleSource*> after;
+  for (const auto& module : candidate.cache.modules) after[module.directory] = &module;
+  std::set<std::string> differing;
+  for (const auto& module : baseline.cache.modules) {
+    const auto found = after.find(module.directory);
+    if (found == after.end()) continue;
+    if (module.source_digest != found->second->source_digest || module.output_digest != found->second->output_digest)
+      differing.insert(module.directory);
+  }
+  return differing;
+}
+
 std::string_view to_string(Sameness sameness) {
   return name_of(kSameness, sameness);
 }

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,5 +57,8 @@ struct CompileSameness {
 };
 
 CompileSameness compare_compiled_code(const Report& baseline, const Report& candidate);
+
+// The module directories both runs wrote whose source or output digests differ.
+std::set<std::string> directories_with_other_bytes(const Report& baseline, const Report& candidate);
 
 }  // namespace wcp::verdict
