@@ -81,7 +81,8 @@ measure::MeasureOptions measure_options_for(const budget::CommandEntry& entry) {
           .check_output = false,
           .ignore_output = {},
           .stable_hashes = entry.budgets.stable_hashes.value_or(false),
-          .warm_cache = std::nullopt};
+          .warm_cache = std::nullopt,
+          .cuda_archs = {}};
 }
 
 // Which reference an entry is normalised by, when its device says so up front; otherwise the

@@ -2,6 +2,7 @@
 // report and a brief of its diagnosis (one screen together; the full texts with --verbose),
 // optionally save the report as JSON.
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -19,6 +20,7 @@
 #include "history/recorder.h"
 #include "io/environment.h"
 #include "io/file_io.h"
+#include "measure/cuda_build_run.h"
 #include "measure/measure.h"
 #include "reference/measure_with_reference.h"
 #include "render/diagnosis_brief_text.h"
@@ -48,8 +50,26 @@ struct MeasureArguments {
   bool stable_hashes = false;
   std::string warm_cache;
   std::string prune_list;
+  std::vector<std::string> cuda_archs;
   std::vector<std::string> command;
 };
+
+// `--cuda-arch sm_86,90 --cuda-arch sm_89`: each named architecture once, in order.
+std::vector<int> parse_cuda_archs(const std::vector<std::string>& values, const std::string& option) {
+  std::vector<int> archs;
+  for (const auto& value : values) {
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      const auto comma = std::min(value.find(',', start), value.size());
+      const std::string part = value.substr(start, comma - start);
+      const auto arch = measure::parse_cuda_arch(part);
+      if (!arch) throw UsageError(option + " " + part + ": not a CUDA architecture (sm_86, 86, sm_90, …)");
+      if (std::find(archs.begin(), archs.end(), *arch) == archs.end()) archs.push_back(*arch);
+      start = comma + 1;
+    }
+  }
+  return archs;
+}
 
 // `--prune-list`: DIR's entries the audit pass never read nor wrote, one absolute path a line.
 // Only from an audit that measured something: an unobserved pass read "nothing", which is no
@@ -90,6 +110,7 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (!arguments.prune_list.empty()) require_writable_destination(arguments.prune_list, "--prune-list");
   if (!arguments.json_path.empty()) require_writable_destination(arguments.json_path, "--json");
   if (!arguments.trace_path.empty()) require_writable_destination(arguments.trace_path, "--trace");
+  options.cuda_archs = parse_cuda_archs(arguments.cuda_archs, "--cuda-arch");
   measure::validate(options);
   reference::ReferenceSetup setup;
   if (arguments.reference) {
@@ -122,8 +143,8 @@ int run_measure(const MeasureArguments& arguments, CliContext& context) {
   if (history) history->record_kept(report, {history::Source::measure, options.cwd, "", ""});
   std::optional<TestCostRanking> tests;
   if (report.tests) tests = rank_tests(*report.tests, render::kSlowestTestsShown);
-  const render::ReportView view{report, compiled_identities(report), rebuilt_modules(report), std::move(tests),
-                                clock_facts(report)};
+  const render::ReportView view{report,           compiled_identities(report), rebuilt_modules(report),
+                                std::move(tests), clock_facts(report),         rank_cuda_build(report)};
   if (arguments.verbose) {
     render::write(view, render::Format::text, context.out);
   } else {
@@ -210,6 +231,12 @@ void add_measure_command(CLI::App& root, CliContext& context) {
        {"--prune-list", &arguments->prune_list,
         "With --warm-cache: write the absolute paths of DIR's entries the pass never used to this file, one per "
         "line (the tool deletes nothing)"},
+       {"--cuda-arch",
+        &arguments->cuda_archs,
+        "After each cold run's own work, compile every module identity it loaded for this CUDA architecture "
+        "(sm_86, 90, …; comma-separated or repeated) with Warp's NVRTC, without a GPU: the CUDA build's time, "
+        "phases, output bytes and cost per kernel (docs/cuda-build.md)",
+        {.every_value = true}},
        {"command", &arguments->command, "The command to measure, after --", {.required = true}}});
   command->positionals_at_end(true);
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "codec/cache_audit_json.h"
+#include "codec/cuda_build_json.h"
 #include "codec/document_kind.h"
 #include "codec/hash_stability_json.h"
 #include "codec/json_codec.h"
@@ -286,6 +287,12 @@ void to_json(json& out, const SampleResult& sample) {
              {"compile_elapsed_ms", or_null(sample.compile_elapsed_ms)},
              {"compile_elapsed_left_out", sample.compile_elapsed_left_out}};
   out["cold_identities"] = sample.cold_identities ? json(*sample.cold_identities) : json(nullptr);
+  if (sample.cuda_compile_cpu_ms) {  // schema 16: absent when no CUDA build was asked for
+    json by_arch = json::object();
+    for (const auto& [arch, ms] : *sample.cuda_compile_cpu_ms) by_arch[std::to_string(arch)] = ms;
+    out["cuda_compile_cpu_ms"] = std::move(by_arch);
+    out["cuda_build_wall_ms"] = or_null(sample.cuda_build_wall_ms);
+  }
 }
 
 void from_json(const json& in, SampleResult& sample) {
@@ -309,6 +316,20 @@ void from_json(const json& in, SampleResult& sample) {
   sample.compile_elapsed_left_out = get<std::string>(in, "compile_elapsed_left_out", "");
   // Schema 5; absent (not recorded) in earlier reports.
   sample.cold_identities = get_optional<std::vector<std::string>>(in, "cold_identities");
+  // Schema 16; absent when no CUDA build was asked for, and in earlier reports.
+  if (const auto found = in.find("cuda_compile_cpu_ms"); found != in.end() && found->is_object()) {
+    std::map<int, double> by_arch;
+    for (const auto& [key, value] : found->items()) {
+      if (!value.is_number()) throw FieldError("cuda_compile_cpu_ms: '" + key + "' is not a number");
+      try {
+        by_arch[std::stoi(key)] = value.get<double>();
+      } catch (const std::logic_error&) {
+        throw FieldError("cuda_compile_cpu_ms: '" + key + "' is not an architecture number");
+      }
+    }
+    sample.cuda_compile_cpu_ms = std::move(by_arch);
+  }
+  sample.cuda_build_wall_ms = get_optional<double>(in, "cuda_build_wall_ms");
 }
 
 namespace {
@@ -697,6 +718,10 @@ void read_document(const json& document, Report& report) {
          get<std::vector<std::string>>(item, "modules_replaced", {})});
   });
   read_section(document, "cache_audit", [&](const json& found) { report.cache_audit = cache_audit_from_json(found); });
+  // Schema 16; absent when no CUDA build was asked for.
+  read_section(document, "cuda_build", [&](const json& found) { report.cuda_build = cuda_build_from_json(found); });
+  read_section(document, "cuda_compile_cpu_ms",
+               [&](const json& found) { report.cuda_compile_cpu_ms = cuda_compile_summaries_from_json(found); });
   try {
     report.tests = test_attribution_from_json(document);  // schema 11
   } catch (const FieldError& error) {
@@ -836,6 +861,10 @@ json report_to_json(const Report& report) {
   out["lever_arrivals"] = std::move(arrivals);
   out["tests"] = test_attribution_to_json(report.tests);
   if (report.cache_audit) out["cache_audit"] = cache_audit_to_json(*report.cache_audit);  // absent when not asked
+  if (report.cuda_build) {  // absent when not asked
+    out["cuda_build"] = cuda_build_to_json(*report.cuda_build);
+    out["cuda_compile_cpu_ms"] = cuda_compile_summaries_to_json(report.cuda_compile_cpu_ms);
+  }
   return out;
 }
 

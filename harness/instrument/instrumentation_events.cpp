@@ -8,6 +8,7 @@
 #include "codec/launch_record_json.h"
 #include "codec/report_json.h"
 #include "io/json_fields.h"
+#include "parse/nvrtc_trace.h"
 
 namespace wcp::instrument {
 namespace {
@@ -117,6 +118,44 @@ InstrumentedLoad load_of(const json& record, int pid) {
   return load;
 }
 
+std::string file_text(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream content;
+  content << file.rdbuf();
+  return content.str();
+}
+
+// A `cuda_build` record, with NVRTC's trace read from the file it names (the probe wrote it in
+// the run's event folder): its phases, and its kernels under their Python keys.
+CudaModuleBuild cuda_build_of(const json& record, int pid) {
+  CudaModuleBuild build;
+  build.pid = pid;
+  build.module = text_of(record, "module");
+  build.hash = text_of(record, "hash");
+  build.arch = int_of(record, "arch").value_or(0);
+  build.block_dim = int_of(record, "block_dim").value_or(0);
+  build.output_kind = text_of(record, "output_kind");
+  build.error = text_of(record, "error");
+  if (const auto cpu = number_of(record, "cpu_s")) build.cpu_ms = *cpu * 1000.0;
+  if (const auto wall = number_of(record, "wall_s")) build.wall_ms = *wall * 1000.0;
+  if (const auto bytes = record.find("output_bytes"); bytes != record.end() && bytes->is_number_integer())
+    build.output_bytes = bytes->get<long long>();
+  const auto keys = reprs_of(record, "kernels");
+  const std::string trace_path = text_of(record, "trace");
+  if (!build.error.empty()) {
+    build.trace_unavailable = "the build failed";
+  } else if (trace_path.empty()) {
+    build.trace_unavailable = "NVRTC wrote no time trace (NVRTC before 12.8, or a Warp without compile_time_trace)";
+  } else if (auto trace = parse::read_nvrtc_trace(file_text(trace_path), build.trace_unavailable)) {
+    build.phases = trace->phases;
+    build.kernels = std::move(trace->kernels);
+    for (auto& kernel : build.kernels) {
+      if (const auto key = keys.find(kernel.mangled); key != keys.end()) kernel.kernel = key->second;
+    }
+  }
+  return build;
+}
+
 void apply(ProcessEvents& process, InstrumentationEvents& run, const json& record) {
   const std::string type = text_of(record, "type");
   const int pid = int_of(record, "pid").value_or(process.pid);
@@ -185,6 +224,20 @@ void apply(ProcessEvents& process, InstrumentationEvents& run, const json& recor
     lever.modules = strings_of(record, "modules");
     lever.replaced = strings_of(record, "replaced");
     process.levers.push_back(std::move(lever));
+  } else if (type == "cuda_build") {
+    run.cuda_builds.push_back(cuda_build_of(record, pid));
+  } else if (type == "cuda_build_done") {
+    CudaBuildWindow window;
+    window.pid = pid;
+    window.t_end = t;
+    window.t_start = t - number_of(record, "wall_s").value_or(0.0);
+    window.workers = int_of(record, "workers").value_or(0);
+    window.unavailable = text_of(record, "unavailable");
+    if (const auto archs = record.find("archs"); archs != record.end() && archs->is_array()) {
+      for (const auto& arch : *archs)
+        if (arch.is_number_integer()) window.archs.push_back(arch.get<int>());
+    }
+    run.cuda_build_windows.push_back(std::move(window));
   } else if (type == "exit") {
     ExitRecord exit;
     exit.t = t;

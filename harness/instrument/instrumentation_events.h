@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/cuda_build.h"
 #include "model/launch_record.h"
 #include "model/module_event.h"
 #include "model/option_record.h"
@@ -106,6 +107,16 @@ struct ProcessEvents {
   std::size_t malformed_lines = 0;
 };
 
+// One process's exit-time CUDA builds (`cuda_build_done`): when they ran and how.
+struct CudaBuildWindow {
+  int pid = 0;
+  double t_start = 0.0;  // CLOCK_MONOTONIC seconds
+  double t_end = 0.0;
+  int workers = 0;
+  std::vector<int> archs;
+  std::string unavailable;  // why this process compiled nothing
+};
+
 struct InstrumentationEvents {
   std::vector<ProcessEvents> processes;  // in the order they opened their files
   // Each process's named modules and their kernels at exit (`registry` records); absent when no
@@ -117,6 +128,9 @@ struct InstrumentationEvents {
   std::vector<CacheClear> cache_clears;
   std::set<std::string> tape_kernels;
   bool tape_backward = false;
+  // `measure --cuda-arch`: every process's CUDA builds (each trace read) and build windows.
+  std::vector<CudaModuleBuild> cuda_builds;
+  std::vector<CudaBuildWindow> cuda_build_windows;
 
   bool attached() const;
   std::size_t malformed_lines() const;

@@ -28,6 +28,9 @@ struct MeasureOptions {
   // `--warm-cache DIR`: after the samples, one more warm pass against a private copy of DIR, and
   // the audit of what it used (measure/cache_audit.h). DIR is only read.
   std::optional<std::filesystem::path> warm_cache;
+  // `--cuda-arch`: after each cold run's own work, every module identity its processes loaded is
+  // compiled for these architectures with Warp's NVRTC (docs/cuda-build.md); never in warm runs.
+  std::vector<int> cuda_archs;
 };
 
 }  // namespace wcp::measure

@@ -8,6 +8,7 @@
 
 #include "facts/test_attribution.h"
 #include "measure/build_environment.h"
+#include "measure/cuda_build_run.h"
 #include "measure/instrumentation_notes.h"
 #include "measure/interop_launches.h"
 #include "measure/lever_arrivals.h"
@@ -55,6 +56,7 @@ void describe_structure(Report& report, const SampleRecord& sample, const Measur
   report.option_record = option_record_of(sample.cold);
   report.tests = test_attribution(report);
   report.lever_arrivals = lever_arrivals_of(sample.cold);
+  report.cuda_build = cuda_build_run_of(sample.cold.instrumentation);
   report.hash_changes = sample.cold.log.hash_changes;
   report.find_failures = sample.cold.log.find_failures;
   report.warp_version = sample.cold.log.warp_version;

@@ -3,6 +3,7 @@
 #include "instrument/injection.h"
 #include "io/environment.h"
 #include "measure/cache_inventory.h"
+#include "measure/cuda_build_run.h"
 #include "measure/distributions.h"
 #include "run/interrupt_watch.h"
 #include "run/scratch_dir.h"
@@ -32,6 +33,9 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   variables["WARP_CACHE_ROOT"] = cache_dir.string();
   variables["CUDA_CACHE_PATH"] = (scratch.path() / "cuda-cache").string();
   variables.insert_or_assign("PYTHONDONTWRITEBYTECODE", std::string("1"));
+  // The CUDA builds belong to the cold run's figures only: a warm run would build them again.
+  if (!options.cuda_archs.empty() && pass == Pass::cold && instrumentation_dir != nullptr)
+    variables[kCudaArchsVariable] = cuda_archs_variable_value(options.cuda_archs);
   std::filesystem::path event_dir;
   std::vector<std::string> argv = options.command;
   std::map<std::string, std::string> environment = current_environment();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "facts/queries.h"
+#include "measure/cuda_build_run.h"
 #include "measure/load_events.h"
 #include "measure/module_cpu.h"
 #include "stats/summary.h"
@@ -50,6 +51,34 @@ std::string describe_failure(const RunOutcome& run, std::chrono::milliseconds ti
   return what;
 }
 
+// Per arch, every successful sample's CUDA compile CPU time: a sample without it (its process
+// never reached exit, or the arch did not build) leaves the arch's summary out, never a 0.
+void add_cuda_compile_summaries(Report& report) {
+  std::map<int, std::vector<double>> by_arch;
+  bool first = true;
+  for (const auto& sample : report.sample_results) {
+    if (!sample.cold_ok) continue;
+    const auto& totals = sample.cuda_compile_cpu_ms;
+    if (first) {
+      if (totals)
+        for (const auto& [arch, ms] : *totals) by_arch[arch];
+      first = false;
+    }
+    for (auto it = by_arch.begin(); it != by_arch.end();) {
+      const auto found = totals ? totals->find(it->first) : std::map<int, double>::const_iterator{};
+      if (!totals || found == totals->end()) {
+        it = by_arch.erase(it);
+      } else {
+        it->second.push_back(found->second);
+        ++it;
+      }
+    }
+  }
+  for (auto& [arch, values] : by_arch) {
+    if (auto summary = summarize(values)) report.cuda_compile_cpu_ms[arch] = std::move(*summary);
+  }
+}
+
 }  // namespace
 
 const SampleRecord* add_sample_statistics(Report& report, const std::vector<SampleRecord>& samples,
@@ -65,6 +94,12 @@ const SampleRecord* add_sample_statistics(Report& report, const std::vector<Samp
     result.timed_out = sample.cold.run.timed_out;
     result.exit_code = sample.cold.run.exit_code;
     result.cold_wall_ms = sample.cold.run.wall_ms;
+    if (const auto cuda = cuda_build_run_of(sample.cold.instrumentation)) {
+      // The builds ran after the program's own work: the program's cold wall leaves them out.
+      result.cuda_build_wall_ms = cuda->added_wall_ms;
+      result.cold_wall_ms -= cuda->added_wall_ms.value_or(0.0);
+      result.cuda_compile_cpu_ms = cuda_compile_cpu_by_arch(*cuda);
+    }
     const ObservedLoads cold_loads = observe_cold_loads(sample);
     result.cold_module_ms = module_work(cold_loads, true);
     result.native_compile_ms = native_compile(cold_loads);
@@ -123,6 +158,7 @@ const SampleRecord* add_sample_statistics(Report& report, const std::vector<Samp
     report.sample_results.push_back(std::move(result));
   }
 
+  add_cuda_compile_summaries(report);
   if (!cold_module_unavailable) report.cold_module_ms = summarize(cold_module);
   if (!native_unavailable) report.native_compile_ms = summarize(native);
   if (cold_cpu_unavailable.empty()) {

@@ -6,11 +6,13 @@
 // timers in Warp's log) is std::nullopt here and null in JSON, and nothing downstream turns it
 // into a delta, a ratio or a verdict.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/cache_audit.h"
+#include "model/cuda_build.h"
 #include "model/cold_start_clocks.h"
 #include "model/hash_stability.h"
 #include "model/interop_launch.h"
@@ -58,8 +60,11 @@ namespace wcp {
 // same number as `schema_version`), which every JSON document of this tool now carries
 // (docs/documents.md); nothing else changed. Version 15 adds `build_environment` and each module
 // source's `source_digest`, `output_bytes` and `output_digest` (issue 63: a compile decided
-// unchanged by identity); schema-14 reports read without them and are judged on time.
-inline constexpr int kReportSchemaVersion = 15;
+// unchanged by identity); schema-14 reports read without them and are judged on time. Version 16
+// adds the CUDA build measured without a GPU (issue 64, `measure --cuda-arch`): the report's
+// `cuda_build` and `cuda_compile_cpu_ms`, and each sample's `cuda_compile_cpu_ms` and
+// `cuda_build_wall_ms`; reports without them have no CUDA build measured (null, never 0).
+inline constexpr int kReportSchemaVersion = 16;
 
 // Who wrote a report. The original Python probe (NVIDIA's warp-compile-time-optimizer skill)
 // writes the contract fields only, with no schema_version.
@@ -177,6 +182,11 @@ struct SampleResult {
   // module got the same hash in every sample. Absent when not recorded (earlier reports, a
   // failed cold run).
   std::optional<std::vector<std::string>> cold_identities;
+  // Schema 16, with `--cuda-arch`: the CPU time of this cold run's CUDA builds per arch (all
+  // modules that built; an arch none built for is left out), and the exit-time window they took,
+  // which cold_wall_ms leaves out. Absent when no CUDA build was asked for.
+  std::optional<std::map<int, double>> cuda_compile_cpu_ms;
+  std::optional<double> cuda_build_wall_ms;
   bool operator==(const SampleResult&) const = default;
 };
 
@@ -254,6 +264,11 @@ struct Report : ColdStartClocks {
   // What one warm pass used of a restored kernel cache (`measure --warm-cache DIR`, schema 7);
   // absent when not asked for.
   std::optional<CacheAudit> cache_audit;
+  // Schema 16, with `--cuda-arch`: the first successful sample's CUDA builds, each module and
+  // kernel (model/cuda_build.h), and per arch the summary of every sample's CUDA compile CPU time
+  // (its noise). Absent when no CUDA build was asked for.
+  std::optional<CudaBuildRun> cuda_build;
+  std::map<int, Summary> cuda_compile_cpu_ms;
 
   bool measured() const { return samples > failed_samples; }
 };

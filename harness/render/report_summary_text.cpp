@@ -9,6 +9,7 @@
 
 #include "facts/queries.h"
 #include "render/cache_audit_text.h"
+#include "render/cuda_build_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
@@ -110,6 +111,7 @@ void render_report_summary_text(const ReportView& view, std::ostream& out) {
     if (view.tests) render_slowest_tests(*view.tests, out);
   }
   if (report.cache_audit) render_cache_audit_summary(*report.cache_audit, out);
+  if (view.cuda) render_cuda_build_summary(*view.cuda, out);
   for (const auto& sample : report.sample_results) {
     if (!sample.cold_ok)
       print_wrapped(sample.failure, fmt::format("Sample {} failed: the command ", sample.index), "  ", out);

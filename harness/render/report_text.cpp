@@ -9,6 +9,7 @@
 #include "facts/queries.h"
 #include "io/units.h"
 #include "render/cache_audit_text.h"
+#include "render/cuda_build_text.h"
 #include "render/wrap.h"
 
 namespace wcp::render {
@@ -325,6 +326,7 @@ void render_report_text(const ReportView& view, std::ostream& out) {
   }
   render_failures(report, out);
   if (report.cache_audit) render_cache_audit_text(*report.cache_audit, out);
+  if (view.cuda) render_cuda_build_text(*view.cuda, out);
   if (!report.notes.empty()) {
     out << "\nNotes\n";
     for (const auto& note : report.notes) out << "  - " << note << '\n';

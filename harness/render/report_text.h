@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "facts/clock_facts.h"
+#include "facts/cuda_build_ranking.h"
 #include "facts/rebuilds.h"
 #include "facts/test_attribution.h"
 #include "model/report.h"
@@ -20,6 +21,8 @@ struct ReportView {
   // "Slowest tests by compile": absent when the report has no `tests` (no test runner).
   std::optional<TestCostRanking> tests;
   ClockFacts clocks;  // facts/clock_facts.h
+  // `--cuda-arch`: the CUDA build ranked per architecture; absent when none was asked for.
+  std::optional<CudaBuildRanking> cuda = std::nullopt;
 };
 
 // How many tests "Slowest tests by compile" names.

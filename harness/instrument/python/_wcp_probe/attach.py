@@ -7,7 +7,7 @@
 import os
 import sys
 
-from . import launches, levers, loads, options, processes
+from . import cuda_build, launches, levers, loads, options, processes
 from .events import injected_fault
 
 
@@ -43,6 +43,11 @@ def attach(probe, warp):
         except Exception as e:
             probe.fail(name.replace("hook_", "").replace("_", " ") or "hooks", e)
     processes.install(probe)
+    # After the exit records' handler: atexit runs it first, so its records precede the exit record.
+    try:
+        cuda_build.install(probe, warp, ctx, config)
+    except Exception as e:
+        probe.fail("cuda build at exit", e)
     # Last: a lever's setting lands where the program's first line after `import warp` would.
     try:
         levers.install(probe, warp, ctx, config)

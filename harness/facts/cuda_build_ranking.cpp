@@ -1,0 +1,57 @@
+#include "facts/cuda_build_ranking.h"
+
+#include <algorithm>
+
+namespace wcp {
+namespace {
+
+CudaArchRanking rank_arch(const Report& report, const CudaBuildRun& run, int arch) {
+  CudaArchRanking ranking;
+  ranking.arch = arch;
+  if (const auto found = report.cuda_compile_cpu_ms.find(arch); found != report.cuda_compile_cpu_ms.end())
+    ranking.cpu_ms = found->second;
+  double headers_total = 0.0;
+  for (const auto& build : run.modules) {
+    if (build.arch != arch) continue;
+    ranking.modules.push_back(&build);
+    if (!build.error.empty()) {
+      ++ranking.modules_failed;
+      continue;
+    }
+    ++ranking.modules_built;
+    if (build.output_bytes) ranking.output_bytes = ranking.output_bytes.value_or(0) + *build.output_bytes;
+    if (build.phases.headers_ms) {
+      headers_total += *build.phases.headers_ms;
+      ++ranking.modules_with_headers;
+    }
+    if (!build.trace_unavailable.empty() && ranking.kernels_unavailable.empty())
+      ranking.kernels_unavailable = build.module + ": " + build.trace_unavailable;
+    for (const auto& kernel : build.kernels) {
+      const auto total = kernel.total_ms();
+      if (!total) continue;
+      ranking.kernels.push_back({kernel.kernel.empty() ? kernel.mangled : kernel.kernel, build.module,
+                                 kernel.forward_ms(), kernel.backward_ms(), *total});
+    }
+  }
+  if (ranking.modules_with_headers > 0)
+    ranking.headers_ms_per_module = headers_total / static_cast<double>(ranking.modules_with_headers);
+  std::stable_sort(ranking.kernels.begin(), ranking.kernels.end(),
+                   [](const RankedCudaKernel& a, const RankedCudaKernel& b) { return a.total_ms > b.total_ms; });
+  if (!ranking.kernels.empty()) ranking.kernels_unavailable.clear();
+  return ranking;
+}
+
+}  // namespace
+
+std::optional<CudaBuildRanking> rank_cuda_build(const Report& report) {
+  if (!report.cuda_build) return std::nullopt;
+  const CudaBuildRun& run = *report.cuda_build;
+  CudaBuildRanking ranking;
+  ranking.unavailable = run.unavailable;
+  ranking.workers = run.workers;
+  ranking.added_wall_ms = run.added_wall_ms;
+  for (const int arch : run.archs) ranking.archs.push_back(rank_arch(report, run, arch));
+  return ranking;
+}
+
+}  // namespace wcp

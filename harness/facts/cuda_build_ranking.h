@@ -1,0 +1,46 @@
+#pragma once
+// The CUDA build ranked per architecture, the answer first (ClangBuildAnalyzer's order): the
+// costliest kernels across every module, forward and backward apart, then the costliest modules,
+// then the fixed cost each module pays for Warp's headers. Rendering prints it, never ranks.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/report.h"
+
+namespace wcp {
+
+struct RankedCudaKernel {
+  std::string kernel;  // the Python key, or the mangled name when no kernel owns it
+  std::string module;
+  std::optional<double> forward_ms;
+  std::optional<double> backward_ms;
+  double total_ms = 0.0;
+};
+
+struct CudaArchRanking {
+  int arch = 0;
+  std::optional<Summary> cpu_ms;  // every sample's (the report's summary); absent when not timed
+  std::size_t modules_built = 0;
+  std::size_t modules_failed = 0;
+  std::vector<const CudaModuleBuild*> modules;  // costliest first
+  std::vector<RankedCudaKernel> kernels;        // costliest first
+  // Warp's headers, per module that had a trace: the mean top-level header time and how many
+  // modules paid it. Absent without traces.
+  std::optional<double> headers_ms_per_module;
+  std::size_t modules_with_headers = 0;
+  std::optional<long long> output_bytes;  // summed over the modules that wrote an output
+  std::string kernels_unavailable;        // why no kernel is ranked, "" when some are
+};
+
+struct CudaBuildRanking {
+  std::vector<CudaArchRanking> archs;  // in the order asked
+  std::string unavailable;
+  int workers = 0;
+  std::optional<double> added_wall_ms;
+};
+
+// Absent when the report has no CUDA build.
+std::optional<CudaBuildRanking> rank_cuda_build(const Report& report);
+
+}  // namespace wcp
