@@ -9,6 +9,7 @@
 
 #include "analysis/deadlines.h"
 #include "analysis/diagnose_support.h"
+#include "facts/cuda_build_ranking.h"
 #include "io/units.h"
 
 namespace wcp::analysis {
@@ -203,7 +204,23 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
               name, *python_module) +
           finding.fix;
     }
-    finding.cost_basis = "not computable from one run: compare against a run with enable_backward=False";
+    if (const auto cuda = cuda_backward_cost(report, name)) {
+      // The CUDA build was compiled and traced: its backward code's time is a measurement.
+      std::vector<std::string> kernels;
+      for (std::size_t at = 0; at < std::min<std::size_t>(3, cuda->kernels.size()); ++at)
+        kernels.push_back(fmt::format("{} {:.0f} ms", cuda->kernels[at].first, cuda->kernels[at].second));
+      finding.evidence.push_back(fmt::format(
+          "its CUDA build for sm_{} spent {:.0f} ms on backward code (NVRTC's trace: {})", cuda->arch, cuda->ms,
+          fmt::join(kernels, ", ")));
+      finding.cost_ms = finding.cost_ms.value_or(0.0) + cuda->ms;
+      finding.cost_estimated = false;
+      finding.cost_basis = fmt::format(
+          "measured: the backward code's time in the CUDA build for sm_{} (NVRTC's trace, `--cuda-arch`); the CPU "
+          "build's share is not measured",
+          cuda->arch);
+    } else if (!finding.cost_ms) {
+      finding.cost_basis = "not computable from one run: compare against a run with enable_backward=False";
+    }
   }
   if (findings.empty()) {
     rule_out(out, Mechanism::unused_backward,

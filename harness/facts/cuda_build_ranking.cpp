@@ -54,4 +54,25 @@ std::optional<CudaBuildRanking> rank_cuda_build(const Report& report) {
   return ranking;
 }
 
+std::optional<CudaBackwardCost> cuda_backward_cost(const Report& report, const std::string& module) {
+  if (!report.cuda_build) return std::nullopt;
+  for (const int arch : report.cuda_build->archs) {
+    CudaBackwardCost cost{arch, 0.0, {}};
+    for (const auto& build : report.cuda_build->modules) {
+      if (build.arch != arch || build.module != module || !build.error.empty()) continue;
+      for (const auto& kernel : build.kernels) {
+        if (const auto ms = kernel.backward_ms()) {
+          cost.ms += *ms;
+          cost.kernels.emplace_back(kernel.kernel.empty() ? kernel.mangled : kernel.kernel, *ms);
+        }
+      }
+    }
+    if (cost.kernels.empty()) continue;
+    std::stable_sort(cost.kernels.begin(), cost.kernels.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return cost;
+  }
+  return std::nullopt;
+}
+
 }  // namespace wcp

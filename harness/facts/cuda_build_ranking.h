@@ -4,6 +4,7 @@
 // then the fixed cost each module pays for Warp's headers. Rendering prints it, never ranks.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/report.h"
@@ -42,5 +43,15 @@ struct CudaBuildRanking {
 
 // Absent when the report has no CUDA build.
 std::optional<CudaBuildRanking> rank_cuda_build(const Report& report);
+
+// What a module's backward code cost its CUDA build, measured in NVRTC's trace for the first
+// asked architecture that built it: the summed backward time of its kernels (optimizer, codegen,
+// PTXAS), costliest kernels first. Absent without a CUDA build of it, or without a trace.
+struct CudaBackwardCost {
+  int arch = 0;
+  double ms = 0.0;
+  std::vector<std::pair<std::string, double>> kernels;  // (kernel, backward ms), costliest first
+};
+std::optional<CudaBackwardCost> cuda_backward_cost(const Report& report, const std::string& module);
 
 }  // namespace wcp

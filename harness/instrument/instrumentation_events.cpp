@@ -8,7 +8,6 @@
 #include "codec/launch_record_json.h"
 #include "codec/report_json.h"
 #include "io/json_fields.h"
-#include "parse/nvrtc_trace.h"
 
 namespace wcp::instrument {
 namespace {
@@ -118,17 +117,9 @@ InstrumentedLoad load_of(const json& record, int pid) {
   return load;
 }
 
-std::string file_text(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream content;
-  content << file.rdbuf();
-  return content.str();
-}
-
-// A `cuda_build` record, with NVRTC's trace read from the file it names (the probe wrote it in
-// the run's event folder): its phases, and its kernels under their Python keys.
-CudaModuleBuild cuda_build_of(const json& record, int pid) {
-  CudaModuleBuild build;
+CudaBuildRecord cuda_build_of(const json& record, int pid) {
+  CudaBuildRecord read;
+  CudaModuleBuild& build = read.build;
   build.pid = pid;
   build.module = text_of(record, "module");
   build.hash = text_of(record, "hash");
@@ -140,20 +131,9 @@ CudaModuleBuild cuda_build_of(const json& record, int pid) {
   if (const auto wall = number_of(record, "wall_s")) build.wall_ms = *wall * 1000.0;
   if (const auto bytes = record.find("output_bytes"); bytes != record.end() && bytes->is_number_integer())
     build.output_bytes = bytes->get<long long>();
-  const auto keys = reprs_of(record, "kernels");
-  const std::string trace_path = text_of(record, "trace");
-  if (!build.error.empty()) {
-    build.trace_unavailable = "the build failed";
-  } else if (trace_path.empty()) {
-    build.trace_unavailable = "NVRTC wrote no time trace (NVRTC before 12.8, or a Warp without compile_time_trace)";
-  } else if (auto trace = parse::read_nvrtc_trace(file_text(trace_path), build.trace_unavailable)) {
-    build.phases = trace->phases;
-    build.kernels = std::move(trace->kernels);
-    for (auto& kernel : build.kernels) {
-      if (const auto key = keys.find(kernel.mangled); key != keys.end()) kernel.kernel = key->second;
-    }
-  }
-  return build;
+  read.trace_path = text_of(record, "trace");
+  read.kernel_keys = reprs_of(record, "kernels");
+  return read;
 }
 
 void apply(ProcessEvents& process, InstrumentationEvents& run, const json& record) {

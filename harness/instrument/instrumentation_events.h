@@ -107,6 +107,14 @@ struct ProcessEvents {
   std::size_t malformed_lines = 0;
 };
 
+// One `cuda_build` record: the build as the probe saw it, and where NVRTC's trace lies (read by
+// measure/, a floor above the trace reader) with the mangled names of the identity's kernels.
+struct CudaBuildRecord {
+  CudaModuleBuild build;  // phases and kernels empty until the trace is read
+  std::string trace_path;
+  std::map<std::string, std::string> kernel_keys;  // mangled name → Python kernel key
+};
+
 // One process's exit-time CUDA builds (`cuda_build_done`): when they ran and how.
 struct CudaBuildWindow {
   int pid = 0;
@@ -128,8 +136,8 @@ struct InstrumentationEvents {
   std::vector<CacheClear> cache_clears;
   std::set<std::string> tape_kernels;
   bool tape_backward = false;
-  // `measure --cuda-arch`: every process's CUDA builds (each trace read) and build windows.
-  std::vector<CudaModuleBuild> cuda_builds;
+  // `measure --cuda-arch`: every process's CUDA builds and build windows.
+  std::vector<CudaBuildRecord> cuda_builds;
   std::vector<CudaBuildWindow> cuda_build_windows;
 
   bool attached() const;

@@ -19,6 +19,10 @@ inline constexpr const char* kCudaArchsVariable = "WCP_CUDA_ARCHS";
 std::optional<int> parse_cuda_arch(const std::string& text);
 std::string cuda_archs_variable_value(const std::vector<int>& archs);
 
+// Reads each build's NVRTC trace into its phases and kernels while the run's event folder
+// still exists (the sample runner calls it right after reading the events).
+void read_cuda_build_traces(instrument::InstrumentationEvents& events);
+
 // Absent when no process recorded a build window (none was asked for, or no process reached exit).
 std::optional<CudaBuildRun> cuda_build_run_of(const instrument::InstrumentationEvents& events);
 
@@ -26,7 +30,8 @@ std::optional<CudaBuildRun> cuda_build_run_of(const instrument::InstrumentationE
 // that overlap are not counted twice.
 double cuda_build_window_ms(const std::vector<instrument::CudaBuildWindow>& windows);
 
-// Per arch, the summed CPU time of the modules that built; an arch with no timed build is left out.
-std::map<int, double> cuda_compile_cpu_by_arch(const CudaBuildRun& run);
+// Per arch, the summed CPU time of the modules that built (no trace is read); an arch with no
+// timed build is left out.
+std::map<int, double> cuda_compile_cpu_by_arch(const instrument::InstrumentationEvents& events);
 
 }  // namespace wcp::measure

@@ -72,6 +72,7 @@ PassRecord run_pass(const MeasureOptions& options, const ScratchDir& scratch, co
   record.log = parse::merge(out_scanner.facts(), err_scanner.facts());
   if (instrumentation_dir != nullptr) {
     record.instrumentation = instrument::read_instrumentation_events(event_dir);
+    read_cuda_build_traces(record.instrumentation);  // before the event folder goes
     name_distributions(record.instrumentation, distributions);
   }
   return record;

@@ -94,11 +94,11 @@ const SampleRecord* add_sample_statistics(Report& report, const std::vector<Samp
     result.timed_out = sample.cold.run.timed_out;
     result.exit_code = sample.cold.run.exit_code;
     result.cold_wall_ms = sample.cold.run.wall_ms;
-    if (const auto cuda = cuda_build_run_of(sample.cold.instrumentation)) {
+    if (const auto& events = sample.cold.instrumentation; !events.cuda_build_windows.empty()) {
       // The builds ran after the program's own work: the program's cold wall leaves them out.
-      result.cuda_build_wall_ms = cuda->added_wall_ms;
-      result.cold_wall_ms -= cuda->added_wall_ms.value_or(0.0);
-      result.cuda_compile_cpu_ms = cuda_compile_cpu_by_arch(*cuda);
+      result.cuda_build_wall_ms = cuda_build_window_ms(events.cuda_build_windows);
+      result.cold_wall_ms -= *result.cuda_build_wall_ms;
+      result.cuda_compile_cpu_ms = cuda_compile_cpu_by_arch(events);
     }
     const ObservedLoads cold_loads = observe_cold_loads(sample);
     result.cold_module_ms = module_work(cold_loads, true);

@@ -20,7 +20,8 @@ struct NvrtcTrace {
 
 // Parses NVRTC's Trace Event JSON text ({"traceEvents":[...], "otherData":{...}}). Returns nullopt
 // and sets `why` (one plain sentence) when the text is not such a trace (not JSON, no traceEvents
-// array, no NVRTC phase events). A malformed event is skipped, never fatal.
+// array, no NVRTC phase events); `why` is left as it is otherwise. A malformed event is skipped,
+// never fatal.
 std::optional<NvrtcTrace> read_nvrtc_trace(std::string_view text, std::string& why);
 
 }  // namespace wcp::parse

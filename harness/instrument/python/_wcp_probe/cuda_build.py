@@ -149,6 +149,39 @@ class QuietFds:
         return False
 
 
+def run_tasks(run, tasks, workers):
+    """(each task's result in task order, threads used): `workers` threads taking tasks from a
+    shared queue. Plain threads: concurrent.futures refuses new work once the interpreter is
+    shutting down, which is when this runs; where a thread cannot start (an interpreter that
+    refuses them at exit), the caller's thread does the rest."""
+    import threading
+
+    results = [None] * len(tasks)
+    next_task = iter(range(len(tasks)))
+    lock = threading.Lock()
+
+    def worker():
+        while True:
+            with lock:
+                index = next(next_task, None)
+            if index is None:
+                return
+            results[index] = run(tasks[index])
+
+    threads = []
+    for _ in range(workers - 1):
+        thread = threading.Thread(target=worker, name="wcp-cuda-build", daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:
+            break
+        threads.append(thread)
+    worker()
+    for thread in threads:
+        thread.join()
+    return results, len(threads) + 1
+
+
 def compiles_for_arch(ctx):
     """Whether this Warp's Module._compile takes an architecture and resolved options."""
     try:
@@ -187,17 +220,9 @@ def build_at_exit(probe, warp, ctx, archs):
         def run(task):
             return [build_one(warp, ctx, module, block_dim, arch, folder) for module, block_dim, arch in task]
 
-        records = []
         with QuietFds(os.path.join(folder, "output.txt")):
-            if workers > 1:
-                from concurrent.futures import ThreadPoolExecutor
-
-                with ThreadPoolExecutor(max_workers=workers) as pool:
-                    for result in pool.map(run, tasks):
-                        records.extend(result)
-            else:
-                for task in tasks:
-                    records.extend(run(task))
+            results, workers = run_tasks(run, tasks, workers)
+        records = [record for result in results for record in result]
         for record in records:
             probe.emit("cuda_build", record)
         probe.emit("cuda_build_done", {"archs": archs, "workers": workers, "modules": len(records),
