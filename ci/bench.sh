@@ -35,3 +35,6 @@ done
 # What a compile-budget gate costs against a bare cold + warm run, and its A/A and B/A verdicts
 # (samples: auto; 15-25 minutes, depending on how many runs auto takes).
 .venv/bin/python tests/bench/gate_cost.py --cli build/harness/warp-compile-probe --python .venv/bin/python
+# What `measure --cuda-arch` adds: the program's cold wall with and without the exit-time CUDA
+# builds, and their window against their CPU time over the threads used (docs/cuda-build.md).
+.venv/bin/python tests/bench/cuda_build_cost.py --cli build/harness/warp-compile-probe --python .venv/bin/python

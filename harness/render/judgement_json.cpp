@@ -75,6 +75,28 @@ json sameness_json(const verdict::CompileSameness& sameness) {
   return out;
 }
 
+// Per arch both sides compiled for CUDA (`--cuda-arch`): its CPU clock, the output bytes and the
+// kernel that moved most. Empty when either side has no CUDA build.
+json cuda_json(const std::vector<verdict::CudaClock>& clocks) {
+  json out = json::array();
+  for (const auto& cuda : clocks) {
+    json moved = nullptr;
+    if (const auto& move = cuda.build.moved_most) {
+      moved = json{{"kernel", move->kernel},
+                   {"module", move->module},
+                   {"baseline_ms", or_null(move->baseline_ms)},
+                   {"candidate_ms", or_null(move->candidate_ms)},
+                   {"delta_ms", move->delta_ms()}};
+    }
+    out.push_back({{"arch", cuda.build.arch},
+                   {"cpu", clock_json(cuda.cpu)},
+                   {"baseline_output_bytes", or_null(cuda.build.baseline_bytes)},
+                   {"candidate_output_bytes", or_null(cuda.build.candidate_bytes)},
+                   {"moved_most", std::move(moved)}});
+  }
+  return out;
+}
+
 json runner_speed_json(const std::optional<verdict::RunnerSpeed>& speed) {
   if (!speed) return nullptr;
   return json{{"clock", speed->cpu_clock ? "cpu" : "wall"},
@@ -319,6 +341,7 @@ json judgement_to_json(const verdict::Judgement& judgement) {
       {"detectable_percent", or_null(judgement.module_work.detectable_percent)},
       {"identity_decision", sameness_json(judgement.sameness)},
       {"runner_speed", runner_speed_json(judgement.runner_speed)},
+      {"cuda", cuda_json(judgement.cuda)},
       {"compile_elapsed", clock_json(judgement.compile_elapsed)},
       {"counts", counts},
       {"modules", modules},

@@ -1,4 +1,5 @@
 #include "render/judgement_summary_text.h"
+#include "render/judgement_text.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -69,6 +70,7 @@ void render_judgement_summary_text(const verdict::Judgement& judgement, std::ost
   for (const auto* clock : verdict::shown_clocks(judgement)) {
     render_clock_lines(*clock, out);
   }
+  render_cuda_moves(judgement, out);
   const auto& workload = judgement.workload;
   out << fmt::format("Workload: {} (launches {} -> {})\n", verdict::to_string(workload.status),
                      workload.baseline_launches ? std::to_string(*workload.baseline_launches) : "no record",

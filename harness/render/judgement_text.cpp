@@ -1,5 +1,7 @@
 #include "render/judgement_text.h"
 
+#include "render/wrap.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -154,6 +156,18 @@ void render_structure(const verdict::Judgement& judgement, std::ostream& out) {
   }
 }
 
+void render_cuda_moves(const verdict::Judgement& judgement, std::ostream& out) {
+  for (const auto& cuda : judgement.cuda) {
+    const auto bytes = [](const std::optional<long long>& value) {
+      return value ? std::to_string(*value) : std::string("unavailable");
+    };
+    std::string line = fmt::format("output {} → {} bytes", bytes(cuda.build.baseline_bytes),
+                                   bytes(cuda.build.candidate_bytes));
+    if (cuda.build.moved_most) line += "; the kernel that moved most: " + verdict::kernel_move_text(*cuda.build.moved_most);
+    print_wrapped(line, fmt::format("CUDA sm_{}: ", cuda.build.arch), "  ", out);
+  }
+}
+
 void render_judgement_text(const verdict::Judgement& judgement, std::ostream& out) {
   for (const auto& warning : judgement.warnings) out << "warning: " << warning << '\n';
   render_workload(judgement.workload, out);
@@ -161,6 +175,7 @@ void render_judgement_text(const verdict::Judgement& judgement, std::ostream& ou
                      "candidate (median ± MAD)", "delta", "noise band");
   for (const auto* clock : verdict::shown_clocks(judgement)) render_clock(*clock, out);
   out << '\n';
+  render_cuda_moves(judgement, out);
   render_structure(judgement, out);
   render_options(judgement.options, out);
   out << fmt::format("\nVerdict: {}\n", verdict::to_string(judgement.verdict));

@@ -14,4 +14,7 @@ void render_judgement_text(const verdict::Judgement& judgement, std::ostream& ou
 // with `bisect`, which shows what changed between the first bad commit and its parent.
 void render_structure(const verdict::Judgement& judgement, std::ostream& out);
 
+// Per arch both sides compiled for CUDA: the output bytes and the kernel whose cost moved most.
+void render_cuda_moves(const verdict::Judgement& judgement, std::ostream& out);
+
 }  // namespace wcp::render

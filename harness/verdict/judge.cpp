@@ -154,10 +154,11 @@ constexpr NameTable<Verdict, 7> kVerdicts{{
     {Verdict::not_judged, "NOT JUDGED"},
 }};
 
-constexpr NameTable<Clock, 3> kClocks{{
+constexpr NameTable<Clock, 4> kClocks{{
     {Clock::module_work, "cold module work"},
     {Clock::module_cpu, "cold module CPU"},
     {Clock::compile_elapsed, "compile elapsed"},
+    {Clock::cuda_compile_cpu, "CUDA compile CPU"},
 }};
 
 constexpr NameTable<Direction, 4> kDirections{{
@@ -535,6 +536,19 @@ Ruling regressed_rule(const RuleInputs& in) {
   return Decision{Verdict::regression, Rule::regressed, work_change(work)};
 }
 
+// The CPU build held; the CUDA build (measured without a GPU, both sides) did not.
+Ruling cuda_regressed_rule(const RuleInputs& in) {
+  for (const auto& cuda : in.judgement.cuda) {
+    if (cuda.cpu.direction != Direction::regressed) continue;
+    std::string why = fmt::format("the CUDA build for sm_{} regressed: {} ({:.1f} s → {:.1f} s), band ±{:.1f} ms",
+                                  cuda.build.arch, signed_change(cuda.cpu), cuda.cpu.baseline->median / 1000.0,
+                                  cuda.cpu.candidate->median / 1000.0, *cuda.cpu.band_ms);
+    if (cuda.build.moved_most) why += "; the kernel that moved most: " + kernel_move_text(*cuda.build.moved_most);
+    return Decision{Verdict::regression, Rule::cuda_regressed, std::move(why)};
+  }
+  return std::nullopt;
+}
+
 // Inside the band, compile elapsed can still tell: a change to when modules build shows there.
 Ruling within_band_rule(const RuleInputs& in) {
   const auto& work = in.judgement.module_work;
@@ -582,10 +596,10 @@ Ruling improved_rule(const RuleInputs& in) {
 }
 
 // The rules in the order they are tried (docs/measurement.md#decision-rules).
-constexpr std::array<Ruling (*)(const RuleInputs&), 10> kDecisionRules{
+constexpr std::array<Ruling (*)(const RuleInputs&), 11> kDecisionRules{
     candidate_failed_rule,     baseline_failed_rule,  no_launch_record_rule,     workload_changed_rule,
     identities_unchanged_rule, work_unavailable_rule, same_work_contention_rule, regressed_rule,
-    within_band_rule,          improved_rule};
+    cuda_regressed_rule,       within_band_rule,      improved_rule};
 
 Decision first_ruling(const RuleInputs& in) {
   for (const auto rule : kDecisionRules) {
@@ -600,6 +614,7 @@ std::vector<const ClockComparison*> shown_clocks(const Judgement& judgement) {
   std::vector<const ClockComparison*> clocks{&judgement.module_work};
   if (judgement.module_wall) clocks.push_back(&*judgement.module_wall);
   clocks.push_back(&judgement.compile_elapsed);
+  for (const auto& cuda : judgement.cuda) clocks.push_back(&cuda.cpu);
   return clocks;
 }
 
@@ -618,6 +633,48 @@ std::optional<std::string> wall_clock_reason(const Report& baseline, const Repor
   return fmt::format("cold module work judged on the wall clock, which load on the machine inflates: {}",
                      fmt::join(sides, " and "));
 }
+
+namespace {
+
+std::optional<double> cuda_cpu_of(const SampleResult& sample, int arch) {
+  if (!sample.cold_ok || !sample.cuda_compile_cpu_ms) return std::nullopt;
+  const auto found = sample.cuda_compile_cpu_ms->find(arch);
+  return found == sample.cuda_compile_cpu_ms->end() ? std::nullopt : std::optional<double>(found->second);
+}
+
+std::optional<Summary> cuda_summary(const Report& report, int arch) {
+  const auto found = report.cuda_compile_cpu_ms.find(arch);
+  return found == report.cuda_compile_cpu_ms.end() ? std::nullopt : std::optional<Summary>(found->second);
+}
+
+// Each arch's CUDA compile CPU time against its own noise: its samples' (or its pairs'), never
+// the CPU build's history, which measures another compiler.
+std::vector<CudaClock> cuda_clocks(const Report& baseline, const Report& candidate, const JudgeOptions& options) {
+  std::vector<CudaClock> clocks;
+  for (auto& build : compare_cuda_builds(baseline, candidate)) {
+    const int arch = build.arch;
+    CudaClock clock{std::move(build), {}};
+    if (options.paired) {
+      std::vector<std::pair<double, double>> pairs;
+      for (const auto& a : baseline.sample_results) {
+        for (const auto& b : candidate.sample_results) {
+          const auto before = cuda_cpu_of(a, arch);
+          const auto after = cuda_cpu_of(b, arch);
+          if (a.index == b.index && before && after) pairs.emplace_back(*before, *after);
+        }
+      }
+      clock.cpu = compare_clock_paired(Clock::cuda_compile_cpu, cuda_summary(baseline, arch),
+                                       cuda_summary(candidate, arch), pairs, options.tolerance_percent);
+    } else {
+      clock.cpu = compare_clock(Clock::cuda_compile_cpu, cuda_summary(baseline, arch), cuda_summary(candidate, arch),
+                                options.tolerance_percent);
+    }
+    clocks.push_back(std::move(clock));
+  }
+  return clocks;
+}
+
+}  // namespace
 
 Judgement judge(const Report& baseline, const Report& candidate, const JudgeOptions& options) {
   Judgement judgement;
@@ -676,6 +733,7 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
         compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),
                       options.tolerance_percent, options.prior_noise);
   }
+  judgement.cuda = cuda_clocks(baseline, candidate, options);
   judgement.sameness = compare_compiled_code(baseline, candidate);
   if (options.stored_baseline_drift_percent && !options.paired && !judgement.runner_speed &&
       judgement.sameness.sameness != Sameness::not_recorded && judgement.sameness.sameness != Sameness::same) {

@@ -23,6 +23,8 @@
 //                                                                             UNVERIFIED if elapsed is missing,
 //                                                                             else INCONCLUSIVE (exit 0)
 //   regressed             cold module work regressed beyond its band       -> REGRESSION (exit 1)
+//   cuda_regressed        the CUDA build's CPU time (`--cuda-arch`, both sides) regressed beyond
+//                         its own band                                      -> REGRESSION (exit 1)
 //   within_band           inside the band                                  -> IMPROVED if elapsed improved,
 //                                                                             else INCONCLUSIVE, or NOT JUDGED
 //                                                                             when the smallest change the band
@@ -40,6 +42,7 @@
 #include "model/report.h"
 #include "stats/noise.h"
 #include "stats/paired.h"
+#include "verdict/cuda_comparison.h"
 #include "verdict/identity_changes.h"
 #include "verdict/option_comparison.h"
 #include "verdict/runner_speed.h"
@@ -67,11 +70,12 @@ enum class Rule {
   within_band,
   improved,
   not_judged,  // within_band, with a detectable change above the threshold
+  cuda_regressed,  // the CPU build held, the CUDA build measured without a GPU regressed (issue 64)
 };
 
 // module_work is the summed wall clock of the builds (Warp's load timers), module_cpu the CPU
 // seconds they used (measure/module_cpu.h), compile_elapsed cold wall − warm wall.
-enum class Clock { module_work, compile_elapsed, module_cpu };
+enum class Clock { module_work, compile_elapsed, module_cpu, cuda_compile_cpu };
 std::string_view to_string(Clock clock);
 
 enum class Direction { improved, within_band, regressed, unavailable };
@@ -202,6 +206,13 @@ struct JudgeOptions {
 // The drift a stored baseline allows for (JudgeOptions::stored_baseline_drift_percent).
 inline constexpr double kStoredBaselineDriftPercent = 10.0;
 
+// One architecture's CUDA build, both sides measured: its CPU time judged against its own noise,
+// with the output bytes and the kernel that moved most beside it.
+struct CudaClock {
+  CudaArchComparison build;
+  ClockComparison cpu;
+};
+
 struct Judgement {
   Verdict verdict = Verdict::inconclusive;
   Rule rule = Rule::within_band;
@@ -234,12 +245,14 @@ struct Judgement {
   // Outside paired runs: the runner's speed on the unchanged modules, by which the candidate's
   // module work was scaled before it was judged; absent when not applied (and why, in notes).
   std::optional<RunnerSpeed> runner_speed;
+  // Per architecture both reports compiled for CUDA (`--cuda-arch`); empty otherwise.
+  std::vector<CudaClock> cuda;
   SideFacts baseline;
   SideFacts candidate;
 };
 
 // The clocks a reader is shown, judged first: module work, the wall beside it when judged on
-// CPU, compile elapsed.
+// CPU, compile elapsed, then each arch's CUDA compile CPU.
 std::vector<const ClockComparison*> shown_clocks(const Judgement& judgement);
 
 // Why module work was judged on the wall although the CPU clock exists in this tool's reports;
