@@ -209,9 +209,9 @@ void check_backward(const Report& report, const Diagnosis& so_far, Diagnosis& ou
       std::vector<std::string> kernels;
       for (std::size_t at = 0; at < std::min<std::size_t>(3, cuda->kernels.size()); ++at)
         kernels.push_back(fmt::format("{} {:.0f} ms", cuda->kernels[at].first, cuda->kernels[at].second));
-      finding.evidence.push_back(fmt::format(
-          "its CUDA build for sm_{} spent {:.0f} ms on backward code (NVRTC's trace: {})", cuda->arch, cuda->ms,
-          fmt::join(kernels, ", ")));
+      finding.evidence.push_back(
+          fmt::format("its CUDA build for sm_{} spent {:.0f} ms on backward code (NVRTC's trace: {})", cuda->arch,
+                      cuda->ms, fmt::join(kernels, ", ")));
       finding.cost_ms = finding.cost_ms.value_or(0.0) + cuda->ms;
       finding.cost_estimated = false;
       finding.cost_basis = fmt::format(

@@ -39,6 +39,14 @@ std::optional<Summary> values_of(const BudgetOutcome& outcome, const Report& rep
   if (outcome.budget == key::cold_cpu_seconds) return report.cold_module_cpu_ms;
   if (outcome.budget == key::compile_elapsed_seconds) return credited_compile_elapsed(report);
   if (outcome.budget == key::cold_units && outcome.reference) return outcome.reference->units;
+  if (outcome.budget == key::max_cuda_compile_seconds) {
+    // The arch the outcome measured: the one with the largest median.
+    const Summary* worst = nullptr;
+    for (const auto& [arch, summary] : report.cuda_compile_cpu_ms) {
+      if (!worst || summary.median > worst->median) worst = &summary;
+    }
+    if (worst) return *worst;
+  }
   return std::nullopt;
 }
 
@@ -156,6 +164,9 @@ Assessment assess(const BudgetOutcome& outcome, const CommandEntry& entry, const
   // Counts, bytes and whether the warm run compiled are exact after one run.
   const bool timing = outcome.unit == Unit::seconds || outcome.unit == Unit::units;
   if (!timing || outcome.budget == key::warm_near_zero) return {true, "exact after one run"};
+  // The report keeps the first run's CUDA build only: more runs would not move these.
+  if (outcome.budget == key::max_module_cuda_compile_seconds || outcome.budget == key::max_kernel_cuda_compile_ms)
+    return {true, "read from the first run's CUDA build, which more runs do not change"};
   return assess_ceiling(outcome, report, prior);
 }
 

@@ -37,6 +37,9 @@ struct CommandEntry {
   // `baseline: {rev: REV}` (variables expanded), or `check --against-rev REV`: the entry's
   // baseline is REV, measured in a scratch worktree interleaved with the working tree's runs.
   std::optional<std::string> baseline_rev;
+  // `cuda_arch`: the architectures (86 for sm_86) each cold run builds its modules for with
+  // Warp's NVRTC at the program's exit, without a GPU (`measure --cuda-arch`); empty: none.
+  std::vector<int> cuda_archs;
 };
 
 struct BudgetFile {

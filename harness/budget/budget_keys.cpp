@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <type_traits>
 
 #include "io/command_line.h"
+#include "measure/cuda_build_run.h"
 
 namespace wcp::budget {
 namespace {
@@ -86,6 +88,31 @@ void read_baseline(const YamlReader& reader, const YAML::Node& node, Settings& i
   into.baseline = reader.string(node, std::string(key::baseline));
 }
 
+// `sm_86`, or a list of them: the architectures the CUDA build is measured for.
+void read_cuda_arch(const YamlReader& reader, const YAML::Node& node, Settings& into) {
+  std::vector<YAML::Node> items;
+  if (node.IsScalar()) {
+    items.push_back(node);
+  } else if (node.IsSequence()) {
+    for (const auto& item : node) items.push_back(item);
+    if (items.empty()) reader.fail(node, "'cuda_arch' is empty: name an architecture such as sm_86");
+  } else {
+    reader.fail(node, "'cuda_arch' must be an architecture such as sm_86, or a list of them");
+  }
+  std::vector<int> archs;
+  for (const auto& item : items) {
+    const std::string text = item.IsScalar() ? item.Scalar() : std::string();
+    const auto arch = measure::parse_cuda_arch(text);
+    if (!item.IsScalar() || !arch)
+      reader.fail(item, "'cuda_arch' must be an architecture such as sm_86 (or 86), got " +
+                            (item.IsScalar() ? "'" + text + "'" : std::string("a nested value")));
+    if (std::find(archs.begin(), archs.end(), *arch) != archs.end())
+      reader.fail(item, fmt::format("'cuda_arch' names sm_{} twice", *arch));
+    archs.push_back(*arch);
+  }
+  into.cuda_arch = std::move(archs);
+}
+
 // One key, two forms: whichever the override wrote replaces both.
 void merge_baseline(Settings& merged, const Settings& overrides) {
   if (!overrides.baseline && !overrides.baseline_rev) return;
@@ -96,7 +123,7 @@ void merge_baseline(Settings& merged, const Settings& overrides) {
 #define WCP_KEY(member, reader_method) \
   &read_into<&Settings::member, &YamlReader::reader_method, key::member>, &merge_field<&Settings::member>
 
-const std::array<KeySpec, 26> kKeys{{
+const std::array<KeySpec, 31> kKeys{{
     {key::command, "the command to measure: a list of arguments, or one string split like a shell (no shell runs)",
      false, &read_command, &merge_field<&Settings::command>},
     {key::cwd, "working directory of the command, relative to the budget file (default: the file's directory)", true,
@@ -155,6 +182,20 @@ const std::array<KeySpec, 26> kKeys{{
     {key::no_builds_after,
      "a warm-up test (its id, or a pytest id without parameters) or the phase `collection`: no build after it", true,
      WCP_KEY(no_builds_after, string)},
+    {key::cuda_arch,
+     "sm_86, or a list: build every module the command loaded for these CUDA architectures with Warp's NVRTC at its "
+     "exit, without a GPU (docs/budgets.md#cuda-build)",
+     true, &read_cuda_arch, &merge_field<&Settings::cuda_arch>},
+    {key::max_cuda_compile_seconds,
+     "with cuda_arch: most CPU seconds of the CUDA build per arch (median over samples of the modules' sum)", true,
+     WCP_KEY(max_cuda_compile_seconds, positive_number)},
+    {key::max_module_cuda_compile_seconds, "with cuda_arch: most CPU seconds any one module's CUDA build may take",
+     true, WCP_KEY(max_module_cuda_compile_seconds, positive_number)},
+    {key::max_kernel_cuda_compile_ms,
+     "with cuda_arch: most NVRTC milliseconds any one kernel may cost (forward + backward)", true,
+     WCP_KEY(max_kernel_cuda_compile_ms, positive_number)},
+    {key::max_cuda_output_bytes, "with cuda_arch: most bytes of CUDA output (cubin or PTX) per arch", true,
+     WCP_KEY(max_cuda_output_bytes, count)},
 }};
 
 #undef WCP_KEY

@@ -42,6 +42,11 @@ inline constexpr std::string_view max_cache_bytes = "max_cache_bytes";
 inline constexpr std::string_view max_test_builds = "max_test_builds";
 inline constexpr std::string_view max_test_cold_seconds = "max_test_cold_seconds";
 inline constexpr std::string_view no_builds_after = "no_builds_after";
+inline constexpr std::string_view cuda_arch = "cuda_arch";
+inline constexpr std::string_view max_cuda_compile_seconds = "max_cuda_compile_seconds";
+inline constexpr std::string_view max_module_cuda_compile_seconds = "max_module_cuda_compile_seconds";
+inline constexpr std::string_view max_kernel_cuda_compile_ms = "max_kernel_cuda_compile_ms";
+inline constexpr std::string_view max_cuda_output_bytes = "max_cuda_output_bytes";
 }  // namespace key
 
 struct KeySpec {

@@ -3,6 +3,7 @@
 #include <regex>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "budget/budget_keys.h"
 #include "errors.h"
@@ -84,6 +85,20 @@ class EntryBuilder {
       reader_.fail(entry_node, "command '" + name + "': 'timeout' is more than a year of seconds");
     if (s.timeout) command.timeout = std::chrono::milliseconds(static_cast<long long>(*s.timeout * 1000.0));
     command.device = s.device.value_or(DeviceRequirement::any);
+    if (s.cuda_arch) command.cuda_archs = *s.cuda_arch;
+    // The CUDA build's budgets read a build that only `cuda_arch` asks for.
+    const std::pair<std::string_view, bool> cuda_budgets[] = {
+        {key::max_cuda_compile_seconds, s.max_cuda_compile_seconds.has_value()},
+        {key::max_module_cuda_compile_seconds, s.max_module_cuda_compile_seconds.has_value()},
+        {key::max_kernel_cuda_compile_ms, s.max_kernel_cuda_compile_ms.has_value()},
+        {key::max_cuda_output_bytes, s.max_cuda_output_bytes.has_value()},
+    };
+    for (const auto& [key, present] : cuda_budgets) {
+      if (present && !s.cuda_arch) {
+        reader_.fail(at(key), "command '" + name + "': '" + std::string(key) +
+                                  "' needs 'cuda_arch' (the architectures to build for, e.g. cuda_arch: sm_86)");
+      }
+    }
     command.budgets = s;
     if (s.baseline) command.baseline_report = (directory / expand(*s.baseline, at(key::baseline))).lexically_normal();
     if (s.baseline_rev) command.baseline_rev = expand(*s.baseline_rev, at(key::baseline));

@@ -58,6 +58,14 @@ struct Settings {
   std::optional<std::uint64_t> max_test_builds;
   std::optional<double> max_test_cold_seconds;
   std::optional<std::string> no_builds_after;  // a test id, or the phase `collection`/`import`
+  // The CUDA build measured without a GPU (`measure --cuda-arch`, docs/budgets.md#cuda-build):
+  // the architectures to build for (86 for sm_86), and the budgets on that build, valid only
+  // together with them.
+  std::optional<std::vector<int>> cuda_arch;
+  std::optional<double> max_cuda_compile_seconds;         // per arch, median over samples of the summed CPU
+  std::optional<double> max_module_cuda_compile_seconds;  // each module build's CPU (first sample)
+  std::optional<double> max_kernel_cuda_compile_ms;       // each kernel's NVRTC time, forward + backward
+  std::optional<std::uint64_t> max_cuda_output_bytes;     // per arch, the modules' summed output
 };
 
 }  // namespace wcp::budget

@@ -7,6 +7,7 @@
 
 #include "analysis/diagnose.h"
 #include "budget/budget_keys.h"
+#include "budget/cuda_budgets.h"
 #include "budget/offenders.h"
 #include "budget/stable_hashes.h"
 #include "budget/test_budgets.h"
@@ -371,6 +372,7 @@ CommandResult evaluate(const CommandEntry& entry, const Report& report, const st
   }
   if (budgets.stable_hashes.value_or(false)) outcomes.push_back(stable_hashes_budget(report));
   if (budgets.max_cache_bytes) outcomes.push_back(cache_bytes(*budgets.max_cache_bytes, report));
+  for (auto& outcome : cuda_budget_outcomes(entry, report)) outcomes.push_back(std::move(outcome));
   // The diagnosis runs only when something failed: it is the explanation, not a budget.
   if (result.failed()) {
     const analysis::Diagnosis diagnosis = analysis::diagnose(report);

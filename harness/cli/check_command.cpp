@@ -82,7 +82,7 @@ measure::MeasureOptions measure_options_for(const budget::CommandEntry& entry) {
           .ignore_output = {},
           .stable_hashes = entry.budgets.stable_hashes.value_or(false),
           .warm_cache = std::nullopt,
-          .cuda_archs = {}};
+          .cuda_archs = entry.cuda_archs};
 }
 
 // Which reference an entry is normalised by, when its device says so up front; otherwise the

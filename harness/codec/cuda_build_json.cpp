@@ -77,7 +77,8 @@ CudaModuleBuild cuda_module_from_json(const json& in) {
   build.output_bytes = get_optional<long long>(in, "output_bytes");
   if (const auto phases = in.find("phases"); phases != in.end() && phases->is_object())
     build.phases = cuda_phases_from_json(*phases);
-  json_fields::each(in, "kernels", [&](const json& item, std::size_t) { build.kernels.push_back(cuda_kernel_from_json(item)); });
+  json_fields::each(in, "kernels",
+                    [&](const json& item, std::size_t) { build.kernels.push_back(cuda_kernel_from_json(item)); });
   build.trace_unavailable = get<std::string>(in, "trace_unavailable", "");
   build.error = get<std::string>(in, "error", "");
   return build;
@@ -101,15 +102,16 @@ CudaBuildRun cuda_build_from_json(const json& in) {
   run.unavailable = get<std::string>(in, "unavailable", "");
   run.workers = get<int>(in, "workers", 0);
   run.added_wall_ms = get_optional<double>(in, "added_wall_ms");
-  json_fields::each(in, "modules", [&](const json& item, std::size_t) { run.modules.push_back(cuda_module_from_json(item)); });
+  json_fields::each(in, "modules",
+                    [&](const json& item, std::size_t) { run.modules.push_back(cuda_module_from_json(item)); });
   return run;
 }
 
 json cuda_compile_summaries_to_json(const std::map<int, Summary>& summaries) {
   json out = json::object();
   for (const auto& [arch, summary] : summaries) {
-    out[std::to_string(arch)] =
-        json{{"median", summary.median}, {"mad", or_null(summary.mad)}, {"values", summary.values}, {"n", summary.count}};
+    out[std::to_string(arch)] = json{
+        {"median", summary.median}, {"mad", or_null(summary.mad)}, {"values", summary.values}, {"n", summary.count}};
   }
   return out;
 }

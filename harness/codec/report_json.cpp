@@ -861,7 +861,7 @@ json report_to_json(const Report& report) {
   out["lever_arrivals"] = std::move(arrivals);
   out["tests"] = test_attribution_to_json(report.tests);
   if (report.cache_audit) out["cache_audit"] = cache_audit_to_json(*report.cache_audit);  // absent when not asked
-  if (report.cuda_build) {  // absent when not asked
+  if (report.cuda_build) {                                                                // absent when not asked
     out["cuda_build"] = cuda_build_to_json(*report.cuda_build);
     out["cuda_compile_cpu_ms"] = cuda_compile_summaries_to_json(report.cuda_compile_cpu_ms);
   }

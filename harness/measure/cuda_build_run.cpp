@@ -97,7 +97,8 @@ std::optional<CudaBuildRun> cuda_build_run_of(const instrument::InstrumentationE
 
 std::map<int, double> cuda_compile_cpu_by_arch(const instrument::InstrumentationEvents& events) {
   CudaBuildRun run;
-  for (const auto& window : events.cuda_build_windows) run.archs.insert(run.archs.end(), window.archs.begin(), window.archs.end());
+  for (const auto& window : events.cuda_build_windows)
+    run.archs.insert(run.archs.end(), window.archs.begin(), window.archs.end());
   for (const auto& record : events.cuda_builds) run.modules.push_back(record.build);
   std::map<int, double> totals;
   for (const int arch : run.archs) {

@@ -16,12 +16,12 @@ namespace wcp {
 // NVRTC's phases for one module, from its trace (milliseconds of the compiling thread; NVRTC
 // compiles one module on one thread).
 struct CudaPhases {
-  std::optional<double> front_end_ms;   // "CUDA C++ Front-End": parsing, of which headers:
-  std::optional<double> headers_ms;     // top-level "Processing Header File" inside the front end
-  std::optional<double> optimizer_ms;   // "NVVM Optimizer"
-  std::optional<double> codegen_ms;     // "NVVM CodeGen"
-  std::optional<double> ptxas_ms;       // "Total PTXAS Time" (absent when the output is PTX)
-  std::optional<double> total_ms;       // first event's start to last event's end
+  std::optional<double> front_end_ms;  // "CUDA C++ Front-End": parsing, of which headers:
+  std::optional<double> headers_ms;    // top-level "Processing Header File" inside the front end
+  std::optional<double> optimizer_ms;  // "NVVM Optimizer"
+  std::optional<double> codegen_ms;    // "NVVM CodeGen"
+  std::optional<double> ptxas_ms;      // "Total PTXAS Time" (absent when the output is PTX)
+  std::optional<double> total_ms;      // first event's start to last event's end
   bool operator==(const CudaPhases&) const = default;
 };
 
@@ -66,9 +66,9 @@ struct CudaModuleBuild {
 
 // What one cold run's processes compiled for CUDA after their own work.
 struct CudaBuildRun {
-  std::vector<int> archs;     // as asked, e.g. {86, 90}
-  std::string unavailable;    // why nothing was compiled (no compile_aot_module, no NVRTC), "" otherwise
-  int workers = 0;            // builds run at once (the largest any process used)
+  std::vector<int> archs;               // as asked, e.g. {86, 90}
+  std::string unavailable;              // why nothing was compiled (no compile_aot_module, no NVRTC), "" otherwise
+  int workers = 0;                      // builds run at once (the largest any process used)
   std::optional<double> added_wall_ms;  // the exit-time window the builds took, summed over processes
   std::vector<CudaModuleBuild> modules;
   // Sum of the modules' cpu_ms for one arch; absent when none of them was timed.

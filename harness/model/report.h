@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "model/cache_audit.h"
-#include "model/cuda_build.h"
 #include "model/cold_start_clocks.h"
+#include "model/cuda_build.h"
 #include "model/hash_stability.h"
 #include "model/interop_launch.h"
 #include "model/launch_record.h"

@@ -17,7 +17,9 @@ namespace {
 constexpr std::size_t kNamedOnScreen = 3;
 constexpr std::size_t kKernelTableRows = 15;
 
-std::string ms_or_dash(const std::optional<double>& ms) { return ms ? fmt::format("{:.0f}", *ms) : "-"; }
+std::string ms_or_dash(const std::optional<double>& ms) {
+  return ms ? fmt::format("{:.0f}", *ms) : "-";
+}
 
 std::string kernel_cost(const RankedCudaKernel& kernel) {
   std::vector<std::string> parts;
@@ -35,7 +37,8 @@ std::string arch_headline(const CudaArchRanking& arch) {
   std::string line = fmt::format("sm_{}: {} CPU", arch.arch, median_mad(arch.cpu_ms, "not timed in every sample"));
   line += fmt::format(", {} module(s) built", arch.modules_built);
   if (arch.modules_failed > 0) line += fmt::format(", {} FAILED", arch.modules_failed);
-  if (arch.output_bytes) line += fmt::format(", {:.1f} KiB of output", static_cast<double>(*arch.output_bytes) / 1024.0);
+  if (arch.output_bytes)
+    line += fmt::format(", {:.1f} KiB of output", static_cast<double>(*arch.output_bytes) / 1024.0);
   return line;
 }
 
@@ -55,7 +58,8 @@ void render_arch_summary(const CudaArchRanking& arch, std::ostream& out) {
     if (build->error.empty() && build->cpu_ms)
       modules.push_back(fmt::format("{} {:.0f} ms", module_label(*build), *build->cpu_ms));
   }
-  if (!modules.empty()) print_wrapped(fmt::format("{}", fmt::join(modules, ", ")), "    Costliest modules: ", "      ", out);
+  if (!modules.empty())
+    print_wrapped(fmt::format("{}", fmt::join(modules, ", ")), "    Costliest modules: ", "      ", out);
   if (arch.headers_ms_per_module) {
     print_wrapped(fmt::format("{:.0f} ms per module × {} module(s), measured in each module's trace",
                               *arch.headers_ms_per_module, arch.modules_with_headers),
@@ -96,8 +100,8 @@ void render_cuda_build_text(const CudaBuildRanking& ranking, std::ostream& out) 
       const auto& phases = build->phases;
       out << fmt::format("    {:<44} {:>5} {:>8} {:>9} {:>8} {:>9} {:>8} {:>7} {:>10}\n", module_label(*build),
                          build->output_kind.empty() ? "-" : build->output_kind, ms_or_dash(build->cpu_ms),
-                         ms_or_dash(phases.front_end_ms), ms_or_dash(phases.headers_ms), ms_or_dash(phases.optimizer_ms),
-                         ms_or_dash(phases.codegen_ms), ms_or_dash(phases.ptxas_ms),
+                         ms_or_dash(phases.front_end_ms), ms_or_dash(phases.headers_ms),
+                         ms_or_dash(phases.optimizer_ms), ms_or_dash(phases.codegen_ms), ms_or_dash(phases.ptxas_ms),
                          build->output_bytes ? std::to_string(*build->output_bytes) : "-");
       if (!build->trace_unavailable.empty() && build->error.empty())
         print_wrapped(build->trace_unavailable, "      no trace: ", "        ", out);

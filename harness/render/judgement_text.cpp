@@ -161,9 +161,10 @@ void render_cuda_moves(const verdict::Judgement& judgement, std::ostream& out) {
     const auto bytes = [](const std::optional<long long>& value) {
       return value ? std::to_string(*value) : std::string("unavailable");
     };
-    std::string line = fmt::format("output {} → {} bytes", bytes(cuda.build.baseline_bytes),
-                                   bytes(cuda.build.candidate_bytes));
-    if (cuda.build.moved_most) line += "; the kernel that moved most: " + verdict::kernel_move_text(*cuda.build.moved_most);
+    std::string line =
+        fmt::format("output {} → {} bytes", bytes(cuda.build.baseline_bytes), bytes(cuda.build.candidate_bytes));
+    if (cuda.build.moved_most)
+      line += "; the kernel that moved most: " + verdict::kernel_move_text(*cuda.build.moved_most);
     print_wrapped(line, fmt::format("CUDA sm_{}: ", cuda.build.arch), "  ", out);
   }
 }

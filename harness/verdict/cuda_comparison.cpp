@@ -62,7 +62,8 @@ std::vector<CudaArchComparison> compare_cuda_builds(const Report& baseline, cons
     comparison.arch = arch;
     comparison.baseline_bytes = output_bytes(*baseline.cuda_build, arch);
     comparison.candidate_bytes = output_bytes(*candidate.cuda_build, arch);
-    comparison.moved_most = moved_most(kernel_costs(*baseline.cuda_build, arch), kernel_costs(*candidate.cuda_build, arch));
+    comparison.moved_most =
+        moved_most(kernel_costs(*baseline.cuda_build, arch), kernel_costs(*candidate.cuda_build, arch));
     comparisons.push_back(std::move(comparison));
   }
   return comparisons;

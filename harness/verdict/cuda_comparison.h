@@ -14,7 +14,7 @@ namespace wcp::verdict {
 struct KernelMove {
   std::string kernel;
   std::string module;
-  std::optional<double> baseline_ms;  // absent: the kernel is new in the candidate
+  std::optional<double> baseline_ms;   // absent: the kernel is new in the candidate
   std::optional<double> candidate_ms;  // absent: gone
   double delta_ms() const { return candidate_ms.value_or(0.0) - baseline_ms.value_or(0.0); }
 };

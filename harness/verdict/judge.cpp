@@ -596,10 +596,17 @@ Ruling improved_rule(const RuleInputs& in) {
 }
 
 // The rules in the order they are tried (docs/measurement.md#decision-rules).
-constexpr std::array<Ruling (*)(const RuleInputs&), 11> kDecisionRules{
-    candidate_failed_rule,     baseline_failed_rule,  no_launch_record_rule,     workload_changed_rule,
-    identities_unchanged_rule, work_unavailable_rule, same_work_contention_rule, regressed_rule,
-    cuda_regressed_rule,       within_band_rule,      improved_rule};
+constexpr std::array<Ruling (*)(const RuleInputs&), 11> kDecisionRules{candidate_failed_rule,
+                                                                       baseline_failed_rule,
+                                                                       no_launch_record_rule,
+                                                                       workload_changed_rule,
+                                                                       identities_unchanged_rule,
+                                                                       work_unavailable_rule,
+                                                                       same_work_contention_rule,
+                                                                       regressed_rule,
+                                                                       cuda_regressed_rule,
+                                                                       within_band_rule,
+                                                                       improved_rule};
 
 Decision first_ruling(const RuleInputs& in) {
   for (const auto rule : kDecisionRules) {
@@ -720,14 +727,15 @@ Judgement judge(const Report& baseline, const Report& candidate, const JudgeOpti
     // wall that holds that work, so it is at least as noisy: it takes the same relative noise
     // (else 3 back-to-back baseline samples that happened to agree give it a band of a few ms,
     // and a run-to-run wobble of 10 % reads as IMPROVED).
-    judgement.module_work = compare_clock(Clock::module_work, baseline.cold_module_ms,
-                                          on_cpu ? candidate.cold_module_ms : scaled(candidate.cold_module_ms, baseline.cold_module_ms),
-                                          options.tolerance_percent, options.prior_noise);
+    judgement.module_work =
+        compare_clock(Clock::module_work, baseline.cold_module_ms,
+                      on_cpu ? candidate.cold_module_ms : scaled(candidate.cold_module_ms, baseline.cold_module_ms),
+                      options.tolerance_percent, options.prior_noise);
     if (on_cpu) {
       judgement.module_wall = std::move(judgement.module_work);
-      judgement.module_work =
-          compare_clock(Clock::module_cpu, baseline.cold_module_cpu_ms, scaled(candidate.cold_module_cpu_ms, baseline.cold_module_cpu_ms),
-                        options.tolerance_percent, options.prior_cpu_noise);
+      judgement.module_work = compare_clock(Clock::module_cpu, baseline.cold_module_cpu_ms,
+                                            scaled(candidate.cold_module_cpu_ms, baseline.cold_module_cpu_ms),
+                                            options.tolerance_percent, options.prior_cpu_noise);
     }
     judgement.compile_elapsed =
         compare_clock(Clock::compile_elapsed, credited_compile_elapsed(baseline), credited_compile_elapsed(candidate),

@@ -69,7 +69,7 @@ enum class Rule {
   regressed,
   within_band,
   improved,
-  not_judged,  // within_band, with a detectable change above the threshold
+  not_judged,      // within_band, with a detectable change above the threshold
   cuda_regressed,  // the CPU build held, the CUDA build measured without a GPU regressed (issue 64)
 };
 

@@ -3,10 +3,12 @@ NVRTC it ships: each loaded module identity compiled for sm_86 after the program
 CPU time, NVRTC's phases, output bytes and per-kernel forward and backward times; the ranking on
 the screen; the unused-backward finding's measured CUDA cost; the program's output unchanged;
 and the identities equal to what Warp loaded on a real GPU (tests/data/cuda-recorded, the
-fixtures' files unchanged since). About 50 s on 2 cores."""
+fixtures' files unchanged since); a budget below the measured CUDA time fails naming the module
+and kernel. About 70 s on 2 cores."""
 
 import json
 import os
+import tempfile
 import unittest
 
 from probe_testlib import FIXTURES, PYTHON, SOURCE_DIR, diagnose, measure, run_cli
@@ -82,6 +84,23 @@ class HeavyBackward(unittest.TestCase):
         self.assertFalse(finding["cost_is_estimate"])
         self.assertIn("CUDA build for sm_86", finding["cost_basis"])
         self.assertTrue(any("heavy" in line and "backward code" in line for line in finding["evidence"]), finding)
+
+
+class Budget(unittest.TestCase):
+    def test_a_budget_below_the_measured_cuda_time_fails_naming_the_module_and_kernel(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            budgets = os.path.join(scratch, "budgets.yaml")
+            with open(budgets, "w", encoding="utf-8") as handle:
+                handle.write("version: 1\ncommands:\n  - name: heavy\n"
+                             f"    command: [{json.dumps(PYTHON)}, {json.dumps(HEAVY)}]\n"
+                             "    device: cpu\n    samples: 1\n    cuda_arch: sm_86\n"
+                             "    max_kernel_cuda_compile_ms: 1000\n    max_cuda_compile_seconds: 600\n")
+            out = os.path.join(scratch, "check.json")
+            result = run_cli(["check", budgets, "--json", out])
+            self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+            self.assertRegex(result.stdout, r"FAIL +max_kernel_cuda_compile_ms")
+            self.assertRegex(result.stdout, r"kernel heavy \(sm_86, hash [0-9a-f]{7}\): backward \d+ ms \+ forward")
+            self.assertRegex(result.stdout, r"PASS +max_cuda_compile_seconds")
 
 
 class Identities(unittest.TestCase):

@@ -21,9 +21,9 @@ using ::testing::Not;
 
 std::string summary(const Report& report) {
   std::ostringstream out;
-  render_report_summary_text(
-      ReportView{report, compiled_identities(report), rebuilt_modules(report), std::nullopt, clock_facts(report),
-                 rank_cuda_build(report)}, out);
+  render_report_summary_text(ReportView{report, compiled_identities(report), rebuilt_modules(report), std::nullopt,
+                                        clock_facts(report), rank_cuda_build(report)},
+                             out);
   return out.str();
 }
 

@@ -46,7 +46,9 @@ def plan(jobs):
               Planned("recordings", "recordings.py", ["--jobs", str(record_jobs)], weight=record_jobs, expected_s=90),
               Planned("output", "output_cuda.py", ["--jobs", "2"], weight=2, expected_s=35),
               # Side by side: it asserts what the lever did (arrived or not, same workload), not a saving.
-              Planned("lever-load-workers", "lever_load_workers.py", ["--pairs", "3"], expected_s=65)]
+              Planned("lever-load-workers", "lever_load_workers.py", ["--pairs", "3"], expected_s=65),
+              # Each module built twice in one run (JIT on the GPU, AOT at exit): its ratio is a figure.
+              Planned("aot-vs-jit", "aot_vs_jit.py", phase="alone", expected_s=40)]
     for entry in catalog("cuda"):
         checks.append(Planned(f"findings/{entry['name']}", "fixture_findings.py", ["--fixture", entry["name"]],
                               expected_s=25))
