@@ -20,6 +20,9 @@ CudaArchRanking rank_arch(const Report& report, const CudaBuildRun& run, int arc
     }
     ++ranking.modules_built;
     if (build.output_bytes) ranking.output_bytes = ranking.output_bytes.value_or(0) + *build.output_bytes;
+    if (build.phases.total_ms && build.cpu_ms && *build.cpu_ms > 0.0)
+      ranking.trace_wall_over_cpu =
+          std::max(ranking.trace_wall_over_cpu.value_or(0.0), *build.phases.total_ms / *build.cpu_ms);
     if (build.phases.headers_ms) {
       headers_total += *build.phases.headers_ms;
       ++ranking.modules_with_headers;

@@ -32,7 +32,14 @@ struct CudaArchRanking {
   std::size_t modules_with_headers = 0;
   std::optional<long long> output_bytes;  // summed over the modules that wrote an output
   std::string kernels_unavailable;        // why no kernel is ranked, "" when some are
+  // NVRTC's trace is its own wall clock: the largest ratio of a module's trace span to its
+  // compiling thread's CPU time. Well above 1, the thread waited for a core (a busy machine, or
+  // more builds than cores) and the phase and kernel times overstate the work; their shares hold.
+  std::optional<double> trace_wall_over_cpu;
 };
+
+// Above this ratio of NVRTC's wall to the thread's CPU, the screen says the times are inflated.
+inline constexpr double kContendedTraceRatio = 1.25;
 
 struct CudaBuildRanking {
   std::vector<CudaArchRanking> archs;  // in the order asked

@@ -34,7 +34,8 @@ std::string module_label(const CudaModuleBuild& build) {
 }
 
 std::string arch_headline(const CudaArchRanking& arch) {
-  std::string line = fmt::format("sm_{}: {} CPU", arch.arch, median_mad(arch.cpu_ms, "not timed in every sample"));
+  if (arch.modules.empty()) return fmt::format("sm_{}: no process loaded a module, so nothing was compiled", arch.arch);
+  std::string line = fmt::format("sm_{} CPU {}", arch.arch, median_mad(arch.cpu_ms, "not timed in every sample"));
   line += fmt::format(", {} module(s) built", arch.modules_built);
   if (arch.modules_failed > 0) line += fmt::format(", {} FAILED", arch.modules_failed);
   if (arch.output_bytes)
@@ -64,6 +65,13 @@ void render_arch_summary(const CudaArchRanking& arch, std::ostream& out) {
     print_wrapped(fmt::format("{:.0f} ms per module × {} module(s), measured in each module's trace",
                               *arch.headers_ms_per_module, arch.modules_with_headers),
                   "    Warp's headers: ", "      ", out);
+  }
+  if (arch.trace_wall_over_cpu && *arch.trace_wall_over_cpu > kContendedTraceRatio) {
+    print_wrapped(fmt::format("NVRTC's clock ran up to {:.1f}× its thread's CPU time: the builds waited for a core "
+                              "(a busy machine, or more builds than cores), so the kernel and phase times above "
+                              "overstate the work; their order and shares hold, and the CPU times do not inflate",
+                              *arch.trace_wall_over_cpu),
+                  "    Note: ", "      ", out);
   }
   for (const auto* build : arch.modules) {
     if (!build->error.empty()) print_wrapped(build->error, "    FAILED " + module_label(*build) + ": ", "      ", out);

@@ -68,6 +68,17 @@ def loaded_targets(ctx):
     return targets
 
 
+def source_size(module):
+    """The summed Python source of the module's kernels: a cheap stand-in for its build's cost."""
+    size = 0
+    try:
+        for kernel in list(getattr(module, "kernels", {}).values()):
+            size += len(getattr(getattr(kernel, "adj", None), "source", "") or "")
+    except Exception:
+        pass
+    return size
+
+
 def kernel_names(module, block_dim):
     """{mangled name: kernel key} for the identity's kernels, as NVRTC's trace names them."""
     names = {}
@@ -214,7 +225,9 @@ def build_at_exit(probe, warp, ctx, archs):
         by_module = {}
         for module, block_dim, arch in targets:
             by_module.setdefault(id(module), []).append((module, block_dim, arch))
-        tasks = list(by_module.values())
+        # Largest first (by the kernels' Python source, known before any code generation): the
+        # longest build then starts at once instead of last, and the threads finish together.
+        tasks = sorted(by_module.values(), key=lambda task: -source_size(task[0][0]))
         workers = min(workers, max(1, len(tasks)))
 
         def run(task):
