@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "analysis/diagnose_support.h"
+#include "facts/cuda_build_ranking.h"
 #include "facts/test_session.h"
 #include "io/units.h"
 #include "stats/summary.h"
@@ -124,6 +125,18 @@ Finding granular_finding(const Report& report, const GranularGroup& group, const
                                            event->built_pch ? " (includes the precompiled header)" : ""));
   }
   add_merge_saving(finding, events.size(), fixed);
+  if (const auto cuda = cuda_cost_of_modules(report, names)) {
+    // Measured in the CUDA build (`--cuda-arch`): what each separate module pays there.
+    finding.evidence.push_back(fmt::format(
+        "their CUDA build for sm_{} (measured, NVRTC's trace): {} module(s), {} of CPU; Warp's headers {}", cuda->arch,
+        cuda->modules_built, milliseconds_text(cuda->cpu_ms),
+        cuda->modules_with_headers == 0
+            ? std::string("were not timed in their traces")
+            : fmt::format("{} per module in the {} trace(s) that parsed them (NVRTC keeps a precompiled header per "
+                          "process, so later modules may skip them)",
+                          milliseconds_text(cuda->headers_ms / static_cast<double>(cuda->modules_with_headers)),
+                          cuda->modules_with_headers)));
+  }
   finding.fix = fmt::format(
       "Put the kernels of {} ({}) in one Python module (or fewer), so Warp builds one module instead of {}.",
       group.feature, fmt::join(names, ", "), events.size());

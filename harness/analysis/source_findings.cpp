@@ -323,6 +323,18 @@ void check_unroll(const Report& report, Diagnosis& out) {
       finding.evidence.push_back(fmt::format("{}: {} of its {} source-line markers repeat a line (unrolled loops)",
                                              module->directory, *module->repeated_line_markers,
                                              *module->forward_line_markers));
+      if (const auto cuda = cuda_cost_of_modules(report, {name}); cuda && cuda->optimizer_ms) {
+        // The CUDA build measured (`--cuda-arch`): whether the optimizer, which unrolled code
+        // feeds, is where its time goes, and on which kernels.
+        std::vector<std::string> kernels;
+        for (std::size_t at = 0; at < std::min<std::size_t>(3, cuda->optimizer_kernels.size()); ++at)
+          kernels.push_back(
+              fmt::format("{} {:.0f} ms", cuda->optimizer_kernels[at].first, cuda->optimizer_kernels[at].second));
+        finding.evidence.push_back(fmt::format(
+            "its CUDA build for sm_{} (measured, NVRTC's trace): the optimizer took {:.0f} ms of {:.0f} ms of CPU{}{}",
+            cuda->arch, *cuda->optimizer_ms, cuda->cpu_ms, kernels.empty() ? "" : "; most on ",
+            fmt::join(kernels, ", ")));
+      }
     }
   }
   if (findings.empty()) {

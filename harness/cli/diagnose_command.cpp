@@ -13,7 +13,9 @@
 #include "cli/outputs.h"
 #include "codec/report_json.h"
 #include "errors.h"
+#include "facts/cuda_build_ranking.h"
 #include "io/file_io.h"
+#include "render/cuda_build_text.h"
 #include "render/diagnosis_text.h"
 #include "render/format.h"
 
@@ -49,6 +51,15 @@ int run_diagnose(const DiagnoseArguments& arguments, CliContext& context) {
     render::write(diagnosis, render::Format::text, context.out);
   } else {
     render::render_diagnosis_summary_text(diagnosis, context.out);
+  }
+  // The CUDA build ranked (`measure --cuda-arch`): the costliest kernels and modules per arch.
+  if (const auto cuda = rank_cuda_build(report); cuda && !explained) {
+    if (arguments.verbose) {
+      render::render_cuda_build_text(*cuda, context.out);
+    } else {
+      context.out << '\n';
+      render::render_cuda_build_summary(*cuda, context.out);
+    }
   }
   if (arguments.boundaries) {
     render::render_kernel_usage_text(diagnosis.kernel_usage, context.out);

@@ -78,4 +78,34 @@ std::optional<CudaBackwardCost> cuda_backward_cost(const Report& report, const s
   return std::nullopt;
 }
 
+std::optional<CudaModulesCost> cuda_cost_of_modules(const Report& report, const std::vector<std::string>& modules) {
+  if (!report.cuda_build) return std::nullopt;
+  for (const int arch : report.cuda_build->archs) {
+    CudaModulesCost cost;
+    cost.arch = arch;
+    for (const auto& build : report.cuda_build->modules) {
+      if (build.arch != arch || !build.error.empty() ||
+          std::find(modules.begin(), modules.end(), build.module) == modules.end())
+        continue;
+      ++cost.modules_built;
+      cost.cpu_ms += build.cpu_ms.value_or(0.0);
+      if (build.phases.headers_ms) {
+        ++cost.modules_with_headers;
+        cost.headers_ms += *build.phases.headers_ms;
+      }
+      if (build.phases.optimizer_ms) cost.optimizer_ms = cost.optimizer_ms.value_or(0.0) + *build.phases.optimizer_ms;
+      for (const auto& kernel : build.kernels) {
+        const double ms = kernel.forward_optimizer_ms.value_or(0.0) + kernel.backward_optimizer_ms.value_or(0.0);
+        if (kernel.forward_optimizer_ms || kernel.backward_optimizer_ms)
+          cost.optimizer_kernels.emplace_back(kernel.kernel.empty() ? kernel.mangled : kernel.kernel, ms);
+      }
+    }
+    if (cost.modules_built == 0) continue;
+    std::stable_sort(cost.optimizer_kernels.begin(), cost.optimizer_kernels.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    return cost;
+  }
+  return std::nullopt;
+}
+
 }  // namespace wcp

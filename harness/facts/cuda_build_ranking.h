@@ -61,4 +61,19 @@ struct CudaBackwardCost {
 };
 std::optional<CudaBackwardCost> cuda_backward_cost(const Report& report, const std::string& module);
 
+// What a set of modules cost their CUDA build for the first asked architecture that built any of
+// them (issue 64: a finding's CUDA evidence): their CPU time, Warp's headers as measured in their
+// traces, the optimizer's time, and the kernels whose optimizer time is largest. Absent without a
+// CUDA build of them.
+struct CudaModulesCost {
+  int arch = 0;
+  std::size_t modules_built = 0;
+  double cpu_ms = 0.0;
+  std::size_t modules_with_headers = 0;  // NVRTC keeps a precompiled header per process: maybe 1
+  double headers_ms = 0.0;
+  std::optional<double> optimizer_ms;
+  std::vector<std::pair<std::string, double>> optimizer_kernels;  // (kernel, forward + backward optimizer ms)
+};
+std::optional<CudaModulesCost> cuda_cost_of_modules(const Report& report, const std::vector<std::string>& modules);
+
 }  // namespace wcp

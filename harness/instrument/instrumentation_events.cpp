@@ -133,6 +133,9 @@ CudaBuildRecord cuda_build_of(const json& record, int pid) {
     build.output_bytes = bytes->get<long long>();
   read.trace_path = text_of(record, "trace");
   read.kernel_keys = reprs_of(record, "kernels");
+  read.t_start = number_of(record, "t_start").value_or(0.0);
+  if (const auto thread = record.find("thread"); thread != record.end() && thread->is_number_integer())
+    read.thread = thread->get<long long>();
   return read;
 }
 

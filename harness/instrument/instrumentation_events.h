@@ -113,6 +113,8 @@ struct CudaBuildRecord {
   CudaModuleBuild build;  // phases and kernels empty until the trace is read
   std::string trace_path;
   std::map<std::string, std::string> kernel_keys;  // mangled name → Python kernel key
+  double t_start = 0.0;                            // CLOCK_MONOTONIC seconds; 0 when not said
+  long long thread = 0;                            // the OS thread that built it
 };
 
 // One process's exit-time CUDA builds (`cuda_build_done`): when they ran and how.

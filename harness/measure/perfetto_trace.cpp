@@ -66,6 +66,27 @@ std::vector<TraceTrack> build_trace(const MeasureOptions& options, const std::ve
         }
         track.slices.push_back(std::move(slice));
       }
+      // The exit-time CUDA builds (`--cuda-arch`, cold passes): a track per building thread.
+      for (const auto& build : record->instrumentation.cuda_builds) {
+        if (build.t_start <= 0.0 || !build.build.wall_ms) continue;
+        auto& track = by_pid[{build.build.pid, -build.thread - 1}];  // apart from the loads' tracks
+        track.sample = sample.index;
+        track.pass = pass;
+        track.pid = build.build.pid;
+        track.thread = build.thread;
+        track.label = fmt::format("pid {} CUDA build at exit (thread {})", build.build.pid, build.thread);
+        const double start = build.t_start - record->run.started_monotonic_s;
+        TraceSlice slice{fmt::format("{} {} sm_{}", build.build.module, build.build.hash, build.build.arch),
+                         build.build.error.empty() ? "cuda_aot" : "error",
+                         start,
+                         start + *build.build.wall_ms / 1000.0,
+                         {}};
+        slice.args["block_dim"] = std::to_string(build.build.block_dim);
+        if (build.build.cpu_ms) slice.args["cpu_ms"] = fmt::format("{:.1f}", *build.build.cpu_ms);
+        if (build.build.phases.total_ms) slice.args["nvrtc_ms"] = fmt::format("{:.1f}", *build.build.phases.total_ms);
+        if (!build.build.error.empty()) slice.args["error"] = build.build.error;
+        track.slices.push_back(std::move(slice));
+      }
       for (auto& [key, track] : by_pid) tracks.push_back(std::move(track));
     }
   }

@@ -107,9 +107,17 @@ class Identities(unittest.TestCase):
     def test_the_identities_compiled_are_those_warp_loaded_on_a_gpu(self):
         # Recorded on an H200 with Warp 1.19.0; the module files are unchanged since, so each CUDA
         # identity (block_dim 256) must be the one Warp loaded there.
-        result, report = measure([PYTHON, os.path.join(FIXTURES, "granular_modules", "app.py")],
-                                 extra_args=("--cuda-arch", "90"))
-        self.assertEqual(result.returncode, 0, result.stderr)
+        with tempfile.TemporaryDirectory() as scratch:
+            trace_path = os.path.join(scratch, "trace.json")
+            result, report = measure([PYTHON, os.path.join(FIXTURES, "granular_modules", "app.py")],
+                                     extra_args=("--cuda-arch", "90", "--trace", trace_path))
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(trace_path, encoding="utf-8") as handle:
+                trace = json.load(handle)
+        # `--trace` shows each exit-time build as a slice of its thread's track.
+        events = trace["traceEvents"] if isinstance(trace, dict) else trace
+        slices = sorted(event["name"] for event in events if event.get("cat") == "cuda_aot")
+        self.assertEqual(slices, sorted(f"{m['module']} {m['hash']} sm_90" for m in report["cuda_build"]["modules"]))
         with open(os.path.join(RECORDED, "granular_modules_app.json"), encoding="utf-8") as handle:
             recorded = json.load(handle)
         on_gpu = {(event["name"], event["hash"]) for event in recorded["module_events"] if event["pass"] == "cold"}

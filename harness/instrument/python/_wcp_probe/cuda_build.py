@@ -14,6 +14,7 @@
 # parallel module loading does. A Warp without that lock builds one module at a time.
 import os
 import sys
+import threading
 import time
 
 ARCHS_VARIABLE = "WCP_CUDA_ARCHS"
@@ -107,6 +108,8 @@ def build_one(warp, ctx, module, block_dim, arch, folder):
         output_dir = os.path.join(folder, "%s_%s_b%d_sm%d" % (record["module"].replace(os.sep, "_"),
                                                               record["hash"], block_dim, arch))
         cpu0, wall0 = time.thread_time(), time.monotonic()
+        record["t_start"] = wall0
+        record["thread"] = threading.get_native_id() if hasattr(threading, "get_native_id") else 0
         module._compile(None, output_dir, output_arch=arch, options=options)
         record["cpu_s"] = time.thread_time() - cpu0
         record["wall_s"] = time.monotonic() - wall0
@@ -165,8 +168,6 @@ def run_tasks(run, tasks, workers):
     shared queue. Plain threads: concurrent.futures refuses new work once the interpreter is
     shutting down, which is when this runs; where a thread cannot start (an interpreter that
     refuses them at exit), the caller's thread does the rest."""
-    import threading
-
     results = [None] * len(tasks)
     next_task = iter(range(len(tasks)))
     lock = threading.Lock()
