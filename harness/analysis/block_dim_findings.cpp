@@ -41,6 +41,20 @@ void check_block_dim_spread(const Report& report, Diagnosis& out) {
           "further builds at one block_dim changed the hash there: that is churn, reported and costed apart (see "
           "CS-1, CS-3, CS-6 or closure-churn)");
     }
+    if (report.cuda_build) {
+      // The exit-time CUDA build (`--cuda-arch`) compiled each block_dim's identity again,
+      // alone and timed on its thread's CPU: the extra builds' cost, measured apart from the
+      // program's own load timers.
+      std::vector<std::string> timed;
+      for (const auto& build : report.cuda_build->modules) {
+        if (build.module == rebuilt.name && build.error.empty() && build.cpu_ms)
+          timed.push_back(
+              fmt::format("block_dim {} sm_{} {}", build.block_dim, build.arch, milliseconds_text(*build.cpu_ms)));
+      }
+      if (timed.size() > 1)
+        finding.evidence.push_back(
+            fmt::format("its CUDA builds at exit (measured CPU time): {}", fmt::join(timed, ", ")));
+    }
     finding.facts.event = EventKind::built_at_several_block_dims;
     finding.facts.modules = {rebuilt.name};
     finding.cost_ms = extra;

@@ -65,6 +65,37 @@ markup::Table identity_table(const std::vector<results::IdentityBar>& identities
   return table;
 }
 
+// The candidate's CUDA build per arch, the costliest kernels first (at most this many rows).
+constexpr std::size_t kCudaKernelRows = 10;
+
+void add_cuda_blocks(const CudaBuildRanking& ranking, std::vector<markup::Block>& blocks) {
+  blocks.push_back(markup::Heading{2, "CUDA build after the change (Warp's NVRTC, no GPU)"});
+  if (!ranking.unavailable.empty()) {
+    blocks.push_back(markup::Paragraph{{plain("Unavailable: " + ranking.unavailable)}, "unavailable"});
+    return;
+  }
+  for (const auto& arch : ranking.archs) {
+    std::string line = fmt::format("sm_{}: {} module(s) built", arch.arch, arch.modules_built);
+    if (arch.cpu_ms) line += fmt::format(", {:.0f} ms of CPU (median)", arch.cpu_ms->median);
+    if (arch.modules_failed > 0) line += fmt::format(", {} failed", arch.modules_failed);
+    if (arch.headers_ms_per_module)
+      line += fmt::format("; Warp's headers {:.0f} ms per module in {} trace(s)", *arch.headers_ms_per_module,
+                          arch.modules_with_headers);
+    blocks.push_back(markup::Paragraph{{plain(line + ".")}, ""});
+    if (arch.kernels.empty()) continue;
+    markup::Table table{{{"kernel"}, {"module"}, {"forward ms", true}, {"backward ms", true}, {"total ms", true}}, {}};
+    for (std::size_t at = 0; at < std::min(kCudaKernelRows, arch.kernels.size()); ++at) {
+      const auto& kernel = arch.kernels[at];
+      table.rows.push_back({{code(kernel.kernel)},
+                            {code(kernel.module)},
+                            {plain(ms_cell(kernel.forward_ms))},
+                            {plain(ms_cell(kernel.backward_ms))},
+                            {plain(fmt::format("{:.0f}", kernel.total_ms))}});
+    }
+    blocks.push_back(std::move(table));
+  }
+}
+
 std::string launches_text(const std::optional<std::uint64_t>& launches) {
   return launches ? std::to_string(*launches) : "?";
 }
@@ -110,6 +141,7 @@ markup::Document results_document(const results::ResultsReport& results) {
 
   blocks.push_back(markup::Heading{2, "Builds per identity (cold run, ms)"});
   blocks.push_back(markup::Figure{identity_bars_svg(results.identities), {identity_table(results.identities)}});
+  if (results.cuda_after) add_cuda_blocks(*results.cuda_after, blocks);
   return document;
 }
 

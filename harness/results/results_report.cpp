@@ -74,6 +74,7 @@ ResultsReport build_results_report(const Report& baseline, const Report& candida
   results.ledger = std::move(ledger);
 
   results.residual = residual_of(candidate);
+  results.cuda_after = rank_cuda_build(candidate);
 
   for (const auto& finding : before.findings) {
     if (!after.found(finding.mechanism)) results.fixed.push_back({finding.mechanism, first_evidence(finding)});

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/finding.h"
+#include "facts/cuda_build_ranking.h"
 #include "model/lever_outcome.h"
 #include "model/report.h"
 #include "results/ledger.h"
@@ -73,6 +74,8 @@ struct ResultsReport {
   std::vector<IdentityBar> identities;  // slowest first
   Timeline baseline_timeline;
   Timeline candidate_timeline;
+  // The candidate's CUDA build ranked per arch (`--cuda-arch`); absent when it has none.
+  std::optional<CudaBuildRanking> cuda_after;
 };
 
 ResultsReport build_results_report(const Report& baseline, const Report& candidate, const verdict::Judgement& judgement,

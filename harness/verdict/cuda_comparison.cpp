@@ -47,6 +47,8 @@ std::optional<KernelMove> moved_most(const KernelCosts& baseline, const KernelCo
   for (const auto& [key, ms] : candidate) {
     if (!baseline.contains(key)) consider(key, std::nullopt, ms);
   }
+  // Nothing moved (the same report, or identical builds): no kernel to name.
+  if (most && std::fabs(most->delta_ms()) < 0.5) return std::nullopt;
   return most;
 }
 
