@@ -7,6 +7,7 @@
 // without module timers) is std::nullopt here and NULL in the store, and a count the writer did
 // not record (a result migrated from schema 1) is std::nullopt, never 0.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,6 +96,9 @@ struct Result : ColdStartClocks {
   // a report that did not say). Another version may time differently, so noise is not pooled
   // across versions.
   std::string tool_version;
+  // The CUDA build's CPU time per arch (schema 7, `--cuda-arch`; docs/cuda-build.md): each arch
+  // is a series of its own in `history show`. Empty when none was measured, and in older results.
+  std::map<int, Summary> cuda_compile_cpu_ms;
 
   bool measured() const { return samples > failed_samples; }
   bool operator==(const Result&) const = default;

@@ -82,6 +82,9 @@ std::vector<std::string> migration_statements(int from) {
               "ALTER TABLE results ADD COLUMN branch TEXT NOT NULL DEFAULT ''",
               "ALTER TABLE results ADD COLUMN report TEXT",
               "CREATE INDEX results_by_class ON results(name, machine_class, branch)"};
+    case 6:
+      // Issue 64: the CUDA build's CPU time per arch; results of versions 1 to 6 read none.
+      return {"ALTER TABLE results ADD COLUMN cuda_compile_cpu_ms TEXT"};
     default:
       throw std::logic_error("no history migration from version " + std::to_string(from));
   }

@@ -16,7 +16,7 @@
 
 namespace wcp::history {
 
-inline constexpr int kHistorySchemaVersion = 6;
+inline constexpr int kHistorySchemaVersion = 7;
 // "WCPH": set on every history file, so another program's SQLite file is never mistaken for one.
 inline constexpr int kHistoryApplicationId = 0x57435048;
 

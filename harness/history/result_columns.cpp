@@ -59,6 +59,14 @@ std::optional<Summary> summary_of(const Cell& cell) {
   return summary;
 }
 
+// {"86": summary, …}; null when no arch was measured.
+json cuda_json(const std::map<int, Summary>& by_arch) {
+  if (by_arch.empty()) return nullptr;
+  json out = json::object();
+  for (const auto& [arch, summary] : by_arch) out[std::to_string(arch)] = summary_json(summary);
+  return out;
+}
+
 }  // namespace
 
 const std::vector<ResultColumn>& result_columns() {
@@ -98,6 +106,7 @@ const std::vector<ResultColumn>& result_columns() {
       {"machine_class", 6, "''"},
       {"branch", 6, "''"},
       {"report", 6, "NULL"},
+      {"cuda_compile_cpu_ms", 7, "NULL"},
   };
   return columns;
 }
@@ -164,6 +173,7 @@ std::vector<Cell> cells_of(const Result& result) {
       result.machine.machine_class,
       result.branch,
       result.report_json ? Cell(*result.report_json) : Cell(std::monostate{}),
+      text_or_null(cuda_json(result.cuda_compile_cpu_ms)),
   };
 }
 
@@ -218,6 +228,11 @@ Result result_from_cells(std::int64_t id, const std::vector<Cell>& cells) {
   result.machine.machine_class = text_of(next());
   result.branch = text_of(next());
   if (const Cell& report = next(); !is_null(report)) result.report_json = text_of(report);
+  if (const Cell& cuda = next(); !is_null(cuda)) {
+    const json by_arch = json::parse(text_of(cuda));
+    for (const auto& [arch, summary] : by_arch.items())
+      if (auto read = summary_of(Cell(summary.dump()))) result.cuda_compile_cpu_ms[std::stoi(arch)] = std::move(*read);
+  }
   return result;
 }
 

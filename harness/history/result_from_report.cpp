@@ -62,6 +62,7 @@ Result result_from_report(const Report& report, const ResultContext& context) {
   }
   result.warm_compiles = warm_compiles(report);
   result.lto_artifacts = report.cache.lto_artifacts;
+  result.cuda_compile_cpu_ms = report.cuda_compile_cpu_ms;
   // Loads nobody observed leave the structure unrecorded: absent, not 0, so no step is read off it.
   if (!report.loads_observed) return result;
   result.identities = report.identities;

@@ -87,10 +87,11 @@ std::vector<std::string> structure_parts(const StructureChange& change) {
 std::string describe(const Step& step, const Point& point, LevelClock clock) {
   std::vector<std::string> parts;
   if (step.delta) {
-    const std::string change = clock == LevelClock::cold_units ? fmt::format("cold units {:+.2f}", *step.delta)
-                               : clock == LevelClock::cold_module_cpu_ms
-                                   ? "cold module CPU " + signed_duration(*step.delta)
-                                   : "cold module work " + signed_duration(*step.delta);
+    const std::string change =
+        clock == LevelClock::cold_units            ? fmt::format("cold units {:+.2f}", *step.delta)
+        : clock == LevelClock::cold_module_cpu_ms  ? "cold module CPU " + signed_duration(*step.delta)
+        : clock == LevelClock::cuda_compile_cpu_ms ? "CUDA compile CPU " + signed_duration(*step.delta)
+                                                   : "cold module work " + signed_duration(*step.delta);
     parts.push_back(step.clock_left_band ? fmt::format("{} at {}", change, short_sha(point.commit))
                                          : fmt::format("{} at {} (inside its band)", change, short_sha(point.commit)));
   } else {
@@ -109,6 +110,7 @@ const std::optional<Summary>& level_of(const Result& result, LevelClock clock) {
     case LevelClock::cold_units:
       return result.cold_units;
     case LevelClock::cold_module_cpu_ms:
+    case LevelClock::cuda_compile_cpu_ms:  // a CUDA series' results hold it there (cuda_results)
       return result.cold_module_cpu_ms;
     case LevelClock::cold_module_ms:
       break;
@@ -264,10 +266,11 @@ constexpr NameTable<NoteKind, 2> kNoteKinds{{
     {NoteKind::runner_level_moved, "runner_level_moved"},
 }};
 
-constexpr NameTable<LevelClock, 3> kLevelClocks{{
+constexpr NameTable<LevelClock, 4> kLevelClocks{{
     {LevelClock::cold_module_ms, "cold_module_ms"},
     {LevelClock::cold_units, "cold_units"},
     {LevelClock::cold_module_cpu_ms, "cold_module_cpu_ms"},
+    {LevelClock::cuda_compile_cpu_ms, "cuda_compile_cpu_ms"},
 }};
 
 }  // namespace
@@ -289,10 +292,40 @@ std::string short_sha(const std::optional<Commit>& commit) {
   return commit->sha.substr(0, 7) + (commit->dirty ? "-dirty" : "");
 }
 
+namespace {
+
+// Each result with a CUDA build, once per arch, as a result of its own series "<name> · CUDA
+// sm_N": that arch's CPU time in its module clocks, its structure the command's (the CUDA build
+// compiles the identities the command loaded), no cold units (the reference times the CPU build).
+std::string cuda_series_name(const std::string& name, int arch) {
+  return fmt::format("{} · CUDA sm_{}", name, arch);
+}
+
+std::vector<std::pair<Result, int>> with_cuda_results(const std::vector<Result>& results) {
+  std::vector<std::pair<Result, int>> all;
+  for (const auto& result : results) {
+    all.emplace_back(result, 0);
+    for (const auto& [arch, summary] : result.cuda_compile_cpu_ms) {
+      Result cuda = result;
+      cuda.name = cuda_series_name(result.name, arch);
+      cuda.cold_module_ms = summary;
+      cuda.cold_module_cpu_ms = summary;
+      cuda.cold_units.reset();
+      cuda.reference.clear();
+      all.emplace_back(std::move(cuda), arch);
+    }
+  }
+  return all;
+}
+
+}  // namespace
+
 std::vector<Series> build_series(const std::vector<Result>& results, const std::string& name, const std::string& host) {
   std::vector<Series> series;
-  for (const auto& result : results) {
-    if (!name.empty() && result.name != name) continue;
+  for (const auto& [result, cuda_arch] : with_cuda_results(results)) {
+    // A command's name selects its CUDA series too.
+    if (!name.empty() && result.name != name && (cuda_arch == 0 || result.name != cuda_series_name(name, cuda_arch)))
+      continue;
     if (!host.empty() && result.machine.host != host) continue;
     // The latest series it fits: after a Warp upgrade, a failed run belongs to the new version's.
     Series* owner = nullptr;
@@ -303,6 +336,7 @@ std::vector<Series> build_series(const std::vector<Result>& results, const std::
       Series fresh;
       fresh.name = result.name;
       fresh.machine = result.machine;
+      fresh.cuda_arch = cuda_arch;
       series.push_back(std::move(fresh));
       owner = &series.back();
     }
@@ -325,7 +359,7 @@ std::vector<Series> build_series(const std::vector<Result>& results, const std::
     if (result.measured() || !point->result.measured()) point->result = result;
   }
   for (auto& one : series) {
-    one.level_clock = level_clock_for(one.points);
+    one.level_clock = one.cuda_arch != 0 ? LevelClock::cuda_compile_cpu_ms : level_clock_for(one.points);
     find_steps(one.points, one.level_clock);
   }
   return series;

@@ -34,7 +34,9 @@ inline constexpr std::size_t kMinimumBandCommits = 2;
 // in the same run) divide out the machine's load, so a busier machine is not a step; they are
 // used when every measured commit of the series has them from the same reference, else the
 // cold module work in ms.
-enum class LevelClock { cold_module_ms, cold_units, cold_module_cpu_ms };
+// cuda_compile_cpu_ms: a series of one arch's CUDA build (Series::cuda_arch), whose results carry
+// that arch's CPU time in their module clocks.
+enum class LevelClock { cold_module_ms, cold_units, cold_module_cpu_ms, cuda_compile_cpu_ms };
 std::string to_string(LevelClock clock);
 
 struct Step {
@@ -86,6 +88,9 @@ struct Series {
   std::string name;
   Machine machine;
   LevelClock level_clock = LevelClock::cold_module_ms;
+  // A series of the CUDA build for this arch (`--cuda-arch`, issue 64), beside the command's own
+  // series: "<name> · CUDA sm_86"; 0 for a command's own series.
+  int cuda_arch = 0;
   std::vector<Point> points;  // in the order commits were first recorded
 };
 

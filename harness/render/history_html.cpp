@@ -105,6 +105,9 @@ void series_section(std::string& out, const history::Series& series) {
   }
   out += series.level_clock == history::LevelClock::cold_units
              ? "<p class=\"level-clock\">Levels are judged in cold units, which divide out the machine's load.</p>\n"
+         : series.level_clock == history::LevelClock::cuda_compile_cpu_ms
+             ? "<p class=\"level-clock\">The CUDA build for this architecture, measured without a GPU "
+               "(<code>--cuda-arch</code>): the chart and the levels are its CPU time.</p>\n"
          : series.level_clock == history::LevelClock::cold_module_cpu_ms
              ? "<p class=\"level-clock\">Levels are judged on cold module CPU, which load on the machine barely "
                "moves; the chart shows the wall.</p>\n"

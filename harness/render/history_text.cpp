@@ -39,6 +39,11 @@ void render_history_text(const std::vector<Series>& all, std::ostream& out) {
     if (series.level_clock == history::LevelClock::cold_units) {
       out << "  (levels judged in cold units, which divide out the machine's load; reference " << reference_of(series)
           << ")\n";
+    } else if (series.level_clock == history::LevelClock::cuda_compile_cpu_ms) {
+      out << fmt::format(
+          "  (the CUDA build for sm_{}, measured without a GPU (`--cuda-arch`): the column and the "
+          "levels are its CPU time)\n",
+          series.cuda_arch);
     } else if (series.level_clock == history::LevelClock::cold_module_cpu_ms) {
       out << "  (levels judged on cold module CPU, which load on the machine barely moves; the column shows the "
              "wall)\n";

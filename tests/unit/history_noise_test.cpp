@@ -215,8 +215,8 @@ TEST(HistoryNoise, FromAFile) {
   const ScratchDir dir;
   const auto path = dir.path() / "history.sqlite";
   EXPECT_FALSE(noise_from_history_at(HistoryLocation{HistoryLocation::Backend::sqlite, path, ""}, noise_test_query())
-                   .has_value());                                               // not recorded yet
-  EXPECT_FALSE(fs::exists(path));                                               // and asking did not create it
+                   .has_value());  // not recorded yet
+  EXPECT_FALSE(fs::exists(path));  // and asking did not create it
   {
     SqliteHistoryStore store(path, HistoryStore::Mode::append);
     for (const auto& result : five_runs_two_percent_apart()) store.append(result);
@@ -287,7 +287,7 @@ TEST(HistorySchema, AFreshFileIsOfTheCurrentLayout) {
   const auto path = dir.path() / "history.sqlite";
   SQLite::Database database(path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
   for (const auto& statement : sqlite_create_statements(kHistorySchemaVersion)) database.exec(statement);
-  EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 6);
+  EXPECT_EQ(database.execAndGet("PRAGMA user_version").getInt(), 7);
   EXPECT_EQ(
       database.execAndGet("SELECT count(*) FROM pragma_table_info('results') WHERE name = 'tool_version'").getInt(), 1);
   EXPECT_EQ(database.execAndGet("SELECT count(*) FROM pragma_table_info('results') WHERE name = 'cold_module_cpu_ms'")

@@ -424,3 +424,36 @@ TEST(HistoryTrendCpu, OneResultWithoutTheCpuClockKeepsTheSeriesOnTheWall) {
 
 }  // namespace
 }  // namespace wcp::history
+
+namespace wcp::history {
+namespace {
+
+// Issue 64: a command measured with --cuda-arch gets, beside its own series, one series per arch
+// of its CUDA build's CPU time, with the same step rule (a level three commits hold).
+TEST(HistoryTrend, EachCudaArchIsASeriesOfItsOwnWithItsLevels) {
+  std::vector<Result> results;
+  for (int commit = 1; commit <= 6; ++commit) {
+    // Kernel code edited at commit 4 (a new hash, the same structure): its CUDA build grew, the
+    // CPU build's time did not. The same identities at another level would be the runner's.
+    Result result = at_commit(commit, {1000, 1010, 990}, {commit <= 3 ? "__main__ 1111111" : "__main__ 2222222"});
+    const double cuda = commit <= 3 ? 6400.0 : 9400.0;
+    result.cuda_compile_cpu_ms[86] = *summarize({cuda - 20, cuda, cuda + 20});
+    results.push_back(std::move(result));
+  }
+  const auto series = build_series(results);
+  ASSERT_EQ(series.size(), 2U);
+  EXPECT_EQ(series[0].name, "app");
+  EXPECT_EQ(series[0].cuda_arch, 0);
+  EXPECT_TRUE(step_commits(series[0]).empty());
+  EXPECT_EQ(series[1].name, "app · CUDA sm_86");
+  EXPECT_EQ(series[1].cuda_arch, 86);
+  EXPECT_EQ(series[1].level_clock, LevelClock::cuda_compile_cpu_ms);
+  EXPECT_EQ(step_commits(series[1]), std::vector<int>{4});
+  EXPECT_NE(series[1].points[3].step->summary.find("CUDA compile CPU +3.0 s"), std::string::npos)
+      << series[1].points[3].step->summary;
+  // Selecting the command by name keeps its CUDA series.
+  EXPECT_EQ(build_series(results, "app").size(), 2U);
+}
+
+}  // namespace
+}  // namespace wcp::history
