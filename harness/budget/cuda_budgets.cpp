@@ -185,10 +185,10 @@ BudgetOutcome compile_seconds(double limit, const std::vector<ArchBuilds>& archs
                     fmt::format("median CUDA compile CPU over samples: {}", fmt::join(values, ", ")));
 }
 
-// Each module build's CPU time, from the first sample's CUDA build.
-BudgetOutcome module_seconds(double limit, const std::vector<ArchBuilds>& archs) {
-  Tally tally;
-  std::string costliest;
+// Each module build of every arch that was measured, to `visit(arch, build)`: an arch not
+// measured and a failed build go to the tally instead (neither is a cheap build).
+template <typename Visit>
+void each_built_module(const std::vector<ArchBuilds>& archs, Tally& tally, Visit visit) {
   for (const auto& arch : archs) {
     if (!arch.missing.empty()) {
       tally.missing.push_back(arch.missing);
@@ -199,23 +199,31 @@ BudgetOutcome module_seconds(double limit, const std::vector<ArchBuilds>& archs)
         tally.failed.push_back(failed_offender(*build));
         continue;
       }
-      if (!build->cpu_ms) {
-        tally.missing.push_back(
-            fmt::format("{} {} {} was not timed", arch_name(arch.arch), build->module, build->hash));
-        continue;
-      }
-      const double seconds = *build->cpu_ms / 1000.0;
-      if (!tally.worst || seconds > *tally.worst)
-        costliest = fmt::format("{} {} {}", arch_name(arch.arch), build->module, build->hash);
-      tally.measured(seconds);
-      if (seconds <= limit) continue;
-      Offender offender;
-      offender.module = build->module;
-      offender.detail = fmt::format("{}, hash {}, block_dim {}: {:.2f} s CPU > {}{}", arch_name(arch.arch), build->hash,
-                                    build->block_dim, seconds, format_limit(limit, "s"), costliest_kernel_text(*build));
-      tally.over.emplace_back(seconds, std::move(offender));
+      visit(arch.arch, build);
     }
   }
+}
+
+// Each module build's CPU time, from the first sample's CUDA build.
+BudgetOutcome module_seconds(double limit, const std::vector<ArchBuilds>& archs) {
+  Tally tally;
+  std::string costliest;
+  each_built_module(archs, tally, [&](int arch, const CudaModuleBuild* build) {
+    if (!build->cpu_ms) {
+      tally.missing.push_back(fmt::format("{} {} {} was not timed", arch_name(arch), build->module, build->hash));
+      return;
+    }
+    const double seconds = *build->cpu_ms / 1000.0;
+    if (!tally.worst || seconds > *tally.worst)
+      costliest = fmt::format("{} {} {}", arch_name(arch), build->module, build->hash);
+    tally.measured(seconds);
+    if (seconds <= limit) return;
+    Offender offender;
+    offender.module = build->module;
+    offender.detail = fmt::format("{}, hash {}, block_dim {}: {:.2f} s CPU > {}{}", arch_name(arch), build->hash,
+                                  build->block_dim, seconds, format_limit(limit, "s"), costliest_kernel_text(*build));
+    tally.over.emplace_back(seconds, std::move(offender));
+  });
   return outcome_of(key::max_module_cuda_compile_seconds, limit, Unit::seconds, std::move(tally),
                     "the costliest module's CUDA build (first sample): " + costliest);
 }
@@ -226,47 +234,36 @@ BudgetOutcome kernel_ms(double limit_ms, const std::vector<ArchBuilds>& archs) {
   Tally tally;
   std::string costliest;
   double costliest_ms = 0.0;
-  for (const auto& arch : archs) {
-    if (!arch.missing.empty()) {
-      tally.missing.push_back(arch.missing);
-      continue;
+  each_built_module(archs, tally, [&](int arch, const CudaModuleBuild* build) {
+    if (!build->trace_unavailable.empty()) {
+      tally.missing.push_back(fmt::format("{} {} {} has no kernel costs: {}", arch_name(arch), build->module,
+                                          build->hash, build->trace_unavailable));
+      return;
     }
-    for (const auto* build : arch.builds) {
-      if (!build->error.empty()) {
-        tally.failed.push_back(failed_offender(*build));
-        continue;
+    for (const auto& kernel : build->kernels) {
+      const auto total = kernel.total_ms();
+      if (!total) continue;
+      if (!tally.worst || *total > costliest_ms) {
+        costliest_ms = *total;
+        costliest = fmt::format("{} ({} {}, {}): {:.0f} ms = {}", kernel_name(kernel), build->module, build->hash,
+                                arch_name(arch), *total, kernel_parts(kernel));
       }
-      if (!build->trace_unavailable.empty()) {
-        tally.missing.push_back(fmt::format("{} {} {} has no kernel costs: {}", arch_name(arch.arch), build->module,
-                                            build->hash, build->trace_unavailable));
-        continue;
-      }
-      for (const auto& kernel : build->kernels) {
-        const auto total = kernel.total_ms();
-        if (!total) continue;
-        if (!tally.worst || *total > costliest_ms) {
-          costliest_ms = *total;
-          costliest = fmt::format("{} ({} {}, {}): {:.0f} ms = {}", kernel_name(kernel), build->module, build->hash,
-                                  arch_name(arch.arch), *total, kernel_parts(kernel));
-        }
-        tally.measured(*total / 1000.0);
-        if (*total <= limit_ms) continue;
-        Offender offender;
-        offender.module = build->module;
-        offender.detail =
-            fmt::format("kernel {} ({}, hash {}): {} = {:.0f} ms > {}", kernel_name(kernel), arch_name(arch.arch),
-                        build->hash, kernel_parts(kernel), *total, format_limit(limit_ms, "ms"));
-        tally.over.emplace_back(*total, std::move(offender));
-      }
+      tally.measured(*total / 1000.0);
+      if (*total <= limit_ms) continue;
+      Offender offender;
+      offender.module = build->module;
+      offender.detail =
+          fmt::format("kernel {} ({}, hash {}): {} = {:.0f} ms > {}", kernel_name(kernel), arch_name(arch), build->hash,
+                      kernel_parts(kernel), *total, format_limit(limit_ms, "ms"));
+      tally.over.emplace_back(*total, std::move(offender));
     }
-  }
+  });
   if (!tally.worst && tally.missing.empty() && tally.failed.empty())
     tally.missing.push_back("no kernel was timed in the CUDA build's traces");
   return outcome_of(key::max_kernel_cuda_compile_ms, limit_ms / 1000.0, Unit::seconds, std::move(tally),
                     "costliest kernel " + costliest);
 }
 
-// Per arch, the modules' summed output (cubin or PTX): exact after one run.
 BudgetOutcome output_bytes(std::uint64_t limit, const std::vector<ArchBuilds>& archs) {
   Tally tally;
   std::vector<std::string> values;
