@@ -322,7 +322,9 @@ std::vector<std::pair<Result, int>> with_cuda_results(const std::vector<Result>&
 
 std::vector<Series> build_series(const std::vector<Result>& results, const std::string& name, const std::string& host) {
   std::vector<Series> series;
-  for (const auto& [result, cuda_arch] : with_cuda_results(results)) {
+  for (const auto& entry : with_cuda_results(results)) {
+    const Result& result = entry.first;  // not a structured binding: lambdas below capture it
+    const int cuda_arch = entry.second;
     // A command's name selects its CUDA series too.
     if (!name.empty() && result.name != name && (cuda_arch == 0 || result.name != cuda_series_name(name, cuda_arch)))
       continue;
