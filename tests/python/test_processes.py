@@ -148,12 +148,20 @@ import multiprocessing as mp
 def sleep_forever():
     x = wp.zeros(4, dtype=float, device="cpu")
     wp.launch(fill, dim=4, inputs=[x])
+    open("launched", "w").close()  # the parent terminates it only after this
     time.sleep(600)
 
 
 if __name__ == "__main__":
+    if os.path.exists("launched"):
+        os.remove("launched")
     p = mp.get_context(sys.argv[1]).Process(target=sleep_forever)
     p.start()
+    # Until the child launched (a loaded runner can take seconds to import and load), then the
+    # given pause: a fixed sleep alone let a slow child be terminated before its launch.
+    deadline = time.monotonic() + 120
+    while not os.path.exists("launched") and time.monotonic() < deadline:
+        time.sleep(0.05)
     time.sleep(float(sys.argv[2]))
     start = time.monotonic()
     p.terminate()
@@ -166,8 +174,8 @@ if __name__ == "__main__":
 @pytest.mark.parametrize("method", ["spawn", "fork"])
 @pytest.mark.parametrize("handler", [False, True], ids=["default", "WCP_MP_SIGTERM"])
 def test_sigterm_exit_status_and_timing_unchanged(tmp_path, warp_cache, method, handler):
-    # The child needs time to import Warp and launch before it is terminated.
-    wait = "8" if method == "spawn" else "3"
+    # The child is terminated a moment after it launched (it says so in a file).
+    wait = "1"
     env = {"OPENBLAS_NUM_THREADS": "1"}  # the opt-in handler is only safe in one-thread children
     if handler:
         env["WCP_MP_SIGTERM"] = "1"
